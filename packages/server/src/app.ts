@@ -1,0 +1,92 @@
+import Koa from 'koa';
+import session from 'koa-session';
+import { AppError } from '@wolfpack/core';
+import './koa-session-types.js';
+import type { ServerConfig } from './config/env.js';
+import type { Database } from './db/orm.js';
+import type { Logger } from './logger.js';
+import { authenticate } from './middleware/authenticate.js';
+import { csrfProtection } from './middleware/csrf.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { serveWeb } from './middleware/serve-web.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
+import { AuthService } from './services/auth-service.js';
+import { randomSecret } from './services/hash-key.js';
+import { DatabaseSessionStore } from './services/session-store.js';
+import { TokenService } from './services/token-service.js';
+
+export interface AppDeps {
+  config: ServerConfig;
+  db: Database;
+  log: Logger;
+  /** Cookie signing keys (newest first). */
+  sessionKeys: string[];
+}
+
+export interface WolfpackApp {
+  koa: Koa;
+  sessions: DatabaseSessionStore;
+}
+
+/** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
+export function createApp({ config, db, log, sessionKeys }: AppDeps): WolfpackApp {
+  const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
+  const auth = new AuthService(db.orm);
+  const tokens = new TokenService(db.orm);
+  const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
+
+  koa.on('error', (error: NodeJS.ErrnoException) => {
+    // A client that leaves mid-stream is normal life for SSE, not an error.
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    log.error('unhandled application error', error);
+  });
+
+  koa.use(errorHandler(log));
+  koa.use(securityHeaders());
+  koa.use(
+    session(
+      {
+        key: 'wolfpack.sid',
+        maxAge: config.sessionIdleMs,
+        httpOnly: true,
+        sameSite: 'lax',
+        // secure left unset: koa-session marks the cookie Secure whenever the request came over
+        // TLS (directly, or through a trusted proxy's X-Forwarded-Proto when app.proxy is on).
+        signed: true,
+        rolling: false,
+        renew: false,
+        genid: () => randomSecret('', 32),
+        store: {
+          get: (key: string) => sessions.get(key),
+          set: (key: string, data: Record<string, unknown>) => sessions.set(key, data),
+          destroy: (key: string) => sessions.destroy(key),
+        },
+      },
+      koa,
+    ),
+  );
+  koa.use(csrfProtection(config.publicOrigin));
+  koa.use(authenticate(auth, tokens));
+
+  // Unknown /api routes answer JSON 404, after the routers had their say (405 for a known path).
+  koa.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined && (ctx.path === '/api' || ctx.path.startsWith('/api/'))) {
+      throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
+    }
+  });
+  for (const router of [healthRoutes(db), authRoutes({ auth, tokens })]) {
+    koa.use(router.routes());
+    koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  }
+
+  if (config.webDir) koa.use(serveWeb(config.webDir));
+
+  return { koa, sessions };
+}
+
+function methodNotAllowed(): AppError {
+  return new AppError('METHOD_NOT_ALLOWED', 'This method is not allowed on this route.');
+}

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const minutes = z.coerce.number().int().positive();
+
+/** Every environment variable the server reads, parsed once. Documented in README.md. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  WOLFPACK_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  WOLFPACK_SESSION_KEYS: z.string().optional(),
+  WOLFPACK_TRUST_PROXY: booleanFlag.default(false),
+  WOLFPACK_SESSION_IDLE_MINUTES: minutes.default(60 * 24 * 7),
+  WOLFPACK_SESSION_ABSOLUTE_MINUTES: minutes.default(60 * 24 * 30),
+  WOLFPACK_PUBLIC_ORIGIN: z.url().optional(),
+});
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Absolute path; holds the PGlite database and generated secrets. */
+  dataDir: string;
+  /** When set, PostgreSQL at this URL instead of the embedded PGlite. */
+  databaseUrl: string | undefined;
+  /** Signing keys for the session cookie; generated into the data dir when not configured. */
+  sessionKeys: string[] | undefined;
+  /** Trust X-Forwarded-* headers (Koa's app.proxy): set when behind a TLS-terminating proxy. */
+  trustProxy: boolean;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  /** The origin browsers use to reach Wolfpack, when it differs from the Host header. */
+  publicOrigin: string | undefined;
+  /** Built web app to serve; undefined serves the API only. */
+  webDir: string | undefined;
+}
+
+/** Reads the environment; options given in code win over it. Throws a readable error. */
+export function loadConfig(
+  overrides: Partial<ServerConfig> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ServerConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  const keys = e.WOLFPACK_SESSION_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
+  const config: ServerConfig = {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.WOLFPACK_DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    sessionKeys: keys && keys.length > 0 ? keys : undefined,
+    trustProxy: e.WOLFPACK_TRUST_PROXY,
+    sessionIdleMs: e.WOLFPACK_SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: e.WOLFPACK_SESSION_ABSOLUTE_MINUTES * 60_000,
+    publicOrigin: e.WOLFPACK_PUBLIC_ORIGIN,
+    webDir: undefined,
+    ...stripUndefined(overrides),
+  };
+  config.dataDir = resolve(config.dataDir);
+  if (config.databaseUrl && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    throw new Error('Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return config;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,15 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** An account. `usernameKey` (lower-cased) makes "Alice" and "alice" the same name. */
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.uuid().primary(),
+    username: p.string().length(64),
+    usernameKey: p.string().length(64).unique(),
+    passwordHash: p.text().hidden(),
+    plan: p.string().length(32).default('Free'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});

@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import { loadConfig, type ServerConfig } from './config/env.js';
+import { openDatabase } from './db/orm.js';
+import { consoleLogger, silentLogger, type Logger } from './logger.js';
+import { loadOrCreateSecrets } from './services/secrets.js';
+
+export { createApp } from './app.js';
+export { loadConfig, type ServerConfig } from './config/env.js';
+export { openDatabase, pgliteDir, type Database } from './db/orm.js';
+
+export interface StartServerOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  /** PostgreSQL URL; defaults to DATABASE_URL, else the embedded PGlite database. */
+  databaseUrl?: string;
+  /** Built web app to serve. Defaults to packages/web/dist when it exists; `false` for API only. */
+  webDir?: string | false;
+  /** Log requests and start-up; default true. */
+  quiet?: boolean;
+  logger?: Logger;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  database: 'pglite' | 'postgres';
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+/** The web app built next to this package in the monorepo (packages/web/dist). */
+export function defaultWebDir(): string | undefined {
+  const dir = fileURLToPath(new URL('../../web/dist', import.meta.url));
+  return existsSync(`${dir}/index.html`) ? dir : undefined;
+}
+
+/**
+ * Opens the database (applying migrations), builds the app and listens. Resolves once requests
+ * are accepted. `close()` stops accepting, ends open connections (SSE streams) and closes the DB.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
+  const webDir = options.webDir === false ? undefined : (options.webDir ?? defaultWebDir());
+  const config = loadConfig(
+    { port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl, webDir },
+    options.env,
+  );
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const sessionKeys = config.sessionKeys ?? (await loadOrCreateSecrets(config.dataDir)).sessionKeys;
+    const { koa, sessions } = createApp({ config, db, log, sessionKeys });
+    const server = createServer(koa.callback());
+    await listen(server, config.port, config.host);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    const sweeper = setInterval(() => void sessions.sweep().catch((e) => log.warn('session sweep failed', e)), 3600_000);
+    sweeper.unref();
+    void sessions.sweep().catch(() => {});
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      database: db.kind,
+      config,
+      close: () => {
+        closing ??= (async () => {
+          clearInterval(sweeper);
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          });
+          await db.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} on ${host} is already in use. Stop the other process or pass --port with a free port.`)
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '@wolfpack/core';
+import type { AuthenticatedUser, AuthService } from '../services/auth-service.js';
+import type { TokenService } from '../services/token-service.js';
+
+/** How often an active session's idle deadline is pushed back (each push is one write). */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthState {
+  user?: AuthenticatedUser;
+  /** Set when the request authenticated with a personal API token. */
+  tokenId?: string;
+}
+
+/**
+ * Finds who is calling: a Bearer personal token, else the session cookie. A Bearer header that
+ * does not match a live token is a 401 at once rather than a silent fall back to the cookie.
+ */
+export function authenticate(auth: AuthService, tokens: TokenService) {
+  return async function resolveUser(ctx: Context, next: Next): Promise<void> {
+    const state = ctx.state as AuthState;
+    const header = ctx.get('Authorization');
+    if (header) {
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      const resolved = match ? await tokens.resolve(match[1]!) : null;
+      const user = resolved ? await auth.findById(resolved.userId) : null;
+      if (!resolved || !user) {
+        throw new AppError('UNAUTHORIZED', 'The API token is invalid or was revoked. Run `wolfpack login` again.');
+      }
+      state.user = user;
+      state.tokenId = resolved.tokenId;
+      return next();
+    }
+    const session = ctx.session;
+    const userId = session?.userId;
+    if (session && typeof userId === 'string') {
+      const user = await auth.findById(userId);
+      if (user) {
+        state.user = user;
+        const lastSeen = typeof session.lastSeen === 'number' ? session.lastSeen : 0;
+        if (Date.now() - lastSeen > TOUCH_INTERVAL_MS) session.lastSeen = Date.now();
+      } else {
+        // The account is gone: end the session instead of keeping a dangling one.
+        ctx.session = null;
+      }
+    }
+    return next();
+  };
+}
+
+/** The signed-in user, or a 401 that says what to do. */
+export function requireUser(ctx: Context): AuthenticatedUser {
+  const user = (ctx.state as AuthState).user;
+  if (!user) throw new AppError('UNAUTHORIZED', 'You are not signed in. Sign in and try again.');
+  return user;
+}

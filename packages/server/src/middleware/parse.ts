@@ -1,0 +1,27 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { bodyParser } from '@koa/bodyparser';
+import { AppError } from '@wolfpack/core';
+import { validationError } from './error-handler.js';
+
+/**
+ * JSON body parsing with a size limit. Any other content type with a body is refused with 415,
+ * so a form post or a text body cannot reach a handler that expects JSON.
+ */
+export function jsonBody(limit = '100kb') {
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limit, jsonStrict: true });
+  return async function parseJson(ctx: Context, next: () => Promise<void>): Promise<void> {
+    const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+    if (hasBody && !ctx.is('application/json')) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
+    }
+    return parse(ctx, next);
+  };
+}
+
+/** Validates a parsed body (or query) with a core schema; a failure is a 400 naming every issue. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}

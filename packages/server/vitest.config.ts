@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['source'] },
+  test: {
+    include: ['src/**/*.test.ts'],
+    // Integration tests share one PGlite data dir per file; files run in parallel forks.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
