@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['source'] },
   test: {
+    globalSetup: ['src/testing/global-setup.ts'],
     include: ['src/**/*.test.ts'],
     // Integration tests share one PGlite data dir per file; files run in parallel forks.
     testTimeout: 30_000,

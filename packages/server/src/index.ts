@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
-import { openDatabase } from './db/orm.js';
+import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { loadOrCreateSecrets } from './services/secrets.js';
 
@@ -30,6 +30,8 @@ export interface RunningServer {
   port: number;
   database: 'pglite' | 'postgres';
   config: ServerConfig;
+  /** The open database, for tools and tests that inspect what the server stored. */
+  db: Database;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       port,
       database: db.kind,
       config,
+      db,
       close: () => {
         closing ??= (async () => {
           clearInterval(sweeper);

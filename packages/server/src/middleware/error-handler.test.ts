@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '@wolfpack/core';
+import { errorHandler } from './error-handler.js';
+
+describe('errorHandler', () => {
+  const logged: string[] = [];
+  let server: ReturnType<Koa['listen']>;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = new Koa();
+    app.use(errorHandler({ info: () => {}, warn: () => {}, error: (m, e) => logged.push(`${m} ${String(e)}`) }));
+    app.use((ctx) => {
+      if (ctx.path === '/boom') throw new Error('database password is hunter2');
+      if (ctx.path === '/app') throw new AppError('TOO_MANY_REQUESTS', 'Slow down.', { retryAfterSeconds: 30 });
+      if (ctx.path === '/zod') z.object({ name: z.string().min(1, 'Name is required') }).parse({ name: '' });
+      ctx.throw(418, 'teapot');
+    });
+    server = app.listen(0);
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('answers unexpected errors with a bare 500 and keeps the details in the server log', async () => {
+    const res = await fetch(`${base}/boom`);
+    expect(res.status).toBe(500);
+    const body = await res.text();
+    expect(JSON.parse(body)).toMatchObject({ success: false, code: 'INTERNAL' });
+    expect(body).not.toContain('hunter2');
+    expect(body).not.toContain('at ');
+    expect(logged.join('\n')).toContain('hunter2');
+  });
+
+  it('uses the status of the code table and sets Retry-After', async () => {
+    const res = await fetch(`${base}/app`);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(await res.json()).toEqual({ success: false, error: 'Slow down.', code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 30 });
+  });
+
+  it('turns zod failures into 400 with every issue', async () => {
+    const res = await fetch(`${base}/zod`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      success: false,
+      error: 'Name is required',
+      code: 'BAD_REQUEST',
+      issues: [{ path: 'name', message: 'Name is required' }],
+    });
+  });
+
+  it('keeps the status of exposed http errors', async () => {
+    const res = await fetch(`${base}/other`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('teapot');
+  });
+});

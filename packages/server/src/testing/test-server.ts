@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { pgliteDir } from '../db/orm.js';
+import { startServer, type RunningServer, type StartServerOptions } from '../index.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from './global-setup.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** The databases this run covers: PGlite always, PostgreSQL when global setup reached it. */
+export function testDatabases(): DatabaseKind[] {
+  return inject('postgresTemplate') ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Stops the server and throws its database away. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A real server on a free port with a database of its own, copied from the migrated template.
+ * `options.dataDir`/`databaseUrl` reuse an existing one (to test a restart).
+ */
+export async function startTestServer(
+  kind: DatabaseKind,
+  options: StartServerOptions & { reuse?: { dataDir: string; databaseUrl: string | undefined } } = {},
+): Promise<TestServer> {
+  let dataDir: string;
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (options.reuse) {
+    ({ dataDir, databaseUrl } = options.reuse);
+  } else {
+    dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-test-'));
+    if (kind === 'pglite') {
+      await cp(pgliteDir(inject('pgliteTemplateDir')), pgliteDir(dataDir), { recursive: true });
+    } else {
+      const template = inject('postgresTemplate');
+      if (!template) throw new Error('PostgreSQL is not available for this run');
+      const name = `wolfpack_t_${randomBytes(6).toString('hex')}`;
+      await adminQuery(`create database "${name}" template "${template}"`);
+      databaseUrl = withDatabase(POSTGRES_ADMIN_URL, name);
+      dropDatabase = () => adminQuery(`drop database if exists "${name}" with (force)`);
+    }
+  }
+  const { reuse: _reuse, ...serverOptions } = options;
+  const server = await startServer({
+    port: 0,
+    quiet: true,
+    webDir: false,
+    env: {},
+    ...serverOptions,
+    dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
+  });
+  return {
+    ...server,
+    dataDir,
+    databaseUrl,
+    dispose: async () => {
+      await server.close();
+      if (!options.reuse) {
+        await dropDatabase?.();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
