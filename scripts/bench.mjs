@@ -1,0 +1,27 @@
+// `pnpm bench`: runs every packages/*/bench/*.bench.ts in turn. Each benchmark measures its
+// candidates side by side in one run and prints a table of ratios (never a pass/fail on time).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const only = process.argv.slice(2);
+const files = [];
+for (const pkg of readdirSync('packages')) {
+  const dir = join('packages', pkg, 'bench');
+  if (!existsSync(dir)) continue;
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()) {
+    if (only.length === 0 || only.some((o) => f.includes(o))) files.push({ pkg: join('packages', pkg), file: join('bench', f) });
+  }
+}
+if (files.length === 0) {
+  console.log('No benchmarks yet: add packages/<pkg>/bench/<name>.bench.ts.');
+  process.exit(0);
+}
+let failed = false;
+for (const { pkg, file } of files) {
+  console.log(`\n## ${join(pkg, file)}`);
+  // Run from the package so its own dependencies (tsx among them) resolve.
+  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], { stdio: 'inherit', cwd: pkg });
+  if (r.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
