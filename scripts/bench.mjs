@@ -21,7 +21,7 @@ let failed = false;
 for (const { pkg, file } of files) {
   console.log(`\n## ${join(pkg, file)}`);
   // Run from the package so its own dependencies (tsx among them) resolve.
-  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], { stdio: 'inherit', cwd: pkg });
+  const r = spawnSync(process.execPath, ['--conditions=@wolfpack/source', '--import', 'tsx', file], { stdio: 'inherit', cwd: pkg });
   if (r.status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
+  resolve: { conditions: ['@wolfpack/source'] },
   test: {
     globalSetup: ['src/testing/global-setup.ts'],
     include: ['src/**/*.test.ts'],

@@ -56,6 +56,6 @@ describe('errorHandler', () => {
   it('keeps the status of exposed http errors', async () => {
     const res = await fetch(`${base}/other`);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe('teapot');
+    expect(((await res.json()) as { error: string }).error).toBe("teapot");
   });
 });

@@ -1,0 +1,177 @@
+/**
+ * Community payloads: showcase listings, PackCast capsules, referrals (companion §3, §4, §7).
+ */
+import { z } from 'zod';
+import { booleanLike, cents, countLike, entityId, numberLike, timestamp } from './common.js';
+import { checkoutReply } from './billing.js';
+
+// ---------------------------------------------------------------------------------------------
+// Showcase: GET /api/listings, GET /api/listings/{id}, POST /api/listings/{id}/purchase
+// ---------------------------------------------------------------------------------------------
+
+export const LISTINGS_PAGE_SIZE = 24;
+export const LISTINGS_MAX_PAGE_SIZE = 100;
+
+/** One query-string value: Koa gives a string, or an array when the key repeats (take the first). */
+const firstValue = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
+const emptyToUndefined = (value: unknown): unknown => {
+  const first = firstValue(value);
+  return typeof first === 'string' && first.trim() === '' ? undefined : first;
+};
+
+/** GET /api/listings query string; values arrive as strings and are coerced. */
+export const listingsQuery = z.object({
+  limit: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(LISTINGS_MAX_PAGE_SIZE, 'limit must be at most 100')
+      .default(LISTINGS_PAGE_SIZE),
+  ),
+  offset: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'offset must be a number' }).int('offset must be a whole number').min(0, 'offset must be zero or more').default(0),
+  ),
+  search: z.preprocess(emptyToUndefined, z.string().trim().max(200, 'search must be at most 200 characters').optional()),
+  /** 'true': commercial listings only; 'false': free only; absent: all. */
+  isCommercial: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+  sortBy: z.preprocess(emptyToUndefined, z.enum(['createdAt', 'priceCents']).default('createdAt')),
+  sortOrder: z.preprocess(emptyToUndefined, z.enum(['asc', 'desc']).default('desc')),
+});
+export type ListingsQuery = z.infer<typeof listingsQuery>;
+
+export const LISTING_VISIBILITIES = ['free', 'commercial'] as const;
+
+export const listing = z.object({
+  id: entityId,
+  title: z.string(),
+  summary: z.string(),
+  coverImage: z.string().nullish(),
+  visibility: z.enum(LISTING_VISIBILITIES),
+  priceCents: cents,
+  currency: z.string(),
+  techStack: z.array(z.string()),
+  tags: z.array(z.object({ tagName: z.string() })),
+  demoUrl: z.string().nullish(),
+  repoUrl: z.string().nullish(),
+  promptOriginal: z.string().nullish(),
+  promptEnhancedSnapshot: z.string().nullish(),
+  createdAt: timestamp,
+});
+export type Listing = z.infer<typeof listing>;
+
+export const listingsReply = z.object({ listings: z.array(listing) });
+export type ListingsReply = z.infer<typeof listingsReply>;
+
+export const listingReply = z.object({ listing });
+export type ListingReply = z.infer<typeof listingReply>;
+
+/** The client shows `error`, or 'Purchase failed' when there is none. */
+export const purchaseReply = z.union([checkoutReply, z.object({ error: z.string() })]);
+export type PurchaseReply = z.infer<typeof purchaseReply>;
+
+// ---------------------------------------------------------------------------------------------
+// PackCast capsules: /api/capsules/...
+// ---------------------------------------------------------------------------------------------
+
+export const CAPSULE_EVENT_TYPES = [
+  'prompt_received',
+  'model_enhanced',
+  'enhancement_selected',
+  'code_refined',
+  'session_complete',
+] as const;
+export type CapsuleEventType = (typeof CAPSULE_EVENT_TYPES)[number];
+
+export const capsuleMetrics = z.object({
+  /** Milliseconds. */
+  totalDuration: countLike,
+  totalTokens: countLike,
+  /** Cents (shown as totalCost / 100 with 3 decimals, so it may be fractional). */
+  totalCost: numberLike,
+  /** Comma-separated model names. */
+  modelVotes: z.string(),
+  consensusScore: numberLike.pipe(z.number().min(0).max(1)),
+  outputLength: countLike,
+});
+export type CapsuleMetrics = z.infer<typeof capsuleMetrics>;
+
+export const capsule = z.object({
+  id: entityId,
+  slug: z.string(),
+  shareSlug: z.string(),
+  title: z.string(),
+  projectName: z.string(),
+  description: z.string().nullish(),
+  originalPrompt: z.string(),
+  enhancedPrompt: z.string().nullish(),
+  finalCode: z.string().nullish(),
+  viewCount: countLike,
+  shareCount: countLike,
+  createdAt: timestamp,
+  /** Arrives as the string "true" or "false"; parsed to a boolean. */
+  isPublic: booleanLike,
+  metrics: capsuleMetrics.nullish(),
+});
+export type Capsule = z.infer<typeof capsule>;
+export type CapsuleInput = z.input<typeof capsule>;
+
+export const capsuleEvent = z.object({
+  id: entityId,
+  eventType: z.enum(CAPSULE_EVENT_TYPES),
+  timestamp,
+  data: z.looseObject({
+    model: z.string().optional(),
+    enhanced: z.union([z.boolean(), z.string()]).optional(),
+    reason: z.string().optional(),
+    iteration: countLike.optional(),
+  }),
+});
+export type CapsuleEvent = z.infer<typeof capsuleEvent>;
+
+/** GET /api/capsules/{slug} (public capsules only; private ones are not found). */
+export const capsuleDetailReply = z.object({
+  capsule,
+  events: z.array(capsuleEvent),
+  metrics: capsuleMetrics.nullable(),
+  shareCount: countLike,
+});
+export type CapsuleDetailReply = z.infer<typeof capsuleDetailReply>;
+
+/** GET /api/capsules/user/my-capsules, /api/capsules/discover/trending, /discover/latest */
+export const capsulesReply = z.object({ capsules: z.array(capsule) });
+export type CapsulesReply = z.infer<typeof capsulesReply>;
+
+export const SHARE_METHODS = ['twitter', 'linkedin', 'copy'] as const;
+
+/** A referral code as the client sends it; generated ones are 'WP' + 6 of A-Z 0-9. */
+export const REFERRAL_CODE_PATTERN = /^WP[A-Z0-9]{6}$/;
+export const referralCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'Referral codes contain only letters, digits, hyphens and underscores');
+
+/** POST /api/capsules/{id}/share */
+export const shareCapsuleRequest = z.object({
+  shareMethod: z.enum(SHARE_METHODS, { error: 'Share through twitter, linkedin or copy' }),
+  referralCode: referralCode.optional(),
+});
+export type ShareCapsuleRequest = z.infer<typeof shareCapsuleRequest>;
+
+/** POST /api/capsules/{id}/publish: a real boolean here, unlike the capsule's isPublic. */
+export const publishCapsuleRequest = z.object({ isPublic: z.boolean({ error: 'isPublic must be true or false' }) });
+export type PublishCapsuleRequest = z.infer<typeof publishCapsuleRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Referrals: GET /api/subscription/status
+// ---------------------------------------------------------------------------------------------
+
+/** The client only reads referralCode; null when the user has none yet. */
+export const subscriptionStatusReply = z.object({
+  referralCode: z.string().nullable(),
+  plan: z.string().optional(),
+  status: z.string().optional(),
+});
+export type SubscriptionStatusReply = z.infer<typeof subscriptionStatusReply>;

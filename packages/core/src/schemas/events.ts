@@ -1,0 +1,107 @@
+/**
+ * Every server-sent event, as zod discriminated unions on `type`. The pipeline stream
+ * (POST /api/wolfpack/stream) and the enhancement stream (POST /api/multi-pass-enhancements) each
+ * have their own union because both end with a `complete` event of a different shape.
+ *
+ * Clients decode each `data:` line with the union of their stream and handle it in a
+ * `switch (event.type)` whose default is `const unreachable: never = event`.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
+
+/** The five stages of the build screen's pipeline display (spec core §1), in order. */
+export const PIPELINE_STAGES = ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code'] as const;
+export const pipelineRole = z.enum(PIPELINE_STAGES);
+export type PipelineRole = z.infer<typeof pipelineRole>;
+
+/** Feed item levels (spec core §3: success, warning, error; anything else is shown grey). */
+export const LOG_LEVELS = ['info', 'success', 'warning', 'error'] as const;
+export const logLevel = z.enum(LOG_LEVELS);
+export type LogLevel = z.infer<typeof logLevel>;
+
+const seconds = z.number().nonnegative();
+const percent = z.number().min(0).max(100);
+const count = z.int().nonnegative();
+
+/** Where a run stands, sent with every stage event (spec core §3 Pipeline stage event). */
+export const pipelineProgress = z.object({
+  current: count,
+  total: count,
+  percent,
+  elapsedSeconds: seconds,
+  estimatedRemainingSeconds: seconds,
+});
+export type PipelineProgress = z.infer<typeof pipelineProgress>;
+
+/** Sent first, so a client that loses the connection can reattach to the same run. */
+export const runEvent = z.object({ type: z.literal('run'), runId: z.string().min(1), conversationId: z.string().min(1) });
+
+/** A stage started (ok false: shown as running) or finished (ok true: shown as complete). */
+export const stageEvent = z.object({
+  type: z.literal('stage'),
+  role: pipelineRole,
+  ok: z.boolean(),
+  /** Seconds the stage took so far. */
+  executionTime: seconds,
+  progress: pipelineProgress,
+  /** Generic engine label (never a vendor key, spec core §3). */
+  engine: z.string().optional(),
+});
+
+/** One line of the Activity Feed. */
+export const logEvent = z.object({
+  type: z.literal('log'),
+  id: z.string().min(1),
+  level: logLevel,
+  message: z.string(),
+  timestamp: z.string(),
+});
+
+export const pipelineCompleteEvent = z.object({
+  type: z.literal('complete'),
+  projectId: z.string().min(1),
+  /** Number of files in the generated project. */
+  filesGenerated: count,
+});
+
+/** The stream failed; `error` is a sentence for a person, logged as 'Error: ...' by clients. */
+export const errorEvent = z.object({
+  type: z.literal('error'),
+  error: z.string(),
+  code: z.enum(ERROR_CODES).optional(),
+});
+
+export const pipelineEvent = z.discriminatedUnion('type', [
+  runEvent,
+  stageEvent,
+  logEvent,
+  pipelineCompleteEvent,
+  errorEvent,
+]);
+export type PipelineEvent = z.infer<typeof pipelineEvent>;
+export type PipelineEventType = PipelineEvent['type'];
+
+/** Enhancement steps: 2 passes x 4 engines = 8 (spec core §9). */
+export const ENHANCEMENT_PASSES = 2;
+export const ENHANCEMENT_ENGINES_PER_PASS = 4;
+export const ENHANCEMENT_STEPS = ENHANCEMENT_PASSES * ENHANCEMENT_ENGINES_PER_PASS;
+
+export const enhancementProgress = z.object({ current: count, total: count, percent });
+export type EnhancementProgress = z.infer<typeof enhancementProgress>;
+
+/** One engine of one pass finished refining the prompt. */
+export const stepEvent = z.object({
+  type: z.literal('step'),
+  passNumber: z.int().positive(),
+  engineOrder: z.int().positive(),
+  progress: enhancementProgress,
+  estimatedRemainingSeconds: seconds,
+  engine: z.string().optional(),
+});
+
+/** The enhanced prompt; an empty one means "keep the original" (spec core §4). */
+export const enhancementCompleteEvent = z.object({ type: z.literal('complete'), finalPrompt: z.string() });
+
+export const enhancementEvent = z.discriminatedUnion('type', [stepEvent, enhancementCompleteEvent, errorEvent]);
+export type EnhancementEvent = z.infer<typeof enhancementEvent>;
+export type EnhancementEventType = EnhancementEvent['type'];

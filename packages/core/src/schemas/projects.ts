@@ -1,0 +1,288 @@
+/**
+ * Payloads of the build screen, projects, conversations and folders (spec core §3, §5, §7;
+ * companion §3 Project).
+ */
+import { z } from 'zod';
+import { countLike, cents, entityId, timestamp } from './common.js';
+import { pipelineRole } from './events.js';
+
+// ---------------------------------------------------------------------------------------------
+// Attachments (spec core §3 Attachment, §5, §9)
+// ---------------------------------------------------------------------------------------------
+
+export const MAX_ATTACHMENTS = 5;
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+/**
+ * Upper bound on `content` length: an image arrives as a base64 data URL, 4/3 of its size plus a
+ * short header. Stops a client from lying about `size` to smuggle in a larger body.
+ */
+export const MAX_ATTACHMENT_CONTENT_CHARS = Math.ceil((MAX_ATTACHMENT_BYTES * 4) / 3) + 256;
+
+/** Extensions read as text (spec core §5). */
+export const ACCEPTED_TEXT_EXTENSIONS = [
+  'txt', 'md', 'json', 'csv', 'html', 'css', 'js', 'ts', 'tsx', 'jsx', 'py', 'java', 'c', 'cpp',
+  'go', 'rb', 'php', 'xml', 'yaml', 'yml',
+] as const;
+/** Image extensions; images are read as data URLs. Any `image/*` MIME type is accepted too. */
+export const ACCEPTED_IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'bmp', 'ico', 'avif'] as const;
+export const ACCEPTED_ATTACHMENT_EXTENSIONS = [...ACCEPTED_TEXT_EXTENSIONS, ...ACCEPTED_IMAGE_EXTENSIONS] as const;
+
+/** For an `<input type="file" accept>` attribute. */
+export const ATTACHMENT_ACCEPT_ATTRIBUTE = ['image/*', ...ACCEPTED_TEXT_EXTENSIONS.map((ext) => `.${ext}`)].join(',');
+
+function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot < 0 ? '' : filename.slice(dot + 1).toLowerCase();
+}
+
+/** Whether a file of this name and MIME type is read as an image (data URL) rather than text. */
+export function isImageAttachment(filename: string, mimeType: string): boolean {
+  return (
+    mimeType.toLowerCase().startsWith('image/') ||
+    (ACCEPTED_IMAGE_EXTENSIONS as readonly string[]).includes(extensionOf(filename))
+  );
+}
+
+/** Whether the spec accepts a file of this name and MIME type as an attachment (core §5). */
+export function isAcceptedAttachment(filename: string, mimeType: string): boolean {
+  return (
+    isImageAttachment(filename, mimeType) ||
+    (ACCEPTED_TEXT_EXTENSIONS as readonly string[]).includes(extensionOf(filename))
+  );
+}
+
+export const attachment = z
+  .object({
+    filename: z.string().trim().min(1, 'Every attachment needs a file name').max(255, 'File names must be at most 255 characters'),
+    /** Text, or an image as a data URL. */
+    content: z.string(),
+    mimeType: z.string().max(255),
+    size: z.int().nonnegative(),
+  })
+  .check((ctx) => {
+    const { filename, mimeType, size, content } = ctx.value;
+    if (size > MAX_ATTACHMENT_BYTES || content.length > MAX_ATTACHMENT_CONTENT_CHARS) {
+      ctx.issues.push({ code: 'custom', message: `${filename} exceeds 5MB limit`, path: ['size'], input: size });
+    }
+    if (!isAcceptedAttachment(filename, mimeType)) {
+      ctx.issues.push({
+        code: 'custom',
+        message: `${filename} is not an accepted file type. Attach text or code files (${ACCEPTED_TEXT_EXTENSIONS.join(', ')}) or images.`,
+        path: ['filename'],
+        input: filename,
+      });
+    }
+  });
+export type Attachment = z.infer<typeof attachment>;
+
+export const attachments = z.array(attachment).max(MAX_ATTACHMENTS, 'Maximum 5 files allowed');
+
+// ---------------------------------------------------------------------------------------------
+// Runs: POST /api/wolfpack/stream, POST /api/multi-pass-enhancements
+// ---------------------------------------------------------------------------------------------
+
+export const IDEA_MAX = 50_000;
+export const MAX_CYCLES = 5;
+
+/** A generic engine label as the interface shows it (never a vendor key, core §3). */
+export const engineLabel = z
+  .string()
+  .trim()
+  .min(1, 'Engine labels may not be blank')
+  .max(64, 'Engine labels must be at most 64 characters')
+  .regex(/^[\p{L}\p{N} ._-]+$/u, 'Engine labels may contain only letters, digits, spaces, dots, hyphens and underscores');
+
+export const streamRequest = z.object({
+  idea: z
+    .string()
+    .trim()
+    .min(1, 'Please enter an idea or speak.')
+    .max(IDEA_MAX, 'The idea must be at most 50000 characters'),
+  /** Engine labels in the order the stages use them; empty means the server's default order. */
+  modelOrder: z.array(engineLabel).max(8, 'At most 8 engines can be ordered').default([]),
+  cycles: z
+    .int('Cycles must be a whole number')
+    .min(1, 'Run at least 1 cycle')
+    .max(MAX_CYCLES, 'Run at most 5 cycles')
+    .default(1),
+  /** Continue building on this project. */
+  projectId: entityId.optional(),
+  attachments: attachments.optional(),
+});
+export type StreamRequest = z.infer<typeof streamRequest>;
+export type StreamRequestInput = z.input<typeof streamRequest>;
+
+export const enhancementRequest = z.object({
+  prompt: z.string().trim().min(1, 'Please enter a prompt to enhance.').max(IDEA_MAX, 'The prompt must be at most 50000 characters'),
+  attachments: attachments.default([]),
+});
+export type EnhancementRequest = z.infer<typeof enhancementRequest>;
+export type EnhancementRequestInput = z.input<typeof enhancementRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Projects: GET /api/projects, /api/folders/{id|root}/projects, /api/projects/{id}
+// ---------------------------------------------------------------------------------------------
+
+/** Map of file path to file content. */
+export const fsIndex = z.record(z.string(), z.string());
+export type FsIndex = z.infer<typeof fsIndex>;
+
+export const projectSummary = z.object({
+  id: entityId,
+  idea: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  folderId: entityId.nullable().optional(),
+  /** Entries in the project's file map. */
+  fileCount: countLike,
+  sessionCount: countLike.default(0),
+  totalCostCents: cents.default(0),
+  replitTotalCostCents: cents.default(0),
+  totalProcessingTimeMs: countLike.default(0),
+});
+export type ProjectSummary = z.infer<typeof projectSummary>;
+
+export const projectsReply = z.object({ projects: z.array(projectSummary) });
+export type ProjectsReply = z.infer<typeof projectsReply>;
+
+export const project = z.object({
+  id: entityId,
+  idea: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  folderId: entityId.nullable().optional(),
+  fsIndex,
+});
+export type Project = z.infer<typeof project>;
+
+/** GET /api/projects/{id}: the project and the list of its file paths. */
+export const projectDetailReply = z.object({ project, files: z.array(z.string()) });
+export type ProjectDetailReply = z.infer<typeof projectDetailReply>;
+
+/** Moving a project into a folder (the spec shows no call; the server picks the route). null is the root. */
+export const moveProjectRequest = z.object({ folderId: entityId.nullable() });
+export type MoveProjectRequest = z.infer<typeof moveProjectRequest>;
+
+// ---------------------------------------------------------------------------------------------
+// Conversations (runs): GET /api/conversations
+// ---------------------------------------------------------------------------------------------
+
+export const conversationStage = z.object({
+  role: pipelineRole,
+  ok: z.boolean(),
+  engine: z.string().optional(),
+  durationMs: countLike.optional(),
+  tokens: countLike.optional(),
+});
+export type ConversationStage = z.infer<typeof conversationStage>;
+
+export const conversation = z.object({
+  id: entityId,
+  idea: z.string(),
+  createdAt: timestamp,
+  stages: z.array(conversationStage),
+  /** Null when the run generated no files ('No Project'). */
+  projectId: entityId.nullable(),
+});
+export type Conversation = z.infer<typeof conversation>;
+
+export const conversationsReply = z.object({ conversations: z.array(conversation) });
+export type ConversationsReply = z.infer<typeof conversationsReply>;
+
+// ---------------------------------------------------------------------------------------------
+// Prompt history and Replit code: GET /api/projects/{id}/prompt-history, /replit-code
+// ---------------------------------------------------------------------------------------------
+
+export const enhancementStep = z.object({
+  id: entityId,
+  passNumber: z.int().positive(),
+  engineOrder: z.int().positive(),
+  engineKey: z.string(),
+  engineModel: z.string(),
+  inputPrompt: z.string(),
+  outputPrompt: z.string(),
+  durationMs: countLike,
+});
+export type EnhancementStep = z.infer<typeof enhancementStep>;
+
+export const promptHistoryReply = z.object({
+  /** Null for projects that predate multi-pass enhancement. */
+  enhancement: z.object({ sourcePrompt: z.string(), finalPrompt: z.string(), cyclesRun: countLike }).nullable(),
+  steps: z.array(enhancementStep),
+});
+export type PromptHistoryReply = z.infer<typeof promptHistoryReply>;
+
+export const replitCodeReply = z.object({
+  success: z.boolean(),
+  /** All files consolidated into one text to paste into Replit. */
+  code: z.string(),
+  fileCount: countLike,
+  error: z.string().optional(),
+});
+export type ReplitCodeReply = z.infer<typeof replitCodeReply>;
+
+// ---------------------------------------------------------------------------------------------
+// Publish to GitHub: POST /api/projects/{id}/publish-to-github
+// ---------------------------------------------------------------------------------------------
+
+/** GitHub's own rule: at most 100 of A-Z a-z 0-9 . _ -, and not '.' or '..'. */
+export const repoName = z
+  .string()
+  .trim()
+  // abort: a blank name gets only this message, not also the character rule below.
+  .min(1, { message: 'Please enter a name for your GitHub repository', abort: true })
+  .max(100, 'Repository names must be at most 100 characters')
+  .regex(/^[A-Za-z0-9._-]+$/, 'Repository names may contain only letters, numbers, hyphens, underscores and dots')
+  .refine((name) => name !== '.' && name !== '..', 'Repository names cannot be "." or ".."');
+
+export const publishRequest = z.object({
+  repoName,
+  description: z.string().trim().max(350, 'Descriptions must be at most 350 characters').default(''),
+  isPrivate: z.boolean().default(false),
+});
+export type PublishRequest = z.infer<typeof publishRequest>;
+export type PublishRequestInput = z.input<typeof publishRequest>;
+
+export const publishReply = z.object({ repoUrl: z.url(), replitUrl: z.url() });
+export type PublishReply = z.infer<typeof publishReply>;
+
+/**
+ * The publish dialog's suggested repository name (core §2): the first 50 characters of the idea,
+ * lowercased, other than letters, digits, whitespace and hyphens removed, whitespace runs
+ * turned into single hyphens.
+ */
+export function suggestRepoName(idea: string): string {
+  return idea
+    .slice(0, 50)
+    .toLowerCase()
+    .replace(/[^a-z0-9\s-]/g, '')
+    .replace(/\s+/g, '-');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Folders: GET/POST /api/folders, PUT/DELETE /api/folders/{id}
+// ---------------------------------------------------------------------------------------------
+
+export const folderName = z
+  .string()
+  .trim()
+  .min(1, 'Please enter a folder name')
+  .max(100, 'Folder names must be at most 100 characters');
+
+export const folder = z.object({ id: entityId, name: z.string(), parentFolderId: entityId.nullable() });
+export type Folder = z.infer<typeof folder>;
+
+export const foldersReply = z.object({ folders: z.array(folder) });
+export type FoldersReply = z.infer<typeof foldersReply>;
+
+/** parentFolderId null (or absent) creates a top-level folder. */
+export const createFolderRequest = z.object({ name: folderName, parentFolderId: entityId.nullable().default(null) });
+export type CreateFolderRequest = z.infer<typeof createFolderRequest>;
+export type CreateFolderRequestInput = z.input<typeof createFolderRequest>;
+
+export const renameFolderRequest = z.object({ name: folderName });
+export type RenameFolderRequest = z.infer<typeof renameFolderRequest>;
+
+/** Reply of create and rename (the spec does not show one; this is what clients may rely on). */
+export const folderReply = z.object({ folder });
+export type FolderReply = z.infer<typeof folderReply>;
