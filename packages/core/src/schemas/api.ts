@@ -8,7 +8,9 @@ import { z } from 'zod';
 // Errors
 // ---------------------------------------------------------------------------------------------
 
+/** Every API error: `success` is always false, so `{success, error}` callers read errors too. */
 export const errorReply = z.object({
+  success: z.literal(false).optional(),
   error: z.string(),
   code: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),

@@ -48,7 +48,7 @@ export function errorHandler(log: Logger) {
         if (!appError) log.error('error after the reply had started', error);
         return;
       }
-      const reply: ErrorReply & { success: false } = appError
+      const reply: ErrorReply = appError
         ? { success: false, error: appError.message, code: appError.code, ...appError.details }
         : { success: false, error: GENERIC_500, code: 'INTERNAL' };
       if (!appError) log.error(`${ctx.method} ${ctx.path} failed`, error);

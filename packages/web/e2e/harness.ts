@@ -1,0 +1,148 @@
+/**
+ * Browser-test harness: the real server (in this process, on a free port, with a fresh PGlite
+ * database in a temp dir) serving the real production build, driven by a real Chromium.
+ *
+ * The global setup (global-setup.ts) builds the web app once and starts one server for the whole
+ * run; each spec file launches its own browser and gives every test a fresh context (cookies and
+ * localStorage), so tests never see each other's sign-ins.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+
+/** packages/web */
+export const webRoot = resolve(import.meta.dirname, '..');
+export const distDir = join(webRoot, 'dist');
+
+/** Where screenshots for humans go (not compared by tests). */
+export const screenshotDir = process.env.WOLFPACK_E2E_SHOTS ?? '/tmp/wolfpack-shots';
+
+const CHROMIUM_PATH = process.env.WOLFPACK_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of the server started by the global setup, e.g. http://127.0.0.1:41234 */
+    wolfpackBaseUrl: string;
+  }
+}
+
+/**
+ * Runs `vite build` into dist/ unless WOLFPACK_E2E_SKIP_BUILD=1 (then an existing build is used,
+ * and its absence is an error that says what to do).
+ */
+export async function buildWebOnce(): Promise<void> {
+  if (process.env.WOLFPACK_E2E_SKIP_BUILD === '1') {
+    if (!existsSync(join(distDir, 'index.html'))) {
+      throw new Error(
+        'WOLFPACK_E2E_SKIP_BUILD=1 but packages/web/dist has no index.html. Run `pnpm --filter @wolfpack/web build` first.',
+      );
+    }
+    return;
+  }
+  const vite = join(webRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: webRoot,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+/** A running server with a throwaway data dir. */
+export interface TestServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts @wolfpack/server on a free port with a temp data dir and the built web app. The
+ * environment is not passed through, so a DATABASE_URL meant for something else is not used;
+ * WOLFPACK_E2E_DATABASE_URL selects a PostgreSQL database on purpose.
+ */
+export async function startTestServer(): Promise<TestServer> {
+  // Imported lazily: only the global setup needs the server (and its database driver).
+  const { startServer } = await import('@wolfpack/server');
+  const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-e2e-'));
+  const databaseUrl = process.env.WOLFPACK_E2E_DATABASE_URL;
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    webDir: distDir,
+    quiet: true,
+    env: {},
+    ...(databaseUrl ? { databaseUrl } : {}),
+  });
+  return {
+    url: server.url,
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Chromium headless; Playwright gives every launch a fresh temporary profile. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** What a spec file gets from {@link useBrowser}. */
+export interface BrowserFixture {
+  /** The server's base URL. */
+  readonly baseUrl: string;
+  /** A fresh context and page for the current test (closed after it). */
+  newPage(): Promise<Page>;
+}
+
+/**
+ * Registers hooks for a spec file: one browser per file, one context per {@link newPage} call,
+ * everything closed afterwards. Console errors of the page are printed to help when a test fails.
+ */
+export function useBrowser(): BrowserFixture {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const baseUrl = inject('wolfpackBaseUrl');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    baseUrl,
+    async newPage() {
+      if (!browser) throw new Error('The browser is not running; call newPage() inside a test.');
+      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.error('[page error]', error.message));
+      return page;
+    },
+  };
+}
+
+let counter = 0;
+/** A username no other test uses (letters, digits and hyphens, within the length limits). */
+export function uniqueUsername(prefix = 'wolf'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${process.pid.toString(36)}-${counter}`;
+}

@@ -1,0 +1,46 @@
+/** Small page helpers shared by the spec files (playwright-core has no test runner or expect). */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { screenshotDir } from './harness';
+
+/** The toast currently shown (one at a time). */
+export function openToast(page: Page): Locator {
+  return page.locator('li.toast[data-state="open"]');
+}
+
+/** Waits for a toast with this description; returns its title, description and variant. */
+export async function waitForToast(page: Page, description: string) {
+  const toast = openToast(page).filter({ hasText: description });
+  await toast.waitFor();
+  return {
+    title: (await toast.getByTestId('toast-title').textContent())?.trim(),
+    description: (await toast.getByTestId('toast-description').textContent())?.trim(),
+    variant: await toast.getAttribute('data-variant'),
+  };
+}
+
+/** Registers an account straight through the API (a fresh context's cookies are untouched). */
+export async function registerViaApi(page: Page, username: string, password: string): Promise<void> {
+  const res = await page.request.post('/api/auth/register', { data: { username, password } });
+  if (!res.ok()) throw new Error(`register ${username}: ${res.status()} ${await res.text()}`);
+  // Start the browser signed out: the API call shares the context's cookie jar.
+  await page.request.post('/api/auth/logout');
+}
+
+/** The path part of the page's URL. */
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** Saves a screenshot for a human to look at. */
+export async function saveShot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const path = join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

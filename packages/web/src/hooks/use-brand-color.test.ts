@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BRAND_COLOR, isValidHexColor, normalizeBrandColor, readableForeground } from './use-brand-color';
+import { parseTheme } from './use-theme';
+
+describe('normalizeBrandColor', () => {
+  it('defaults to #10b981', () => {
+    expect(DEFAULT_BRAND_COLOR).toBe('#10b981');
+    expect(normalizeBrandColor(null)).toBe('#10b981');
+    expect(normalizeBrandColor(undefined)).toBe('#10b981');
+    expect(normalizeBrandColor('')).toBe('#10b981');
+  });
+
+  it.each(['not-a-colour', '#12345', '#gggggg', '10b981', 'red', '#1234567', 'rgb(0,0,0)', '#10b981; color: red'])(
+    'falls back to the default for %j',
+    (value) => {
+      expect(isValidHexColor(value)).toBe(false);
+      expect(normalizeBrandColor(value)).toBe(DEFAULT_BRAND_COLOR);
+    },
+  );
+
+  it('keeps a valid colour in lower-case #rrggbb form', () => {
+    expect(normalizeBrandColor('#6366F1')).toBe('#6366f1');
+    expect(normalizeBrandColor(' #0ea5e9 ')).toBe('#0ea5e9');
+    expect(normalizeBrandColor('#F0a')).toBe('#ff00aa');
+  });
+});
+
+describe('readableForeground', () => {
+  it('puts white text on dark colours and dark text on pale ones', () => {
+    expect(readableForeground('#10b981')).toBe('#ffffff');
+    expect(readableForeground('#1e3a8a')).toBe('#ffffff');
+    expect(readableForeground('#000000')).toBe('#ffffff');
+    expect(readableForeground('#fde047')).toBe('#09090b');
+    expect(readableForeground('#ffffff')).toBe('#09090b');
+  });
+});
+
+describe('parseTheme', () => {
+  it('is light unless dark is stored', () => {
+    expect(parseTheme(null)).toBe('light');
+    expect(parseTheme('blue')).toBe('light');
+    expect(parseTheme('light')).toBe('light');
+    expect(parseTheme('dark')).toBe('dark');
+  });
+});

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/** Browser tests: `pnpm --filter @wolfpack/web e2e` (see e2e/harness.ts). */
+export default defineConfig({
+  // @wolfpack/server and @wolfpack/core run from their TypeScript sources.
+  resolve: { conditions: ['@wolfpack/source'] },
+  test: {
+    include: ['e2e/**/*.spec.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
+    // The global setup builds the app and creates a PGlite database (~3 s); Chromium launches per file.
+    hookTimeout: 180_000,
+    testTimeout: 60_000,
+    // One shared server; files one after another keeps timing-sensitive checks steady on small machines.
+    fileParallelism: false,
+  },
+});
