@@ -9,3 +9,7 @@ export * from './schemas/njin.js';
 export * from './schemas/experiments.js';
 export * from './schemas/admin.js';
 export * from './sse/sse.js';
+export * from './schemas/runs.js';
+export * from './savings/savings.js';
+export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
+export * from './engines/engine.js';

@@ -12,9 +12,16 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
+import { projectRoutes } from './routes/project-routes.js';
+import { runRoutes } from './routes/run-routes.js';
 import { AuthService } from './services/auth-service.js';
+import type { EngineRegistry } from './services/engine-registry.js';
 import { randomSecret } from './services/hash-key.js';
+import { ProjectService } from './services/project-service.js';
+import { RunHub } from './services/run-hub.js';
+import { RunService } from './services/run-service.js';
 import { DatabaseSessionStore } from './services/session-store.js';
+import { StatsService } from './services/stats-service.js';
 import { TokenService } from './services/token-service.js';
 
 export interface AppDeps {
@@ -23,19 +30,24 @@ export interface AppDeps {
   log: Logger;
   /** Cookie signing keys (newest first). */
   sessionKeys: string[];
+  engines: EngineRegistry;
 }
 
 export interface WolfpackApp {
   koa: Koa;
   sessions: DatabaseSessionStore;
+  runs: RunService;
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, engines }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
   const auth = new AuthService(db.orm);
   const tokens = new TokenService(db.orm);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
+  const projects = new ProjectService(db.orm);
+  const stats = new StatsService(db.orm);
+  const runs = new RunService(db.orm, engines, projects, new RunHub(), log, { staleAfterMs: config.runStaleMs });
 
   koa.on('error', (error: NodeJS.ErrnoException) => {
     // A client that leaves mid-stream is normal life for SSE, not an error.
@@ -77,14 +89,14 @@ export function createApp({ config, db, log, sessionKeys }: AppDeps): WolfpackAp
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  for (const router of [healthRoutes(db), authRoutes({ auth, tokens })]) {
+  for (const router of [healthRoutes(db), authRoutes({ auth, tokens }), runRoutes(runs, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines })]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   }
 
   if (config.webDir) koa.use(serveWeb(config.webDir));
 
-  return { koa, sessions };
+  return { koa, sessions, runs };
 }
 
 function methodNotAllowed(): AppError {

@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
+import { EngineRegistry } from './services/engine-registry.js';
 import { loadOrCreateSecrets } from './services/secrets.js';
 
 export { createApp } from './app.js';
@@ -55,7 +56,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const sessionKeys = config.sessionKeys ?? (await loadOrCreateSecrets(config.dataDir)).sessionKeys;
-    const { koa, sessions } = createApp({ config, db, log, sessionKeys });
+    const env = options.env ?? process.env;
+    const engines = await EngineRegistry.create(env);
+    const { koa, sessions, runs } = createApp({ config, db, log, sessionKeys, engines });
+    await runs.startBackgroundWork();
+    if (engines.demo) log.info('No AI engine configured: demo engines are active (set OPENAI_API_KEY, ANTHROPIC_API_KEY or WOLFPACK_ENGINES).');
     const server = createServer(koa.callback());
     await listen(server, config.port, config.host);
     const address = server.address();
@@ -75,6 +80,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => {
         closing ??= (async () => {
           clearInterval(sweeper);
+          await runs.stop();
+          await engines.close();
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();

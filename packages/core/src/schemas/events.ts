@@ -57,11 +57,22 @@ export const logEvent = z.object({
   timestamp: z.string(),
 });
 
+/** What the Proven Code gate verified and what still fails, file by file and check by check. */
+export const verificationSummary = z.object({
+  passed: z.boolean(),
+  checkedFiles: count,
+  problems: z.array(z.object({ path: z.string(), check: z.string(), message: z.string() })),
+});
+export type VerificationSummary = z.infer<typeof verificationSummary>;
+
 export const pipelineCompleteEvent = z.object({
   type: z.literal('complete'),
   projectId: z.string().min(1),
   /** Number of files in the generated project. */
   filesGenerated: count,
+  verification: verificationSummary.optional(),
+  /** Seconds of engine work in this run, the base of the savings estimates. */
+  executionSeconds: seconds.optional(),
 });
 
 /** The stream failed; `error` is a sentence for a person, logged as 'Error: ...' by clients. */
@@ -70,6 +81,12 @@ export const errorEvent = z.object({
   error: z.string(),
   code: z.enum(ERROR_CODES).optional(),
 });
+
+export type RunEvent = z.infer<typeof runEvent>;
+export type StageEvent = z.infer<typeof stageEvent>;
+export type LogEvent = z.infer<typeof logEvent>;
+export type PipelineCompleteEvent = z.infer<typeof pipelineCompleteEvent>;
+export type ErrorEvent = z.infer<typeof errorEvent>;
 
 export const pipelineEvent = z.discriminatedUnion('type', [
   runEvent,

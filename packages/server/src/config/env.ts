@@ -21,6 +21,8 @@ const envSchema = z.object({
   WOLFPACK_SESSION_IDLE_MINUTES: minutes.default(60 * 24 * 7),
   WOLFPACK_SESSION_ABSOLUTE_MINUTES: minutes.default(60 * 24 * 30),
   WOLFPACK_PUBLIC_ORIGIN: z.url().optional(),
+  WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
+  WOLFPACK_RUN_STALE_SECONDS: z.coerce.number().positive().default(30),
 });
 
 export interface ServerConfig {
@@ -40,6 +42,10 @@ export interface ServerConfig {
   publicOrigin: string | undefined;
   /** Built web app to serve; undefined serves the API only. */
   webDir: string | undefined;
+  /** Comment line sent on idle event streams so proxies keep them open. */
+  sseHeartbeatMs: number;
+  /** A running run whose server has not reported for this long counts as interrupted. */
+  runStaleMs: number;
 }
 
 /** Reads the environment; options given in code win over it. Throws a readable error. */
@@ -65,6 +71,8 @@ export function loadConfig(
     sessionAbsoluteMs: e.WOLFPACK_SESSION_ABSOLUTE_MINUTES * 60_000,
     publicOrigin: e.WOLFPACK_PUBLIC_ORIGIN,
     webDir: undefined,
+    sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
+    runStaleMs: e.WOLFPACK_RUN_STALE_SECONDS * 1000,
     ...stripUndefined(overrides),
   };
   config.dataDir = resolve(config.dataDir);

@@ -1,4 +1,5 @@
 import { Migration0001Accounts } from './migration-0001-accounts.js';
+import { Migration0002RunsProjects } from './migration-0002-runs-projects.js';
 
 /** Applied in order on start, the same on PGlite and PostgreSQL. Append only. */
-export const migrationsList = [Migration0001Accounts];
+export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects];

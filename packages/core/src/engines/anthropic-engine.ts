@@ -1,0 +1,190 @@
+/**
+ * Engine over `@anthropic-ai/sdk` messages streaming: system prompt apart from the messages,
+ * images as base64 blocks, usage from message_start and message_delta.
+ */
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
+import { DEFAULT_CONTEXT_TOKENS } from './engine-config.js';
+import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } from './engine.js';
+import {
+  classifyFailure,
+  classifyTransportError,
+  emptyAnswerError,
+  incompleteStreamError,
+  type ErrorContext,
+} from './engine-errors.js';
+import { estimateUsage, hostOf, IMAGE_DROPPED_NOTE, parseDataUrl, partsOf, textOf } from './message-parts.js';
+import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, runResilient, type AttemptContext } from './resilience.js';
+
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+const DEFAULT_MAX_TOKENS = 8192;
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+/** System messages joined into the separate `system` field; the rest as user/assistant turns. */
+export function toAnthropicMessages(
+  messages: readonly ChatMessage[],
+  supportsImages: boolean,
+): { system: string | undefined; messages: MessageParam[] } {
+  const system = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => textOf(message.content))
+    .join('\n\n');
+  const turns = messages
+    .filter((message) => message.role !== 'system')
+    .map((message): MessageParam => {
+      const role = message.role === 'assistant' ? 'assistant' : 'user';
+      const parts = partsOf(message.content);
+      if (role === 'assistant' || !supportsImages || !parts.some((part) => part.type === 'image')) {
+        return { role, content: textOf(message.content) };
+      }
+      const content = parts.map((part): ContentBlockParam => {
+        if (part.type === 'text') return { type: 'text', text: part.text };
+        const image = parseDataUrl(part.dataUrl);
+        const mediaType = image?.mediaType ?? part.mimeType;
+        // The API takes four image types; anything else would fail the whole request.
+        if (!image || !IMAGE_TYPES.has(mediaType)) return { type: 'text', text: IMAGE_DROPPED_NOTE };
+        return { type: 'image', source: { type: 'base64', media_type: mediaType as ImageMediaType, data: image.data } };
+      });
+      return { role, content };
+    });
+  return { system: system === '' ? undefined : system, messages: turns };
+}
+
+function toEngineError(ctx: ErrorContext, error: unknown) {
+  if (error instanceof APIConnectionTimeoutError) return classifyTransportError(ctx, error, { timedOut: true });
+  if (error instanceof APIConnectionError) return classifyTransportError(ctx, error);
+  if (error instanceof APIError) {
+    return classifyFailure(
+      ctx,
+      { status: error.status, code: error.errorCode, type: error.type, detail: error.apiMessage, headers: error.headers },
+      error,
+    );
+  }
+  return classifyTransportError(ctx, error);
+}
+
+function mapStop(reason: string | null): EngineResult['finishReason'] {
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'stop';
+  // Both mean the answer was cut off.
+  if (reason === 'max_tokens' || reason === 'model_context_window_exceeded') return 'length';
+  return 'other';
+}
+
+/** An Engine over the Anthropic Messages API, always streaming. */
+export function createAnthropicEngine(config: EngineAdapterConfig, options: EngineOptions = {}): Engine {
+  const resilience = resolveResilience(options);
+  const baseURL = config.baseURL ?? ANTHROPIC_BASE_URL;
+  const client = new Anthropic({
+    // Passing the key (and the base URL) explicitly keeps the SDK from reading ANTHROPIC_* variables.
+    apiKey: config.apiKey ?? 'no-key',
+    baseURL,
+    maxRetries: 0,
+    // A backstop only: the SDK's timer stops at the headers, our watchdog covers the whole stream
+    // and, being shorter, is the one that fires with the clearer message.
+    timeout: resilience.firstChunkTimeoutMs + SDK_TIMEOUT_MARGIN_MS,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const errorContext: ErrorContext = {
+    engineKey: config.key,
+    host: hostOf(baseURL),
+    secrets: config.apiKey ? [config.apiKey] : [],
+    now: resilience.now,
+  };
+  const supportsImages = config.supportsImages ?? false;
+
+  async function attempt(request: EngineRequest, ctx: AttemptContext) {
+    const converted = toAnthropicMessages(request.messages, supportsImages);
+    const stream = await client.messages.create(
+      {
+        model: config.model,
+        max_tokens: request.maxTokens ?? options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
+        messages: converted.messages,
+        stream: true,
+        ...(converted.system !== undefined ? { system: converted.system } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      },
+      { signal: ctx.signal, maxRetries: 0 },
+    );
+    let text = '';
+    let stopReason: string | null = null;
+    let stopped = false;
+    let inputTokens: number | undefined;
+    let outputTokens: number | undefined;
+    for await (const event of stream) {
+      ctx.onChunk();
+      switch (event.type) {
+        case 'message_start': {
+          // Optional in practice: some Anthropic-compatible proxies send no usage at all.
+          const usage = event.message.usage as typeof event.message.usage | undefined;
+          if (usage) {
+            inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+            outputTokens = usage.output_tokens;
+          }
+          break;
+        }
+        case 'content_block_delta':
+          if (event.delta.type === 'text_delta' && event.delta.text) {
+            text += event.delta.text;
+            callBack(request.onDelta, event.delta.text);
+          }
+          break;
+        case 'message_delta':
+          stopReason = event.delta.stop_reason ?? stopReason;
+          // message_delta usage is cumulative: the latest value is the total, never add them up.
+          {
+            const usage = event.usage as typeof event.usage | undefined;
+            if (usage?.output_tokens != null) outputTokens = usage.output_tokens;
+            if (usage?.input_tokens != null) {
+              inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+            }
+          }
+          break;
+        case 'message_stop':
+          stopped = true;
+          break;
+        default:
+          break;
+      }
+    }
+    const usage: EngineUsage | undefined =
+      inputTokens !== undefined && outputTokens !== undefined
+        ? { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }
+        : undefined;
+    return { text, stopReason, stopped, usage };
+  }
+
+  return {
+    key: config.key,
+    provider: 'anthropic',
+    model: config.model,
+    supportsImages,
+    contextTokens: config.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    pricePer1kTokensCents: config.pricePer1kTokensCents ?? 0,
+    async complete(request: EngineRequest): Promise<EngineResult> {
+      const started = resilience.now();
+      const { value, attempts } = await runResilient({
+        engineKey: config.key,
+        options: resilience,
+        signal: request.signal,
+        onRetry: request.onRetry,
+        attempt: async (ctx) => {
+          const out = await attempt(request, ctx);
+          if (!out.stopped && !ctx.signal.aborted) throw incompleteStreamError(config.key, errorContext.host);
+          if (out.text === '' && !ctx.signal.aborted) throw emptyAnswerError(config.key, mapStop(out.stopReason) === 'length');
+          return out;
+        },
+        toEngineError: (error) => toEngineError(errorContext, error),
+      });
+      return {
+        text: value.text,
+        usage: value.usage ?? estimateUsage(request.messages, value.text),
+        finishReason: mapStop(value.stopReason),
+        durationMs: resilience.now() - started,
+        attempts,
+        ...(value.usage ? {} : { usageEstimated: true }),
+      };
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * Engine configuration from the environment. `WOLFPACK_ENGINES` (a JSON list) says everything;
+ * without it, `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` give one engine each, so a first run needs
+ * one variable. Keys are public names shown to users, so they are generic (alpha, beta…), never
+ * a vendor's.
+ */
+import { z } from 'zod';
+import { createAnthropicEngine } from './anthropic-engine.js';
+import type { Engine, EngineProvider } from './engine.js';
+import { createOpenAIEngine } from './openai-engine.js';
+import type { ResilienceOptions } from './resilience.js';
+
+/** What an adapter needs to know about its engine; fields with defaults are optional. */
+export interface EngineAdapterConfig {
+  /** Public, generic name: lowercase letters, digits, hyphens. */
+  key: string;
+  model: string;
+  /** Endpoint; the provider's public API when unset. */
+  baseURL?: string | undefined;
+  /** Resolved key. Local endpoints (Ollama, llama.cpp) may need none. */
+  apiKey?: string | undefined;
+  /** @default false */
+  supportsImages?: boolean | undefined;
+  /** @default 8192 */
+  contextTokens?: number | undefined;
+  /** @default 0 */
+  pricePer1kTokensCents?: number | undefined;
+}
+
+export interface EngineConfig extends EngineAdapterConfig {
+  provider: EngineProvider;
+  supportsImages: boolean;
+  contextTokens: number;
+  pricePer1kTokensCents: number;
+}
+
+export interface EngineOptions extends ResilienceOptions {
+  /** Output token limit when a request sets none (Anthropic requires one). @default 8192 */
+  defaultMaxTokens?: number;
+  /** A fetch for the SDK (proxies, tests). @default globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+/** A configuration problem at startup; `issues` name each bad field. Never contains a key. */
+export class EngineConfigError extends Error {
+  override readonly name = 'EngineConfigError';
+  constructor(readonly issues: Array<{ path: string; message: string }>) {
+    super(issues.map((issue) => `${issue.path} ${issue.message}`).join('; '));
+  }
+}
+
+/** Words that would leak a vendor or model through a public engine key. */
+const VENDOR_WORDS = /openai|anthropic|claude|gpt|gemini|llama|mistral|deepseek|qwen|groq|ollama|openrouter|grok/;
+
+const entrySchema = z
+  .object({
+    key: z
+      .string({ error: 'is required (a generic public name like "alpha")' })
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, {
+        error: 'must be 1–40 lowercase letters, digits or hyphens, starting with a letter or digit',
+      })
+      .refine((key) => !VENDOR_WORDS.test(key), {
+        error: 'must be a generic name (like "alpha"): keys are shown to users, so they must not name a vendor or model',
+      }),
+    provider: z.enum(['openai', 'anthropic'], { error: 'must be openai or anthropic' }),
+    model: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }),
+    baseURL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    apiKey: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+    apiKeyEnv: z
+      .string({ error: 'must be a string' })
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be the name of an environment variable' })
+      .optional(),
+    pricePer1kTokensCents: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).optional(),
+    supportsImages: z.boolean({ error: 'must be true or false' }).optional(),
+    contextTokens: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(256, { error: 'must be at least 256' }).optional(),
+  })
+  .strict();
+
+const listSchema = z.array(entrySchema, { error: 'must be a JSON list of engines' });
+
+type Env = Record<string, string | undefined>;
+
+function pathOf(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${String(part)}`),
+    'WOLFPACK_ENGINES',
+  );
+}
+
+function parseEnginesJson(raw: string, env: Env): EngineConfig[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    // The parser's message may quote the text, which can hold a key: keep it out.
+    throw new EngineConfigError([{ path: 'WOLFPACK_ENGINES', message: 'is not valid JSON' }]);
+  }
+  const parsed = listSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new EngineConfigError(
+      parsed.error.issues.map((issue) => ({
+        path: pathOf(issue.path),
+        // zod's own texts for unknown keys are fine, the rest are ours; never echo input values.
+        message: issue.code === 'unrecognized_keys' ? `has unknown field(s): ${issue.keys.join(', ')}` : issue.message,
+      })),
+    );
+  }
+
+  const issues: Array<{ path: string; message: string }> = [];
+  const seen = new Set<string>();
+  const configs = parsed.data.map((entry, index): EngineConfig => {
+    const at = `WOLFPACK_ENGINES[${index}]`;
+    if (seen.has(entry.key)) issues.push({ path: `${at}.key`, message: `"${entry.key}" is used twice; keys must be unique` });
+    seen.add(entry.key);
+    if (entry.apiKey !== undefined && entry.apiKeyEnv !== undefined) {
+      issues.push({ path: at, message: 'has both apiKey and apiKeyEnv; give one' });
+    }
+    let apiKey = entry.apiKey;
+    if (entry.apiKeyEnv !== undefined) {
+      apiKey = env[entry.apiKeyEnv] || undefined;
+      if (apiKey === undefined) {
+        issues.push({ path: `${at}.apiKeyEnv`, message: `names ${entry.apiKeyEnv}, which is not set` });
+      }
+    } else if (apiKey === undefined && entry.baseURL === undefined) {
+      // A provider's public API always needs a key; a self-hosted endpoint may not.
+      issues.push({ path: at, message: `needs apiKey or apiKeyEnv (only a custom baseURL may go without a key)` });
+    }
+    return {
+      key: entry.key,
+      provider: entry.provider,
+      model: entry.model,
+      baseURL: entry.baseURL,
+      apiKey,
+      pricePer1kTokensCents: entry.pricePer1kTokensCents ?? 0,
+      supportsImages: entry.supportsImages ?? false,
+      contextTokens: entry.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    };
+  });
+  if (issues.length > 0) throw new EngineConfigError(issues);
+  return configs;
+}
+
+/** Small on purpose: a local model's window is what an unknown endpoint most likely has. */
+export const DEFAULT_CONTEXT_TOKENS = 8192;
+
+function shortcutConfigs(env: Env): EngineConfig[] {
+  const configs: EngineConfig[] = [];
+  const openaiKey = env['OPENAI_API_KEY']?.trim();
+  if (openaiKey) {
+    const baseURL = env['OPENAI_BASE_URL']?.trim() || undefined;
+    if (baseURL !== undefined && !z.url({ protocol: /^https?$/ }).safeParse(baseURL).success) {
+      throw new EngineConfigError([{ path: 'OPENAI_BASE_URL', message: 'must be an http(s) URL' }]);
+    }
+    configs.push({
+      key: 'alpha',
+      provider: 'openai',
+      model: env['OPENAI_MODEL']?.trim() || 'gpt-4o-mini',
+      baseURL,
+      apiKey: openaiKey,
+      // Rough list prices of the default model (input and output averaged); set WOLFPACK_ENGINES for exact ones.
+      pricePer1kTokensCents: baseURL === undefined ? 0.04 : 0,
+      // The default model reads images; an unknown compatible endpoint is assumed not to.
+      supportsImages: baseURL === undefined,
+      contextTokens: baseURL === undefined ? 128_000 : DEFAULT_CONTEXT_TOKENS,
+    });
+  }
+  const anthropicKey = env['ANTHROPIC_API_KEY']?.trim();
+  if (anthropicKey) {
+    configs.push({
+      key: 'beta',
+      provider: 'anthropic',
+      model: env['ANTHROPIC_MODEL']?.trim() || 'claude-sonnet-4-5',
+      apiKey: anthropicKey,
+      pricePer1kTokensCents: 0.9,
+      supportsImages: true,
+      contextTokens: 200_000,
+    });
+  }
+  return configs;
+}
+
+/**
+ * Engines configured in `env`. An empty list means none: the server then uses demo engines.
+ * Throws EngineConfigError naming the bad field ("WOLFPACK_ENGINES[1].provider must be openai or
+ * anthropic").
+ */
+export function loadEngineConfigs(env: Env): EngineConfig[] {
+  const raw = env['WOLFPACK_ENGINES']?.trim();
+  if (raw) return parseEnginesJson(raw, env);
+  return shortcutConfigs(env);
+}
+
+/** An Engine for `config`, over the SDK of its provider. */
+export function createEngine(config: EngineConfig, options: EngineOptions = {}): Engine {
+  switch (config.provider) {
+    case 'openai':
+      return createOpenAIEngine(config, options);
+    case 'anthropic':
+      return createAnthropicEngine(config, options);
+    default: {
+      const unreachable: never = config.provider;
+      throw new Error(`Unknown engine provider ${String(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * `@wolfpack/core/engines`: the engine adapters and their configuration. Server-only (it pulls in
+ * the openai and anthropic SDKs); browser code gets the engine types from `@wolfpack/core`.
+ */
+export * from './engine.js';
+export {
+  createEngine,
+  loadEngineConfigs,
+  EngineConfigError,
+  DEFAULT_CONTEXT_TOKENS,
+  type EngineAdapterConfig,
+  type EngineConfig,
+  type EngineOptions,
+} from './engine-config.js';
+export { createOpenAIEngine, toOpenAIMessages } from './openai-engine.js';
+export { createAnthropicEngine, toAnthropicMessages } from './anthropic-engine.js';
+export {
+  RESILIENCE_DEFAULTS,
+  backoffDelayMs,
+  resolveResilience,
+  runResilient,
+  sleep,
+  StreamWatchdog,
+  type AttemptContext,
+  type ResilienceOptions,
+  type ResolvedResilience,
+  type ResilientCall,
+} from './resilience.js';
+export {
+  classifyFailure,
+  classifyTransportError,
+  formatDuration,
+  redact,
+  retryAfterMsFromHeaders,
+  type ErrorContext,
+  type ProviderFailure,
+} from './engine-errors.js';
+export { IMAGE_DROPPED_NOTE, estimateTokens, estimateUsage } from './message-parts.js';

@@ -1,0 +1,168 @@
+/**
+ * Engine over the official `openai` SDK's chat completions, for OpenAI and every endpoint that
+ * speaks its API (Ollama, vLLM, llama.cpp server, OpenRouter, Groq, DeepSeek…). Deliberately
+ * plain: streamed text only, no JSON mode and no tool calling, so small local models work too.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
+import { DEFAULT_CONTEXT_TOKENS } from './engine-config.js';
+import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } from './engine.js';
+import {
+  classifyFailure,
+  classifyTransportError,
+  emptyAnswerError,
+  incompleteStreamError,
+  type ErrorContext,
+} from './engine-errors.js';
+import { estimateUsage, hostOf, partsOf, textOf } from './message-parts.js';
+import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, runResilient, type AttemptContext } from './resilience.js';
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** Converts messages; image parts become `image_url` data URLs only when the engine reads images. */
+export function toOpenAIMessages(messages: readonly ChatMessage[], supportsImages: boolean): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    if (message.role !== 'user') return { role: message.role, content: textOf(message.content) };
+    const parts = partsOf(message.content);
+    if (!supportsImages || !parts.some((part) => part.type === 'image')) {
+      // A plain string, not a list of parts: several local servers reject part lists outright.
+      return { role: 'user', content: textOf(message.content) };
+    }
+    const content = parts.map(
+      (part): ChatCompletionContentPart =>
+        part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: part.dataUrl } },
+    );
+    return { role: 'user', content };
+  });
+}
+
+function toEngineError(ctx: ErrorContext, error: unknown) {
+  if (error instanceof APIConnectionTimeoutError) return classifyTransportError(ctx, error, { timedOut: true });
+  if (error instanceof APIConnectionError) return classifyTransportError(ctx, error);
+  if (error instanceof APIError) {
+    const body = (error.error ?? {}) as { message?: unknown };
+    return classifyFailure(
+      ctx,
+      {
+        status: error.status,
+        code: error.code,
+        type: error.type,
+        detail: typeof body.message === 'string' ? body.message : undefined,
+        headers: error.headers,
+      },
+      error,
+    );
+  }
+  return classifyTransportError(ctx, error);
+}
+
+function mapFinish(reason: string | null): EngineResult['finishReason'] {
+  if (reason === 'stop') return 'stop';
+  if (reason === 'length') return 'length';
+  return 'other';
+}
+
+/**
+ * An Engine over an OpenAI-compatible chat completions endpoint. Always streams, asks for usage
+ * in the stream, and estimates it (`usageEstimated`) when the endpoint sends none.
+ */
+export function createOpenAIEngine(config: EngineAdapterConfig, options: EngineOptions = {}): Engine {
+  const resilience = resolveResilience(options);
+  const baseURL = config.baseURL ?? OPENAI_BASE_URL;
+  const client = new OpenAI({
+    // Local servers accept any key, but the SDK insists on one.
+    apiKey: config.apiKey ?? 'no-key',
+    baseURL,
+    // Explicit nulls keep the SDK from reading OPENAI_* variables meant for something else.
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    // Ours are the only retries; the SDK timeout only guards the wait for headers.
+    maxRetries: 0,
+    // A backstop only: the SDK's timer stops at the headers, our watchdog covers the whole stream
+    // and, being shorter, is the one that fires with the clearer message.
+    timeout: resilience.firstChunkTimeoutMs + SDK_TIMEOUT_MARGIN_MS,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const errorContext: ErrorContext = {
+    engineKey: config.key,
+    host: hostOf(baseURL),
+    secrets: config.apiKey ? [config.apiKey] : [],
+    now: resilience.now,
+  };
+  const supportsImages = config.supportsImages ?? false;
+  // OpenAI's newer models reject `max_tokens`; compatible servers mostly only know it.
+  const maxTokensField = hostOf(baseURL) === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
+
+  async function attempt(request: EngineRequest, ctx: AttemptContext) {
+    const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
+    const stream = await client.chat.completions.create(
+      {
+        model: config.model,
+        messages: toOpenAIMessages(request.messages, supportsImages),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(maxTokens !== undefined ? { [maxTokensField]: maxTokens } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      },
+      { signal: ctx.signal, maxRetries: 0 },
+    );
+    let text = '';
+    let finish: string | null = null;
+    let usage: EngineUsage | undefined;
+    for await (const chunk of stream) {
+      ctx.onChunk();
+      if (chunk.usage) {
+        const inputTokens = chunk.usage.prompt_tokens ?? 0;
+        const outputTokens = chunk.usage.completion_tokens ?? 0;
+        usage = { inputTokens, outputTokens, totalTokens: chunk.usage.total_tokens ?? inputTokens + outputTokens };
+      }
+      // Only the first choice: we never ask for n > 1.
+      const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
+      const delta = choice?.delta?.content;
+      if (delta) {
+        text += delta;
+        callBack(request.onDelta, delta);
+      }
+      if (choice?.finish_reason) finish = choice.finish_reason;
+    }
+    return { text, finish, usage };
+  }
+
+  return {
+    key: config.key,
+    provider: 'openai',
+    model: config.model,
+    supportsImages,
+    contextTokens: config.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    pricePer1kTokensCents: config.pricePer1kTokensCents ?? 0,
+    async complete(request: EngineRequest): Promise<EngineResult> {
+      const started = resilience.now();
+      const { value, attempts } = await runResilient({
+        engineKey: config.key,
+        options: resilience,
+        signal: request.signal,
+        onRetry: request.onRetry,
+        attempt: async (ctx) => {
+          const out = await attempt(request, ctx);
+          // Checked inside the attempt so a cut-off stream is retried like any connection loss;
+          // an abort also ends the stream early, and runResilient reports that instead.
+          if (out.finish === null && !ctx.signal.aborted) throw incompleteStreamError(config.key, errorContext.host);
+          if (out.text === '' && !ctx.signal.aborted) throw emptyAnswerError(config.key, out.finish === 'length');
+          return out;
+        },
+        toEngineError: (error) => toEngineError(errorContext, error),
+      });
+      return {
+        text: value.text,
+        usage: value.usage ?? estimateUsage(request.messages, value.text),
+        finishReason: mapFinish(value.finish),
+        durationMs: resilience.now() - started,
+        attempts,
+        ...(value.usage ? {} : { usageEstimated: true }),
+      };
+    },
+  };
+}

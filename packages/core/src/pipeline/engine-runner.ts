@@ -1,0 +1,106 @@
+import { AppError } from '../errors.js';
+import { EngineError, type ChatMessage, type ContentPart, type Engine, type EngineResult } from '../engines/engine.js';
+import type { LogLevel, PipelineRole } from '../schemas/events.js';
+
+/** One engine call as recorded for usage, cost and the conversation's stage details. */
+export interface EngineCallRecord {
+  engineKey: string;
+  stage: PipelineRole;
+  cycle: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  durationMs: number;
+  attempts: number;
+  /** Cost in thousandths of a cent (price per 1k tokens in cents x tokens): exact integers. */
+  costMillicents: number;
+}
+
+export interface StageCall {
+  system: string;
+  user: string;
+  images?: ContentPart[];
+  maxTokens?: number;
+}
+
+export type Emit = (level: LogLevel, message: string) => void;
+
+/** Engine kinds that will fail the same way on every call: skip the engine for the rest of the run. */
+const PERMANENT = new Set(['auth', 'model_not_found', 'quota']);
+
+/**
+ * Gives each stage its engine (stage n uses modelOrder[n mod count]) and falls back to the next
+ * engine in modelOrder when one keeps failing (its own retries are the adapter's), telling the
+ * activity feed. A stage fails only when no engine can do it.
+ */
+export class EngineRunner {
+  private readonly dead = new Map<string, string>();
+
+  constructor(
+    private readonly engines: readonly Engine[],
+    private readonly onCall: (record: EngineCallRecord) => void,
+    private readonly signal?: AbortSignal,
+  ) {
+    if (engines.length === 0) throw new AppError('SERVICE_UNAVAILABLE', 'No engine is configured.');
+  }
+
+  /** The engine a stage starts with. */
+  primaryFor(position: number): Engine {
+    return this.order(position)[0]!;
+  }
+
+  private order(position: number): Engine[] {
+    const n = this.engines.length;
+    const rotated = Array.from({ length: n }, (_, i) => this.engines[(position + i) % n]!);
+    const alive = rotated.filter((e) => !this.dead.has(e.key));
+    return alive.length > 0 ? alive : rotated;
+  }
+
+  async call(position: number, role: PipelineRole, cycle: number, call: StageCall, emit: Emit): Promise<{ text: string; engine: Engine; result: EngineResult }> {
+    const failures: string[] = [];
+    const candidates = this.order(position);
+    for (const [i, engine] of candidates.entries()) {
+      this.signal?.throwIfAborted();
+      try {
+        const result = await engine.complete({
+          messages: buildMessages(call),
+          maxTokens: call.maxTokens,
+          signal: this.signal,
+        });
+        this.onCall({
+          engineKey: engine.key,
+          stage: role,
+          cycle,
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          totalTokens: result.usage.totalTokens,
+          durationMs: result.durationMs,
+          attempts: result.attempts,
+          costMillicents: Math.round(engine.pricePer1kTokensCents * result.usage.totalTokens),
+        });
+        return { text: result.text, engine, result };
+      } catch (error) {
+        if (this.signal?.aborted) throw error;
+        const reason = error instanceof EngineError ? error.message : `Engine ${engine.key} failed: ${(error as Error).message}`;
+        if (error instanceof EngineError && PERMANENT.has(error.kind)) this.dead.set(engine.key, reason);
+        failures.push(reason);
+        const next = candidates[i + 1];
+        emit('warning', next ? `${reason} Falling back to engine ${next.key} for ${role}.` : reason);
+      }
+    }
+    throw new AppError('BAD_GATEWAY', `No engine could complete ${role}. ${failures.join(' ')}`);
+  }
+}
+
+function buildMessages(call: StageCall): ChatMessage[] {
+  const user: ChatMessage =
+    call.images && call.images.length > 0
+      ? { role: 'user', content: [{ type: 'text', text: call.user }, ...call.images] }
+      : { role: 'user', content: call.user };
+  return [{ role: 'system', content: call.system }, user];
+}
+
+export function newLogId(): string {
+  // globalThis.crypto: the same code runs in Node and in browsers.
+  return globalThis.crypto.randomUUID();
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors.js';
+import { demoReply } from '../demo/demo-reply.js';
+import { EngineError } from '../engines/engine.js';
+import { PIPELINE_STAGES, type LogEvent, type StageEvent } from '../schemas/events.js';
+import { runPipeline, type PipelineCheckpoint, type PipelineInput, type PipelineOutcome } from './run-pipeline.js';
+import { scriptedEngine, systemOf, userOf, type ScriptedAnswer } from './testing-engines.js';
+
+type Event = StageEvent | LogEvent;
+
+async function collect(input: PipelineInput): Promise<{ events: Event[]; outcome: PipelineOutcome }> {
+  const events: Event[] = [];
+  const gen = runPipeline(input);
+  let step = await gen.next();
+  while (!step.done) {
+    events.push(step.value);
+    step = await gen.next();
+  }
+  return { events, outcome: step.value };
+}
+
+const demo = (key: string, override?: (system: string, user: string) => ScriptedAnswer | undefined) =>
+  scriptedEngine(key, (req) => override?.(systemOf(req.messages), userOf(req.messages)) ?? demoReply(req.messages));
+
+const stages = (events: Event[]) => events.filter((e): e is StageEvent => e.type === 'stage');
+const logs = (events: Event[]) => events.filter((e): e is LogEvent => e.type === 'log').map((e) => e.message);
+
+describe('runPipeline', () => {
+  it('runs the five stages in order, each reported running then complete, with progress', async () => {
+    const { events, outcome } = await collect({ idea: 'A recipe tracker for busy cooks', engines: [demo('alpha'), demo('beta')] });
+    const s = stages(events);
+    expect(s.map((e) => `${e.role}:${e.ok}`)).toEqual(PIPELINE_STAGES.flatMap((r) => [`${r}:false`, `${r}:true`]));
+    expect(s.map((e) => e.progress.current)).toEqual([0, 1, 1, 2, 2, 3, 3, 4, 4, 5]);
+    expect(s.at(-1)!.progress).toMatchObject({ total: 5, percent: 100, estimatedRemainingSeconds: 0 });
+    // modelOrder assigns engines round-robin: stage n starts with engine n mod count.
+    expect(s.filter((e) => !e.ok).map((e) => e.engine)).toEqual(['alpha', 'beta', 'alpha', 'beta', 'alpha']);
+    expect(Object.keys(outcome.files).sort()).toEqual(['README.md', 'app.js', 'index.html', 'styles.css']);
+    expect(outcome.files['index.html']).toContain('A recipe tracker for busy cooks');
+    expect(outcome.verification.passed).toBe(true);
+    expect(outcome.stages.map((r) => r.role)).toEqual([...PIPELINE_STAGES]);
+  });
+
+  it('repeats the stages per cycle: expected stages = 5 x cycles', async () => {
+    const { events } = await collect({ idea: 'Habit tracker', cycles: 2, engines: [demo('alpha')] });
+    const done = stages(events).filter((e) => e.ok);
+    expect(done).toHaveLength(10);
+    expect(done.map((e) => e.progress.total)).toEqual(Array(10).fill(10));
+    expect(logs(events).some((m) => m.startsWith('Cycle 2 of 2'))).toBe(true);
+  });
+
+  it('falls back to the next engine in modelOrder when one keeps failing, and says so', async () => {
+    const broken = scriptedEngine('alpha', () => new EngineError('alpha', 'server', 'Engine alpha answered 503 three times.'));
+    const { events, outcome } = await collect({ idea: 'Weather dashboard', engines: [broken, demo('beta')] });
+    expect(outcome.verification.passed).toBe(true);
+    expect(logs(events).some((m) => m.includes('Falling back to engine beta for Planning'))).toBe(true);
+    expect(outcome.stages.filter((r) => r.engine !== '').every((r) => r.engine === 'beta')).toBe(true);
+    expect(outcome.stages[0]!.engine).toBe('beta');
+  });
+
+  it('stops calling an engine whose key was rejected', async () => {
+    const rejected = scriptedEngine('alpha', () => new EngineError('alpha', 'auth', 'Engine alpha rejected its API key (401).'));
+    await collect({ idea: 'Weather dashboard', engines: [rejected, demo('beta')] });
+    expect(rejected.calls).toHaveLength(1);
+  });
+
+  it('fails only when no engine can do a stage, naming each engine and why', async () => {
+    const a = scriptedEngine('alpha', () => new EngineError('alpha', 'quota', 'Engine alpha is out of quota.'));
+    const b = scriptedEngine('beta', () => new EngineError('beta', 'model_not_found', 'Engine beta: model not found.'));
+    const run = collect({ idea: 'Anything', engines: [a, b] });
+    await expect(run).rejects.toThrow(AppError);
+    await expect(run).rejects.toThrow(/No engine could complete Planning\. Engine alpha is out of quota\. Engine beta: model not found\./);
+  });
+
+  it('sends placeholder code back for completion and never saves it', async () => {
+    let asked = 0;
+    const engine = demo('alpha', (_system, user) => {
+      if (/Write the complete file app\.js \(/.test(user)) return '```js app.js\nfunction start() {\n  // rest of code unchanged\n}\n```';
+      if (/previous answer for app\.js was incomplete/.test(user)) asked += 1;
+      return undefined;
+    });
+    const { events, outcome } = await collect({ idea: 'Todo list', engines: [engine] });
+    expect(asked).toBe(1);
+    expect(outcome.files['app.js']).not.toContain('rest of code unchanged');
+    expect(logs(events).some((m) => m.includes('app.js was incomplete'))).toBe(true);
+  });
+
+  it('repairs what the checks find, and the final gate passes', async () => {
+    const engine = demo('alpha', (_system, user) => {
+      if (/Write the complete file app\.js \(/.test(user)) return '```js app.js\nconst items = [1, 2;\n```';
+      return undefined;
+    });
+    const { events, outcome } = await collect({ idea: 'Todo list', engines: [engine] });
+    expect(logs(events).some((m) => /problem\(s\) in 1 file/.test(m))).toBe(true);
+    expect(outcome.verification.passed).toBe(true);
+    expect(outcome.files['app.js']).not.toContain('[1, 2;');
+  });
+
+  it('reports exactly which files fail which check when repairs do not help', async () => {
+    const engine = demo('alpha', (system, user) => {
+      if (/Write the complete file app\.js \(/.test(user) || /Checking engine/.test(system)) return '```js app.js\nconst items = [1, 2;\n```';
+      return undefined;
+    });
+    const { events, outcome } = await collect({ idea: 'Todo list', engines: [engine], repairRounds: 1 });
+    expect(outcome.verification.passed).toBe(false);
+    expect(outcome.verification.problems).toEqual([expect.objectContaining({ path: 'app.js', check: 'syntax' })]);
+    const proven = stages(events).filter((e) => e.role === 'Proven Code');
+    expect(proven.map((e) => e.ok)).toEqual([false, false]);
+    expect(logs(events).some((m) => m.startsWith('Proven Code gate failed') && m.includes('app.js'))).toBe(true);
+  });
+
+  it('reverts a polish that breaks a check', async () => {
+    const engine = demo('alpha', (system) => (/Polishing engine/.test(system) ? '```js app.js\nfunction (\n```' : undefined));
+    const { events, outcome } = await collect({ idea: 'Todo list', engines: [engine] });
+    expect(outcome.verification.passed).toBe(true);
+    expect(logs(events).some((m) => m.startsWith('Kept the earlier app.js'))).toBe(true);
+  });
+
+  it('builds planned files in parallel with bounded concurrency', async () => {
+    const plan = Array.from({ length: 20 }, (_, i) => `FILE: src/part${i}.js - part ${i}`).join('\n');
+    const engine = scriptedEngine('alpha', (req) => {
+      const user = userOf(req.messages);
+      if (/Planning engine/.test(systemOf(req.messages))) return `Parts.\n${plan}`;
+      const m = /Write the complete file (\S+) \(/.exec(user);
+      if (m) return { text: `\`\`\`js ${m[1]}\nexport const value = 1;\n\`\`\``, delayMs: 20 };
+      return /Polishing engine/.test(systemOf(req.messages)) ? 'UNCHANGED' : 'nothing to repair';
+    });
+    const { outcome } = await collect({ idea: 'Parts', engines: [engine], buildConcurrency: 5 });
+    expect(Object.keys(outcome.files)).toHaveLength(20);
+    expect(engine.maxInFlight).toBe(5);
+  });
+
+  it('resumes after a checkpoint without calling engines for finished stages', async () => {
+    const checkpoints: PipelineCheckpoint[] = [];
+    const first = demo('alpha');
+    await collect({ idea: 'Notes app', engines: [first], onCheckpoint: (cp) => void checkpoints.push(cp) });
+    const afterBuilding = checkpoints[1]!;
+    expect(afterBuilding.completedStages).toBe(2);
+    const second = demo('alpha');
+    const { events, outcome } = await collect({ idea: 'Notes app', engines: [second], checkpoint: afterBuilding });
+    expect(stages(events)[0]).toMatchObject({ role: 'Checking', ok: false });
+    expect(second.calls.some((c) => /Planning engine|Building engine/.test(systemOf(c.messages)))).toBe(false);
+    expect(outcome.stages.map((s) => s.role)).toEqual([...PIPELINE_STAGES]);
+    expect(outcome.files).toEqual(afterBuilding.files);
+  });
+
+  it('gives a continued project\'s files to Planning, most relevant first', async () => {
+    const engine = demo('alpha');
+    await collect({
+      idea: 'Add dark mode to the recipe page',
+      engines: [engine],
+      existingFiles: { 'index.html': '<!doctype html><html><body>recipes</body></html>', 'notes/old.txt': 'unrelated' },
+    });
+    const planning = engine.calls.find((c) => /Planning engine/.test(systemOf(c.messages)))!;
+    const user = userOf(planning.messages);
+    expect(user).toContain('This continues an existing project');
+    expect(user.indexOf('index.html')).toBeLessThan(user.indexOf('notes/old.txt'));
+  });
+});

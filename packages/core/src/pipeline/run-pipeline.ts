@@ -1,0 +1,172 @@
+import { AppError } from '../errors.js';
+import type { ContentPart, Engine } from '../engines/engine.js';
+import type { Attachment } from '../schemas/projects.js';
+import { PIPELINE_STAGES, type LogEvent, type PipelineRole, type StageEvent, type VerificationSummary } from '../schemas/events.js';
+import { contextBudgetChars } from './context-budget.js';
+import { EngineRunner, newLogId, type EngineCallRecord, type Emit } from './engine-runner.js';
+import { withEvents } from './event-channel.js';
+import { pipelineProgress } from './progress.js';
+import type { ProjectPlan } from './plan.js';
+import { ideaSection } from './prompts/index.js';
+import { STAGE_HANDLERS, type StageState } from './stages.js';
+import { verifyProject } from './verify.js';
+
+/** Where a run stands after a finished stage; enough to resume it without redoing that stage. */
+export interface PipelineCheckpoint {
+  /** Stages finished so far, over all cycles (0 .. 5 x cycles). */
+  completedStages: number;
+  plan: ProjectPlan | null;
+  files: Record<string, string>;
+  stages: StageRecord[];
+  /** Milliseconds of stage work so far (what progress and savings count). */
+  executionMs: number;
+}
+
+export interface StageRecord {
+  cycle: number;
+  role: PipelineRole;
+  ok: boolean;
+  /** The engine that finished the stage (after any fallback); '' when the stage needed none. */
+  engine: string;
+  durationMs: number;
+  tokens: number;
+}
+
+export interface PipelineInput {
+  idea: string;
+  attachments?: Attachment[];
+  /** How many times the five stages repeat. @default 1 */
+  cycles?: number;
+  /** In modelOrder: stage n starts with engines[n mod count], then falls back in this order. */
+  engines: Engine[];
+  /** Files of the project a continued run builds on. */
+  existingFiles?: Record<string, string>;
+  /** Resume after this checkpoint instead of starting over. */
+  checkpoint?: PipelineCheckpoint;
+  signal?: AbortSignal;
+  /** Files Building writes at once. @default 6 */
+  buildConcurrency?: number;
+  /** Repair rounds in Checking and in Proven Code. @default 2 */
+  repairRounds?: number;
+  /** Times an incomplete file is sent back for completion. @default 2 */
+  completionAttempts?: number;
+  now?: () => number;
+  /**
+   * Called after each finished stage, before its completion event, with the stage's engine calls:
+   * persist both together and a resumed run neither redoes nor re-charges that stage.
+   */
+  onCheckpoint?: (checkpoint: PipelineCheckpoint, stageCalls: EngineCallRecord[]) => Promise<void> | void;
+}
+
+export interface PipelineOutcome {
+  files: Record<string, string>;
+  verification: VerificationSummary;
+  stages: StageRecord[];
+  executionMs: number;
+}
+
+export type PipelineStreamEvent = Omit<StageEvent, never> | LogEvent;
+
+const TEXT_ATTACHMENT_LIMIT = 40_000;
+
+/**
+ * The staged generation: Planning, Building, Checking, Polishing, Proven Code, `cycles` times.
+ * Yields stage and log events as they happen and returns the files with their verification.
+ * Throws an AppError when no engine can do a stage.
+ */
+export async function* runPipeline(input: PipelineInput): AsyncGenerator<PipelineStreamEvent, PipelineOutcome> {
+  const now = input.now ?? Date.now;
+  const cycles = input.cycles ?? 1;
+  const total = PIPELINE_STAGES.length * cycles;
+  const checkpoint = input.checkpoint;
+  const state: StageState = {
+    plan: checkpoint?.plan ?? null,
+    files: { ...(checkpoint?.files ?? input.existingFiles ?? {}) },
+    report: null,
+  };
+  const stages: StageRecord[] = [...(checkpoint?.stages ?? [])];
+  let executionMs = checkpoint?.executionMs ?? 0;
+  const startedAt = now() - executionMs;
+  let stageCalls: EngineCallRecord[] = [];
+  const runner = new EngineRunner(input.engines, (record) => stageCalls.push(record), input.signal);
+  const shared = {
+    idea: input.idea,
+    ideaText: ideaSection(input.idea, attachmentsText(input.attachments ?? [])),
+    images: imageParts(input.attachments ?? []),
+    budgetChars: Math.min(...input.engines.map((e) => contextBudgetChars(e.contextTokens))),
+    buildConcurrency: input.buildConcurrency ?? 6,
+    repairRounds: input.repairRounds ?? 2,
+    completionAttempts: input.completionAttempts ?? 2,
+    runner,
+  };
+
+  for (let position = checkpoint?.completedStages ?? 0; position < total; position++) {
+    input.signal?.throwIfAborted();
+    const cycle = Math.floor(position / PIPELINE_STAGES.length) + 1;
+    const role = PIPELINE_STAGES[position % PIPELINE_STAGES.length]!;
+    const primary = runner.primaryFor(position);
+    const stageStart = now();
+    yield { type: 'stage', role, ok: false, executionTime: 0, progress: pipelineProgress(position, total, startedAt, now()), engine: primary.key };
+    if (position % PIPELINE_STAGES.length === 0) {
+      yield log('info', cycles > 1 ? `Cycle ${cycle} of ${cycles}: ${role} with engine ${primary.key}` : `${role} with engine ${primary.key}`);
+    } else {
+      yield log('info', `${role} with engine ${primary.key}`);
+    }
+    stageCalls = [];
+    const handler = STAGE_HANDLERS[role];
+    const { ok, engine } = yield* withEvents<PipelineStreamEvent, { ok: boolean; engine: string }>((push) => {
+      const emit: Emit = (level, message) => push(log(level, message));
+      return handler({ ...shared, position, cycle, role, emit, state });
+    });
+    const durationMs = now() - stageStart;
+    executionMs += durationMs;
+    stages.push({ cycle, role, ok, engine, durationMs, tokens: stageCalls.reduce((sum, c) => sum + c.totalTokens, 0) });
+    await input.onCheckpoint?.(
+      { completedStages: position + 1, plan: state.plan, files: { ...state.files }, stages: [...stages], executionMs },
+      stageCalls,
+    );
+    yield {
+      type: 'stage',
+      role,
+      ok,
+      executionTime: Math.round(durationMs / 100) / 10,
+      progress: pipelineProgress(position + 1, total, startedAt, now()),
+      engine: engine || primary.key,
+    };
+  }
+
+  const report = state.report ?? verifyProject(state.files);
+  if (Object.keys(state.files).length === 0) {
+    throw new AppError('BAD_GATEWAY', 'The engines produced no files for this idea. Try again or describe the project in more detail.');
+  }
+  return {
+    files: state.files,
+    verification: {
+      passed: report.passed,
+      checkedFiles: report.checked.length,
+      problems: report.problems.map((p) => ({ path: p.path, check: p.check, message: p.message })),
+    },
+    stages,
+    executionMs,
+  };
+}
+
+function log(level: LogEvent['level'], message: string): LogEvent {
+  return { type: 'log', id: newLogId(), level, message, timestamp: new Date().toISOString() };
+}
+
+function attachmentsText(attachments: Attachment[]): string {
+  return attachments
+    .filter((a) => !a.mimeType.startsWith('image/'))
+    .map((a) => {
+      const body = a.content.length > TEXT_ATTACHMENT_LIMIT ? `${a.content.slice(0, TEXT_ATTACHMENT_LIMIT)}\n[truncated]` : a.content;
+      return `--- ${a.filename} ---\n${body}`;
+    })
+    .join('\n\n');
+}
+
+function imageParts(attachments: Attachment[]): ContentPart[] {
+  return attachments
+    .filter((a) => a.mimeType.startsWith('image/') && a.content.startsWith('data:'))
+    .map((a) => ({ type: 'image', dataUrl: a.content, mimeType: a.mimeType }));
+}

@@ -1,0 +1,176 @@
+/**
+ * Static checks of a generated project, run before it is shown or saved, so an engine can be
+ * asked to fix what is broken while the context is still warm. Everything runs in memory.
+ *
+ * Not done here yet: TypeScript type-checking (needs the project's dependencies' types), Python
+ * syntax (needs a Python parser in JS), SCSS/Less, Vue/Svelte single-file components.
+ */
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { familyFor } from './code-scan.js';
+import { scanModule } from './scan-module.js';
+import { checkHtml } from './verify-html.js';
+import { ImportChecker } from './verify-imports.js';
+import { classifySpecifier } from './resolve-imports.js';
+
+export type VerifyCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html';
+
+export interface VerifyProblem {
+  path: string;
+  check: VerifyCheck;
+  message: string;
+  /** 1-based line, when the check knows it. */
+  line?: number;
+}
+
+export interface VerifyReport {
+  /** Every file, with the checks that ran on it (empty when none applies, e.g. Python). */
+  checked: { path: string; checks: VerifyCheck[] }[];
+  problems: VerifyProblem[];
+  /** No problems at all. */
+  passed: boolean;
+}
+
+const JSON_ERROR_TEXT: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: "expected ':'",
+  CommaExpected: "expected ','",
+  CloseBraceExpected: "expected '}'",
+  CloseBracketExpected: "expected ']'",
+  EndOfFileExpected: 'unexpected content after the end',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character in string',
+};
+
+function lineAt(content: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < content.length; i++) if (content.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function isJsonPath(path: string): boolean {
+  return /\.(json|jsonc|webmanifest)$/i.test(path);
+}
+
+/** Parses JSON (JSONC for tsconfig-like files); returns the value or the first error. */
+function checkJson(path: string, content: string): { value: unknown } | VerifyProblem {
+  const jsonc = familyFor(path) === 'jsonc';
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(content, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });
+  const first = errors[0];
+  if (!first) {
+    if (jsonc) return { value };
+    // Belt and braces: whatever the lenient parser let through, JSON.parse has the last word.
+    try {
+      return { value: JSON.parse(content) as unknown };
+    } catch (error) {
+      return { path, check: 'json', message: `invalid JSON: ${(error as Error).message}` };
+    }
+  }
+  const code = printParseErrorCode(first.error);
+  const what = JSON_ERROR_TEXT[code] ?? code;
+  return { path, check: 'json', message: `invalid JSON: ${what}`, line: lineAt(content, first.offset) };
+}
+
+function checkManifest(path: string, value: unknown): VerifyProblem[] {
+  const problem = (message: string): VerifyProblem => ({ path, check: 'package-json', message });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [problem('package.json must be a JSON object')];
+  const record = value as Record<string, unknown>;
+  const problems: VerifyProblem[] = [];
+  const name = record['name'];
+  if (name !== undefined && (typeof name !== 'string' || classifySpecifier(name).type !== 'package')) {
+    problems.push(problem(`"name" must be a valid npm package name, not ${JSON.stringify(name)}`));
+  }
+  if (typeof name !== 'string' && record['private'] !== true) {
+    problems.push(problem('package.json needs a "name" or "private": true'));
+  }
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'scripts']) {
+    const deps = record[field];
+    if (deps === undefined) continue;
+    const ok = typeof deps === 'object' && deps !== null && !Array.isArray(deps) && Object.values(deps).every((v) => typeof v === 'string');
+    if (!ok) problems.push(problem(`"${field}" must be an object of strings`));
+  }
+  return problems;
+}
+
+const LOCAL_URL = /^(?![a-z][a-z0-9+.-]*:|\/\/|#|\{\{|<%|%)/i;
+
+/**
+ * Runs every static check that applies: JSON/JSONC validity, package.json shape and declared
+ * dependencies, JS/TS/JSX/CSS syntax (esbuild), local imports and HTML script/stylesheet
+ * references resolving to generated files, and HTML well-formedness.
+ */
+export function verifyProject(files: Readonly<Record<string, string>>): VerifyReport {
+  const problems: VerifyProblem[] = [];
+  const checked: VerifyReport['checked'] = [];
+  const imports = new ImportChecker(files);
+
+  for (const path of Object.keys(files).sort()) {
+    const content = files[path] ?? '';
+    const checks: VerifyCheck[] = [];
+    const name = path.split('/').pop() ?? path;
+
+    if (isJsonPath(path)) {
+      checks.push('json');
+      const result = checkJson(path, content);
+      if ('check' in result) problems.push(result);
+      else if (name === 'package.json') {
+        checks.push('package-json');
+        problems.push(...checkManifest(path, result.value));
+      }
+    }
+
+    const scan = scanModule(path, content);
+    if (scan) {
+      checks.push('syntax');
+      for (const error of scan.errors) {
+        const problem: VerifyProblem = { path, check: 'syntax', message: error.message };
+        if (error.line !== undefined) problem.line = error.line;
+        problems.push(problem);
+      }
+      if (scan.errors.length === 0) {
+        checks.push('imports');
+        for (const entry of scan.imports) imports.check(path, content, entry.specifier, entry.kind === 'css-import' ? 'css' : 'module');
+      }
+    }
+
+    if (/\.html?$/i.test(path)) {
+      checks.push('html', 'imports');
+      const html = checkHtml(content);
+      for (const p of html.problems) {
+        const problem: VerifyProblem = { path, check: 'html', message: p.message };
+        if (p.line !== undefined) problem.line = p.line;
+        problems.push(problem);
+      }
+      for (const ref of html.references) {
+        if (LOCAL_URL.test(ref.url) && ref.url.trim() !== '') imports.check(path, content, ref.url.trim(), 'html');
+      }
+    }
+    checked.push({ path, checks });
+  }
+
+  problems.push(...imports.problems, ...imports.undeclaredPackages());
+  problems.sort((a, b) => (a.path === b.path ? (a.line ?? 0) - (b.line ?? 0) : a.path < b.path ? -1 : 1));
+  return { checked, problems, passed: problems.length === 0 };
+}
+
+/**
+ * The problems as compact lines an engine can act on:
+ * `src/a.ts: syntax: Expected ";" but found "x" (line 3)`. At most `limit` lines.
+ */
+export function formatProblems(report: VerifyReport, limit = 50): string {
+  if (report.passed) return `All ${report.checked.length} files passed the checks.`;
+  const lines = report.problems
+    .slice(0, limit)
+    .map((p) => `${p.path}: ${p.check}: ${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}`);
+  const rest = report.problems.length - limit;
+  if (rest > 0) lines.push(`… and ${rest} more problem${rest === 1 ? '' : 's'}.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs, engines and statistics: the calls around the pipeline stream that the spec does not
+ * name but a run that outlives its connection needs (reattach, resume), plus the per-user
+ * statistics panel and the engine list.
+ */
+import { z } from 'zod';
+import { countLike, entityId, timestamp } from './common.js';
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
+export const runStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof runStatus>;
+
+/** GET /api/wolfpack/runs/{id}: where a run stands, to decide between reattach and resume. */
+export const runInfo = z.object({
+  id: entityId,
+  conversationId: entityId,
+  idea: z.string(),
+  status: runStatus,
+  projectId: entityId.nullable(),
+  /** Id of the newest stored event; reattach with Last-Event-ID to get everything after it. */
+  lastEventId: countLike,
+  createdAt: timestamp,
+  error: z.string().nullable(),
+});
+export type RunInfo = z.infer<typeof runInfo>;
+
+export const runInfoReply = z.object({ run: runInfo });
+export type RunInfoReply = z.infer<typeof runInfoReply>;
+
+/** GET /api/engines: generic labels only; `demo` is true when no real engine is configured. */
+export const engineInfo = z.object({ key: z.string(), supportsImages: z.boolean() });
+export type EngineInfo = z.infer<typeof engineInfo>;
+
+export const enginesReply = z.object({
+  engines: z.array(engineInfo),
+  demo: z.boolean(),
+  /** A sentence for the interface when demo engines are active: how to configure real ones. */
+  notice: z.string().nullable(),
+});
+export type EnginesReply = z.infer<typeof enginesReply>;
+
+/** Stages the activity statistics display counts (spec core §1: shown as n/8). */
+export const STATISTICS_STAGE_COUNT = 8;
+
+/** GET /api/stats: the statistics panel, from the server so it follows the user across devices. */
+export const statsReply = z.object({
+  totalRuns: countLike,
+  /** 0..100, shown with 0 decimals plus %. */
+  successRate: z.number().min(0).max(100),
+  /** Seconds, shown with 1 decimal plus s. */
+  averageTime: z.number().nonnegative(),
+  /** Stages of the latest run that completed, shown as n/8. */
+  pipelineStages: countLike,
+  /** Hours, shown with 1 decimal plus h. */
+  totalTimeSaved: z.number().nonnegative(),
+  /** Dollars, shown with 2 decimals. */
+  totalCostSaved: z.number().nonnegative(),
+});
+export type StatsReply = z.infer<typeof statsReply>;

@@ -1,0 +1,222 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PIPELINE_STAGES, conversationsReply, runInfoReply, statsReply } from '@wolfpack/core';
+import { TestClient } from '../testing/http-client.js';
+import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
+import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+
+async function signedIn(server: TestServer, username = 'runner'): Promise<TestClient> {
+  const client = new TestClient(server.url);
+  const res = await client.post('/api/auth/register', { username, password: 'correct-horse' });
+  expect(res.status).toBe(201);
+  return client;
+}
+
+function streamInit(client: TestClient, body: unknown, extra: Record<string, string> = {}): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: client.cookieHeader(), ...extra },
+    body: JSON.stringify(body),
+  };
+}
+
+const types = (events: ReceivedEvent[]) => events.map((e) => e.event.type);
+
+describe.each(testDatabases())('runs on %s', (kind) => {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.dispose()));
+  });
+  const start = async (env: Record<string, string> = {}) => {
+    const server = await startTestServer(kind, { env });
+    servers.push(server);
+    return server;
+  };
+
+  it('streams numbered events: run first, five stages, complete with the project', async () => {
+    const server = await start();
+    const client = await signedIn(server);
+    const { status, headers, events } = await readEvents(`${server.url}/api/wolfpack/stream`, streamInit(client, { idea: 'A recipe tracker', modelOrder: [], cycles: 1 }));
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(headers.get('cache-control')).toContain('no-transform');
+    expect(headers.get('x-accel-buffering')).toBe('no');
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]!.event.type).toBe('run');
+    const stageEvents = events.flatMap((e) => (e.event.type === 'stage' ? [`${e.event.role}:${e.event.ok}`] : []));
+    expect(stageEvents).toEqual(PIPELINE_STAGES.flatMap((r) => [`${r}:false`, `${r}:true`]));
+    const last = events.at(-1)!.event;
+    expect(last.type).toBe('complete');
+    if (last.type !== 'complete') return;
+    expect(last.filesGenerated).toBe(4);
+    expect(last.verification?.passed).toBe(true);
+    const project = await client.get(`/api/projects/${last.projectId}`);
+    expect(project.status).toBe(200);
+    expect(project.json.files).toEqual(['README.md', 'app.js', 'index.html', 'styles.css']);
+    const convs = conversationsReply.parse((await client.get('/api/conversations')).json).conversations;
+    expect(convs).toHaveLength(1);
+    expect(convs[0]).toMatchObject({ idea: 'A recipe tracker', projectId: last.projectId });
+    expect(convs[0]!.stages.map((s) => s.ok)).toEqual([true, true, true, true, true]);
+    const stats = statsReply.parse((await client.get('/api/stats')).json);
+    expect(stats).toMatchObject({ totalRuns: 1, successRate: 100, pipelineStages: 5 });
+  });
+
+  it('sends a retry hint and heartbeat comments on an idle stream', async () => {
+    const server = await start({ WOLFPACK_DEMO_DELAY_MS: '300', WOLFPACK_SSE_HEARTBEAT_MS: '100' });
+    const client = await signedIn(server);
+    const res = await fetch(`${server.url}/api/wolfpack/stream`, streamInit(client, { idea: 'Slow idea' }));
+    const reader = res.body!.getReader();
+    let text = '';
+    const decoder = new TextDecoder();
+    while (!/: heartbeat[\s\S]*: heartbeat/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await reader.cancel();
+    expect(text.startsWith('retry: 3000\n\n')).toBe(true);
+    expect(text.match(/^: heartbeat$/gm)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps running when the client leaves; Last-Event-ID replays the rest without loss or duplicates', async () => {
+    const server = await start({ WOLFPACK_DEMO_DELAY_MS: '150' });
+    const client = await signedIn(server);
+    const first = await readEvents(`${server.url}/api/wolfpack/stream`, {
+      ...streamInit(client, { idea: 'A chess clock' }),
+      stopAfter: (_, all) => all.length === 4,
+    });
+    expect(first.events).toHaveLength(4);
+    const runId = first.events[0]!.event.type === 'run' ? first.events[0]!.event.runId : '';
+    const rest = await readEvents(`${server.url}/api/wolfpack/runs/${runId}/events`, {
+      headers: { cookie: client.cookieHeader(), 'last-event-id': '4' },
+    });
+    const ids = [...first.events, ...rest.events].map((e) => e.id);
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+    expect(types(rest.events).at(-1)).toBe('complete');
+    const replay = await readEvents(`${server.url}/api/wolfpack/runs/${runId}/events`, { headers: { cookie: client.cookieHeader() } });
+    expect(replay.events.map((e) => e.event)).toEqual([...first.events, ...rest.events].map((e) => e.event));
+    const info = runInfoReply.parse((await client.get(`/api/wolfpack/runs/${runId}`)).json).run;
+    expect(info).toMatchObject({ status: 'completed', lastEventId: ids.length });
+  });
+
+  it('refuses bad requests with clear errors before any stream starts', async () => {
+    const server = await start();
+    const anonymous = await fetch(`${server.url}/api/wolfpack/stream`, streamInit(new TestClient(server.url), { idea: 'x' }));
+    expect(anonymous.status).toBe(401);
+    const client = await signedIn(server);
+    const blank = await client.post('/api/wolfpack/stream', { idea: '   ', modelOrder: [], cycles: 1 });
+    expect(blank.status).toBe(400);
+    expect(blank.json.error).toBe('Please enter an idea or speak.');
+    const engine = await client.post('/api/wolfpack/stream', { idea: 'x', modelOrder: ['gpt-9'] });
+    expect(engine.status).toBe(400);
+    expect(engine.json.error).toMatch(/Unknown engine "gpt-9"\. Available engines: demo-alpha/);
+    const tooMany = await client.post('/api/wolfpack/stream', {
+      idea: 'x',
+      attachments: Array.from({ length: 6 }, (_, i) => ({ filename: `f${i}.txt`, content: 'hi', mimeType: 'text/plain', size: 2 })),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.error).toBe('Maximum 5 files allowed');
+    const missing = await client.post('/api/wolfpack/stream', { idea: 'x', projectId: '00000000-0000-4000-8000-000000000000' });
+    expect(missing.status).toBe(404);
+    expect((await client.get('/api/conversations')).json).toEqual({ conversations: [] });
+  });
+
+  it('keeps every run and project to its owner: another user gets 404', async () => {
+    const server = await start();
+    const owner = await signedIn(server, 'owner');
+    const { events } = await readEvents(`${server.url}/api/wolfpack/stream`, streamInit(owner, { idea: 'Private idea' }));
+    const runId = events[0]!.event.type === 'run' ? events[0]!.event.runId : '';
+    const complete = events.at(-1)!.event;
+    const projectId = complete.type === 'complete' ? complete.projectId : '';
+    const intruder = await signedIn(server, 'intruder');
+    expect((await intruder.get(`/api/wolfpack/runs/${runId}`)).status).toBe(404);
+    expect((await intruder.get(`/api/wolfpack/runs/${runId}/events`)).status).toBe(404);
+    expect((await intruder.post(`/api/wolfpack/runs/${runId}/resume`)).status).toBe(404);
+    expect((await intruder.get(`/api/projects/${projectId}`)).status).toBe(404);
+    expect((await intruder.post('/api/wolfpack/stream', { idea: 'steal', projectId })).status).toBe(404);
+    expect((await intruder.get('/api/projects')).json).toEqual({ projects: [] });
+    expect((await intruder.get('/api/projects/not-a-uuid')).status).toBe(404);
+  });
+
+  it('continues a project and keeps the earlier version', async () => {
+    const server = await start();
+    const client = await signedIn(server);
+    const first = await readEvents(`${server.url}/api/wolfpack/stream`, streamInit(client, { idea: 'Photo gallery' }));
+    const done = first.events.at(-1)!.event;
+    const projectId = done.type === 'complete' ? done.projectId : '';
+    const second = await readEvents(`${server.url}/api/wolfpack/stream`, streamInit(client, { idea: 'Add captions', projectId }));
+    const again = second.events.at(-1)!.event;
+    expect(again).toMatchObject({ type: 'complete', projectId });
+    const versions = await server.db.orm.em.getConnection().execute('select version from project_versions where project_id = ?', [projectId]);
+    expect(versions).toEqual([{ version: 1 }]);
+    const list = (await client.get('/api/projects')).json.projects as Array<{ sessionCount: number }>;
+    expect(list).toHaveLength(1);
+    expect(list[0]!.sessionCount).toBe(2);
+  });
+});
+
+describe.each(testDatabases())('a server killed mid-run on %s', (kind) => {
+  it('marks the run interrupted, and resume continues without redoing or re-charging finished stages', async () => {
+    const seed = await startTestServer(kind);
+    const { dataDir, databaseUrl } = seed;
+    await seed.close();
+    const env = { ...process.env, WOLFPACK_DATA_DIR: dataDir, WOLFPACK_DEMO_DELAY_MS: '250', WOLFPACK_RUN_STALE_SECONDS: '1', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+    const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', 'tsx', fileURLToPath(new URL('../testing/serve-child.ts', import.meta.url))], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+    const childUrl = (JSON.parse(line) as { url: string }).url;
+    const client = await signedInAt(childUrl);
+    const before = await readEvents(`${childUrl}/api/wolfpack/stream`, {
+      ...streamInit(client, { idea: 'Crash test dummy' }),
+      stopAfter: (e) => e.event.type === 'stage' && e.event.role === 'Building' && e.event.ok,
+    });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const runId = before.events[0]!.event.type === 'run' ? before.events[0]!.event.runId : '';
+
+    const restarted = await startTestServer(kind, { reuse: { dataDir, databaseUrl }, env: { WOLFPACK_RUN_STALE_SECONDS: '1' } });
+    try {
+      const again = new TestClient(restarted.url);
+      again.setCookieHeader(client.cookieHeader());
+      await new Promise((r) => setTimeout(r, 1200));
+      const info = runInfoReply.parse((await again.get(`/api/wolfpack/runs/${runId}`)).json).run;
+      expect(info.status).toBe('interrupted');
+      const conn = restarted.db.orm.em.getConnection();
+      const usageBefore = await conn.execute(`select stage, count(*)::int as n from engine_usage where conversation_id = ? group by stage order by stage`, [runId]);
+      const lastId = before.events.at(-1)!.id;
+      const resumed = await readEvents(`${restarted.url}/api/wolfpack/runs/${runId}/resume`, {
+        method: 'POST',
+        headers: { cookie: again.cookieHeader(), 'last-event-id': String(lastId) },
+      });
+      expect(resumed.events[0]!.id).toBeGreaterThan(lastId);
+      const resumedStages = resumed.events.flatMap((e) => (e.event.type === 'stage' && e.event.ok ? [e.event.role] : []));
+      expect(resumedStages).not.toContain('Planning');
+      expect(resumedStages).not.toContain('Building');
+      expect(resumedStages).toContain('Proven Code');
+      expect(resumed.events.at(-1)!.event.type).toBe('complete');
+      const usageAfter = await conn.execute(`select stage, count(*)::int as n from engine_usage where conversation_id = ? group by stage order by stage`, [runId]);
+      const count = (rows: Array<Record<string, unknown>>, stage: string) => Number(rows.find((r) => r.stage === stage)?.n ?? 0);
+      expect(count(usageAfter, 'Planning')).toBe(count(usageBefore, 'Planning'));
+      expect(count(usageAfter, 'Building')).toBe(count(usageBefore, 'Building'));
+      expect(count(usageBefore, 'Planning')).toBe(1);
+      const stages = (await conn.execute('select stages from conversations where id = ?', [runId]))[0]!.stages as Array<{ role: string }>;
+      expect(stages.map((s) => s.role)).toEqual([...PIPELINE_STAGES]);
+      const all = await readEvents(`${restarted.url}/api/wolfpack/runs/${runId}/events`, { headers: { cookie: again.cookieHeader() } });
+      expect(all.events.map((e) => e.id)).toEqual(all.events.map((_, i) => i + 1));
+    } finally {
+      await restarted.close();
+      await seed.dispose();
+    }
+  });
+});
+
+async function signedInAt(url: string): Promise<TestClient> {
+  const client = new TestClient(url);
+  const res = await client.post('/api/auth/register', { username: 'crasher', password: 'correct-horse' });
+  expect(res.status).toBe(201);
+  return client;
+}

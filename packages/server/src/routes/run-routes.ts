@@ -1,0 +1,71 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { AppError, streamRequest, type RunInfoReply } from '@wolfpack/core';
+import { requireUser } from '../middleware/authenticate.js';
+import { jsonBody, parseWith } from '../middleware/parse.js';
+import { openSse } from '../sse/sse-writer.js';
+import type { RunService } from '../services/run-service.js';
+
+/** Attachments are up to 5 x 5 MB, and images travel as base64 data URLs (a third larger). */
+const STREAM_BODY_LIMIT = '40mb';
+
+/** POST /api/wolfpack/stream and the calls that let a run outlive its connection. */
+export function runRoutes(runs: RunService, heartbeatMs: number): Router {
+  const router = new Router({ prefix: '/api/wolfpack' });
+
+  router.post('/stream', jsonBody(STREAM_BODY_LIMIT), async (ctx) => {
+    const user = requireUser(ctx);
+    const request = parseWith(streamRequest, ctx.request.body);
+    const runId = await runs.start(user, request);
+    await streamEvents(ctx, runs, user, runId, 0, heartbeatMs);
+  });
+
+  router.get('/runs/:id', async (ctx) => {
+    const user = requireUser(ctx);
+    ctx.body = { run: await runs.info(user, ctx.params.id!) } satisfies RunInfoReply;
+  });
+
+  router.get('/runs/:id/events', async (ctx) => {
+    const user = requireUser(ctx);
+    const runId = ctx.params.id!;
+    await runs.info(user, runId); // 404 before the stream starts
+    await streamEvents(ctx, runs, user, runId, lastEventId(ctx), heartbeatMs);
+  });
+
+  router.post('/runs/:id/resume', jsonBody(), async (ctx) => {
+    const user = requireUser(ctx);
+    const runId = ctx.params.id!;
+    const before = await runs.info(user, runId);
+    await runs.resume(user, runId);
+    const header = ctx.get('Last-Event-ID') || (ctx.query.lastEventId as string | undefined);
+    await streamEvents(ctx, runs, user, runId, header ? lastEventId(ctx) : before.lastEventId, heartbeatMs);
+  });
+
+  return router;
+}
+
+/** Last-Event-ID header (or ?lastEventId= for clients that cannot set headers). */
+function lastEventId(ctx: Context): number {
+  const raw = ctx.get('Last-Event-ID') || (typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : '0');
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new AppError('BAD_REQUEST', 'Last-Event-ID must be the number of the last event you received.');
+  }
+  return value;
+}
+
+async function streamEvents(ctx: Context, runs: RunService, user: { id: string }, runId: string, after: number, heartbeatMs: number): Promise<void> {
+  const sse = openSse(ctx, heartbeatMs);
+  const abort = new AbortController();
+  void sse.closed.then(() => abort.abort());
+  try {
+    for await (const { seq, event } of runs.events(user, runId, after, abort.signal)) {
+      sse.send(seq, event);
+    }
+  } catch (error) {
+    // The stream is open: an error can only be reported as an event now.
+    if (!sse.isClosed) sse.send(0, { type: 'error', error: error instanceof AppError ? error.message : 'The event stream failed. Reconnect to continue.' });
+  } finally {
+    sse.end();
+  }
+}
