@@ -17,11 +17,13 @@ if (files.length === 0) {
   console.log('No benchmarks yet: add packages/<pkg>/bench/<name>.bench.ts.');
   process.exit(0);
 }
+// tsx from the repository root, so every package's benchmarks run whatever its own devDependencies.
+const tsx = import.meta.resolve('tsx');
 let failed = false;
 for (const { pkg, file } of files) {
   console.log(`\n## ${join(pkg, file)}`);
-  // Run from the package so its own dependencies (tsx among them) resolve.
-  const r = spawnSync(process.execPath, ['--conditions=@wolfpack/source', '--import', 'tsx', file], { stdio: 'inherit', cwd: pkg });
+  // Run from the package so its own dependencies resolve.
+  const r = spawnSync(process.execPath, ['--conditions=@wolfpack/source', '--import', tsx, file], { stdio: 'inherit', cwd: pkg });
   if (r.status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

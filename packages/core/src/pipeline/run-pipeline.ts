@@ -44,7 +44,7 @@ export interface PipelineInput {
   /** Resume after this checkpoint instead of starting over. */
   checkpoint?: PipelineCheckpoint;
   signal?: AbortSignal;
-  /** Files Building writes at once. @default 6 */
+  /** Files Building writes at once. @default 10 */
   buildConcurrency?: number;
   /** Repair rounds in Checking and in Proven Code. @default 2 */
   repairRounds?: number;
@@ -94,7 +94,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     ideaText: ideaSection(input.idea, attachmentsText(input.attachments ?? [])),
     images: imageParts(input.attachments ?? []),
     budgetChars: Math.min(...input.engines.map((e) => contextBudgetChars(e.contextTokens))),
-    buildConcurrency: input.buildConcurrency ?? 6,
+    buildConcurrency: input.buildConcurrency ?? 10,
     repairRounds: input.repairRounds ?? 2,
     completionAttempts: input.completionAttempts ?? 2,
     runner,

@@ -4,6 +4,7 @@
  * metafile with every import marked external lists imports, `require()` and dynamic `import()`
  * without our own regexes tripping over strings and comments.
  */
+import { createHash } from 'node:crypto';
 import { buildSync, type BuildFailure, type Loader, type Message } from 'esbuild';
 
 export type ModuleImportKind = 'import' | 'require' | 'dynamic-import' | 'css-import';
@@ -109,10 +110,25 @@ function build(path: string, content: string, loader: Loader): ModuleScan {
 export function scanModule(path: string, content: string): ModuleScan | null {
   const loader = loaderFor(path);
   if (loader === null) return null;
-  const scan = build(path, content, loader);
+  // The pipeline verifies the same files again and again (Checking, each Polishing trial, Proven
+  // Code) and each esbuild call costs about a millisecond: remember results per path and content.
+  const key = `${path}\u0000${createHash('sha1').update(content).digest('base64')}`;
+  const cached = cache.get(key);
+  if (cached) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  let scan = build(path, content, loader);
   if (scan.errors.length > 0 && loader === 'js') {
     const asJsx = build(path, content, 'jsx');
-    if (asJsx.errors.length === 0) return asJsx;
+    if (asJsx.errors.length === 0) scan = asJsx;
   }
+  cache.set(key, scan);
+  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   return scan;
 }
+
+/** Least-recently-used results of scanModule (a Map keeps insertion order). */
+const cache = new Map<string, ModuleScan>();
+const CACHE_ENTRIES = 4000;

@@ -22,7 +22,6 @@ export const Conversation = defineEntity({
     error: p.text().nullable(),
     checkpoint: p.json<Record<string, unknown>>().nullable().lazy(),
     stages: p.json<Array<{ cycle: number; role: string; ok: boolean; engine: string; durationMs: number; tokens: number }>>(),
-    lastEventId: p.integer().default(0),
     executionMs: p.bigint('number').default(0),
     /** Which server process runs it, and when that process last said it still does. */
     instanceId: p.string().length(64).nullable(),

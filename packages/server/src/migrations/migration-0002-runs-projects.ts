@@ -41,7 +41,6 @@ export class Migration0002RunsProjects extends Migration {
       "error" text null,
       "checkpoint" jsonb null,
       "stages" jsonb not null,
-      "last_event_id" int not null default 0,
       "execution_ms" bigint not null default 0,
       "instance_id" varchar(64) null,
       "heartbeat_at" timestamptz null,

@@ -106,7 +106,6 @@ export class RunService {
       error: null,
       checkpoint: null,
       stages: [],
-      lastEventId: 0,
       executionMs: 0,
       instanceId: this.instanceId,
       heartbeatAt: now,
@@ -139,8 +138,7 @@ export class RunService {
         run.status === 'running' ? 'This run is still running; reattach to follow it.' : `This run has ${run.status} and cannot be resumed.`,
       );
     }
-    const row = await this.orm.em.fork().findOneOrFail(Conversation, { id: runId }, { fields: ['lastEventId'] });
-    this.launch(runId, row.lastEventId + 1, true);
+    this.launch(runId, (await this.lastSeq(runId)) + 1, true);
   }
 
   private launch(runId: string, nextSeq: number, resumed: boolean): void {
@@ -252,14 +250,19 @@ export class RunService {
     return Number(rows[0]?.total ?? 0);
   }
 
-  /** Stores an event with its sequence number, then wakes live subscribers. */
+  /** Stores an event with its sequence number (one insert), then wakes live subscribers. */
   private async append(runId: string, seq: number, event: PipelineEvent): Promise<void> {
-    await this.orm.em.fork().transactional(async (em) => {
-      em.create(RunEvent, { conversationId: runId, seq, data: event as unknown as Record<string, unknown>, createdAt: new Date() });
-      await em.flush();
-      await em.nativeUpdate(Conversation, { id: runId }, { lastEventId: seq });
-    });
+    await this.orm.em.fork().insert(RunEvent, { conversationId: runId, seq, data: event as unknown as Record<string, unknown>, createdAt: new Date() });
     this.hub.publish(runId, seq, event);
+  }
+
+  /** The newest stored event's number (0 before any). */
+  private async lastSeq(runId: string): Promise<number> {
+    const rows = await this.orm.em.fork().getConnection().execute<{ seq: number | null }[]>(
+      'select max(seq) as seq from run_events where conversation_id = ?',
+      [runId],
+    );
+    return Number(rows[0]?.seq ?? 0);
   }
 
   private async getOwned(user: Owner, runId: string) {
@@ -277,7 +280,7 @@ export class RunService {
       idea: row.idea,
       status: stale ? 'interrupted' : row.status,
       projectId: row.status === 'completed' ? (row.projectId ?? null) : null,
-      lastEventId: row.lastEventId,
+      lastEventId: await this.lastSeq(runId),
       createdAt: row.createdAt.toISOString(),
       error: row.error ?? null,
     };
@@ -285,34 +288,64 @@ export class RunService {
 
   /**
    * The run's events after `afterSeq`: stored ones first, then new ones as they come, until the
-   * run completes or fails (or stops being run by anyone). Works for runs of other processes too.
+   * run completes or fails (or stops being run by anyone). Live events of a run in this process
+   * come from memory; runs of other processes are followed by polling the database.
    */
   async *events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
     await this.getOwned(user, runId);
     let after = afterSeq;
     while (!signal.aborted) {
+      const live: Array<{ seq: number; event: PipelineEvent }> = [];
+      let ended = false;
       let wake: () => void = () => {};
-      const woken = new Promise<void>((resolve) => (wake = resolve));
-      const unsubscribe = this.hub.subscribe(runId, () => wake());
-      const unEnd = this.hub.onEnd(runId, () => wake());
+      // Subscribe before reading the database: an event stored meanwhile is then in `live`.
+      const unsubscribe = this.hub.subscribe(runId, (seq, event) => {
+        live.push({ seq, event });
+        wake();
+      });
+      const unEnd = this.hub.onEnd(runId, () => {
+        ended = true;
+        wake();
+      });
+      const onAbort = () => wake();
+      signal.addEventListener('abort', onAbort);
       try {
-        const em = this.orm.em.fork();
-        const rows = await em.find(RunEvent, { conversationId: runId, seq: { $gt: after } }, { orderBy: { seq: 'asc' }, limit: 500 });
+        const rows = await this.orm.em.fork().find(RunEvent, { conversationId: runId, seq: { $gt: after } }, { orderBy: { seq: 'asc' }, limit: 500 });
         for (const row of rows) {
           after = row.seq;
           yield { seq: row.seq, event: row.data as unknown as PipelineEvent };
         }
         if (rows.length === 500) continue;
+        if (this.local.has(runId)) {
+          while (!signal.aborted) {
+            for (let next = live.shift(); next; next = live.shift()) {
+              if (next.seq <= after) continue;
+              after = next.seq;
+              yield next;
+            }
+            if (ended) break;
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              if (live.length > 0 || ended || signal.aborted) resolve();
+            });
+          }
+          continue; // one more look at the database, then the run's final status
+        }
         const status = await this.info(user, runId);
         if (FINAL.has(status.status) || status.status === 'interrupted') {
           if (status.lastEventId <= after) return;
           continue;
         }
-        const onAbort = () => wake();
-        signal.addEventListener('abort', onAbort, { once: true });
-        await Promise.race([woken, new Promise((r) => setTimeout(r, this.local.has(runId) ? 5000 : this.pollMs))]);
-        signal.removeEventListener('abort', onAbort);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.pollMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          if (signal.aborted) wake();
+        });
       } finally {
+        signal.removeEventListener('abort', onAbort);
         unsubscribe();
         unEnd();
       }
