@@ -6,6 +6,7 @@ import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { EngineRegistry } from './services/engine-registry.js';
+import type { RunService } from './services/run-service.js';
 import { loadOrCreateSecrets } from './services/secrets.js';
 
 export { createApp } from './app.js';
@@ -54,13 +55,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     options.env,
   );
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let engines: EngineRegistry | undefined;
+  let runs: RunService | undefined;
   try {
     const sessionKeys = config.sessionKeys ?? (await loadOrCreateSecrets(config.dataDir)).sessionKeys;
     const env = options.env ?? process.env;
-    const engines = await EngineRegistry.create(env);
-    const { koa, sessions, runs } = createApp({ config, db, log, sessionKeys, engines });
+    const registry = await EngineRegistry.create(env);
+    engines = registry;
+    const app = createApp({ config, db, log, sessionKeys, engines: registry });
+    const { koa, sessions } = app;
+    runs = app.runs;
     await runs.startBackgroundWork();
-    if (engines.demo) log.info('No AI engine configured: demo engines are active (set OPENAI_API_KEY, ANTHROPIC_API_KEY or WOLFPACK_ENGINES).');
+    if (registry.demo) log.info('No AI engine configured: demo engines are active (set OPENAI_API_KEY, ANTHROPIC_API_KEY or WOLFPACK_ENGINES).');
     const server = createServer(koa.callback());
     await listen(server, config.port, config.host);
     const address = server.address();
@@ -80,8 +86,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => {
         closing ??= (async () => {
           clearInterval(sweeper);
-          await runs.stop();
-          await engines.close();
+          await app.runs.stop();
+          await registry.close();
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();
@@ -92,6 +98,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     };
   } catch (error) {
+    // Nothing may stay open when start-up fails, or the process would never exit.
+    await runs?.stop();
+    await engines?.close();
     await db.close();
     throw error;
   }

@@ -1,0 +1,152 @@
+import { AppError, codeForStatus, errorReply } from '@wolfpack/core';
+import type { z } from 'zod';
+
+/** How long one request may take before the CLI gives up on the server. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface ApiClientOptions {
+  /** Normalised server URL, as from {@link normalizeServerUrl}. */
+  server: string;
+  /** API token sent as `Authorization: Bearer`. */
+  token?: string | undefined;
+  /** @default DEFAULT_TIMEOUT_MS */
+  timeoutMs?: number | undefined;
+}
+
+export interface RequestOptions<T> {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Schema of the success reply; without one the body is not read. */
+  reply?: z.ZodType<T> | undefined;
+}
+
+/** The sentence every command shows when nothing answers at the server URL. */
+export function unreachableMessage(server: string): string {
+  return `Cannot reach the Wolfpack server at ${server}. Is it running? Start one with \`wolfpack serve\`.`;
+}
+
+/**
+ * The CLI's one way to call the Wolfpack HTTP API. Every failure comes out as an AppError whose
+ * message is a sentence for a person: the server's own `{ error }` for API errors, and ours for a
+ * server that is down, slow, or not a Wolfpack server.
+ */
+export class ApiClient {
+  readonly server: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(options: ApiClientOptions) {
+    this.server = options.server;
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  get<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+    return this.request('GET', path, options);
+  }
+
+  post<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+    return this.request('POST', path, options);
+  }
+
+  delete<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+    return this.request('DELETE', path, options);
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#token !== undefined) headers['authorization'] = `Bearer ${this.#token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await fetch(`${this.server}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? null : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+        // Never follow: a 307 would carry the password to wherever the redirect points.
+        redirect: 'manual',
+      });
+    } catch (error) {
+      throw this.#networkError(error);
+    }
+
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      throw new AppError(
+        'BAD_REQUEST',
+        location
+          ? `The server at ${this.server} redirects to ${originOf(location, this.server)}. Use that address with --server.`
+          : `The server at ${this.server} answered ${response.status} without saying where to go. Is it a Wolfpack server?`,
+      );
+    }
+
+    if (!response.ok) throw await this.#replyError(response);
+    if (options.reply === undefined) {
+      await response.body?.cancel();
+      return undefined as T;
+    }
+    const data = await this.#readJson(response);
+    const parsed = options.reply.safeParse(data);
+    if (!parsed.success) throw this.#notWolfpack(response);
+    return parsed.data;
+  }
+
+  #networkError(error: unknown): AppError {
+    if (error instanceof DOMException && error.name === 'TimeoutError') {
+      const seconds = Math.max(1, Math.round(this.#timeoutMs / 1000));
+      return new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The Wolfpack server at ${this.server} did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Try again later.`,
+        undefined,
+        { cause: error },
+      );
+    }
+    // undici reports refused connections, unknown hosts and resets all as "fetch failed".
+    return new AppError('SERVICE_UNAVAILABLE', unreachableMessage(this.server), undefined, { cause: error });
+  }
+
+  async #replyError(response: Response): Promise<AppError> {
+    const data = await this.#readJson(response).catch(() => undefined);
+    const parsed = errorReply.safeParse(data);
+    const code = codeForStatus(response.status);
+    if (!parsed.success) {
+      const status = [response.status, response.statusText].filter(Boolean).join(' ');
+      return new AppError(code, `The server at ${this.server} answered ${status}. Is it a Wolfpack server?`);
+    }
+    const { error, issues, retryAfterSeconds } = parsed.data;
+    const details = {
+      ...(issues === undefined ? {} : { issues }),
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    };
+    return new AppError(code, error, details);
+  }
+
+  async #readJson(response: Response): Promise<unknown> {
+    const text = await response.text().catch((error: unknown) => {
+      throw new AppError('BAD_GATEWAY', `The connection to ${this.server} broke while reading the reply. Try again.`, undefined, { cause: error });
+    });
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw this.#notWolfpack(response);
+    }
+  }
+
+  #notWolfpack(response: Response): AppError {
+    return new AppError(
+      'BAD_GATEWAY',
+      `The server at ${this.server} sent a reply this CLI does not understand (${response.status} on ${new URL(response.url || this.server).pathname}). Is it a Wolfpack server of the same version?`,
+    );
+  }
+}
+
+function originOf(location: string, base: string): string {
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return location;
+  }
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { configPath, type CliConfig } from './config.js';
+import type { CliIo } from './io.js';
+import { createOutput, wantsColor, type Output } from './output.js';
+import { resolveServer } from './server-url.js';
+import type { SpinnerOptions } from './ui/spinner.js';
+
+/** The options every command accepts, declared once on the program. */
+export interface GlobalOptions {
+  server?: string | undefined;
+  json?: boolean | undefined;
+  /** false for `--no-color`. */
+  color?: boolean | undefined;
+}
+
+/** Everything a command needs besides its own options. */
+export interface CommandContext {
+  io: CliIo;
+  output: Output;
+  configPath: string;
+  globals: GlobalOptions;
+}
+
+export function createContext(io: CliIo, globals: GlobalOptions): CommandContext {
+  return { io, output: createOutput(io, globals), configPath: configPath(io.env), globals };
+}
+
+/** Builds the context from an action's command, whose global options may sit before or after it. */
+export function contextFor(io: CliIo, command: Command): CommandContext {
+  return createContext(io, command.optsWithGlobals<GlobalOptions>());
+}
+
+/** `--server`, WOLFPACK_URL, the last server logged in to, or the default local one. */
+export function serverFor(context: CommandContext, config: CliConfig): string {
+  return resolveServer({ flag: context.globals.server, env: context.io.env['WOLFPACK_URL'], last: config.lastServer });
+}
+
+export function spinnerOptions(context: CommandContext): SpinnerOptions {
+  const { io, output, globals } = context;
+  return { enabled: output.live, color: wantsColor(io.stderr, io.env, globals.color), stream: io.stderr };
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { login, type LoginOptions } from './commands/login.js';
+import { logout } from './commands/logout.js';
+import { parsePort, serve, type ServeOptions } from './commands/serve.js';
+import { whoami } from './commands/whoami.js';
+import { contextFor } from './context.js';
+import type { CliIo } from './io.js';
+import { DEFAULT_SERVER } from './server-url.js';
+
+export type { CliIo } from './io.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const ENVIRONMENT_HELP = `
+Environment:
+  WOLFPACK_URL        server to talk to, like --server
+  WOLFPACK_CONFIG     config file (default: $XDG_CONFIG_HOME/wolfpack/config.json or ~/.config/wolfpack/config.json)
+  NO_COLOR            no colours, like --no-color`;
+
+/**
+ * Builds the `wolfpack` program. Commander never exits the process or prints an error itself:
+ * usage errors are thrown as CommanderError and reported by the one catch in index.ts.
+ */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('wolfpack')
+    .description('Turn a project idea into generated project files, from your terminal.')
+    .version(version, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--server <url>', `Wolfpack server (default: $WOLFPACK_URL, else the last one logged in to, else ${DEFAULT_SERVER})`)
+    .option('--json', 'print one JSON object on stdout instead of sentences')
+    .option('--no-color', 'never print colours')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // index.ts prints the one-line error.
+      outputError: () => {},
+    })
+    .configureHelp({ showGlobalOptions: true })
+    .showSuggestionAfterError()
+    .addHelpText('after', ENVIRONMENT_HELP);
+
+  program
+    .command('serve')
+    .description('run a Wolfpack server in the foreground (Ctrl+C stops it)')
+    .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)').argParser(portArgument))
+    .option('--host <host>', 'address to listen on; 0.0.0.0 exposes the server to the network (default: 127.0.0.1)')
+    .option('--data-dir <dir>', 'where the database and files live (default: $WOLFPACK_DATA_DIR, else ./data)')
+    .action((options: ServeOptions, command: Command) => serve(options, contextFor(io, command)));
+
+  program
+    .command('login')
+    .description('log in to a Wolfpack server and keep an API token for it')
+    .option('-u, --username <name>', 'your username (asked for when left out)')
+    .option('--password-stdin', 'read the password from the first line of stdin, for scripts')
+    .action((options: LoginOptions, command: Command) => login(options, contextFor(io, command)));
+
+  program
+    .command('logout')
+    .description('revoke and forget the API token for the server')
+    .action((_options: object, command: Command) => logout({}, contextFor(io, command)));
+
+  program
+    .command('whoami')
+    .description('show who you are logged in as on the server')
+    .action((_options: object, command: Command) => whoami({}, contextFor(io, command)));
+
+  return program;
+}
+
+function portArgument(value: string): number {
+  const port = parsePort(value);
+  if (port === undefined) throw new InvalidArgumentError('Use a whole number from 0 to 65535.');
+  return port;
+}
