@@ -5,17 +5,15 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
-import { DEFAULT_CONTEXT_TOKENS } from './engine-config.js';
 import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } from './engine.js';
 import {
   classifyFailure,
   classifyTransportError,
-  emptyAnswerError,
-  incompleteStreamError,
   type ErrorContext,
 } from './engine-errors.js';
-import { estimateUsage, hostOf, IMAGE_DROPPED_NOTE, parseDataUrl, partsOf, textOf } from './message-parts.js';
-import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, runResilient, type AttemptContext } from './resilience.js';
+import { hostOf, IMAGE_DROPPED_NOTE, parseDataUrl, partsOf, textOf } from './message-parts.js';
+import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, type AttemptContext } from './resilience.js';
+import { createStreamingEngine } from './streaming-engine.js';
 
 const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 8192;
@@ -155,36 +153,15 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
     return { text, stopReason, stopped, usage };
   }
 
-  return {
-    key: config.key,
+  return createStreamingEngine({
     provider: 'anthropic',
-    model: config.model,
-    supportsImages,
-    contextTokens: config.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
-    pricePer1kTokensCents: config.pricePer1kTokensCents ?? 0,
-    async complete(request: EngineRequest): Promise<EngineResult> {
-      const started = resilience.now();
-      const { value, attempts } = await runResilient({
-        engineKey: config.key,
-        options: resilience,
-        signal: request.signal,
-        onRetry: request.onRetry,
-        attempt: async (ctx) => {
-          const out = await attempt(request, ctx);
-          if (!out.stopped && !ctx.signal.aborted) throw incompleteStreamError(config.key, errorContext.host);
-          if (out.text === '' && !ctx.signal.aborted) throw emptyAnswerError(config.key, mapStop(out.stopReason) === 'length');
-          return out;
-        },
-        toEngineError: (error) => toEngineError(errorContext, error),
-      });
-      return {
-        text: value.text,
-        usage: value.usage ?? estimateUsage(request.messages, value.text),
-        finishReason: mapStop(value.stopReason),
-        durationMs: resilience.now() - started,
-        attempts,
-        ...(value.usage ? {} : { usageEstimated: true }),
-      };
+    config,
+    resilience,
+    errorContext,
+    attempt: async (request, ctx) => {
+      const out = await attempt(request, ctx);
+      return { text: out.text, usage: out.usage, finishReason: mapStop(out.stopReason), finished: out.stopped };
     },
-  };
+    toEngineError: (error) => toEngineError(errorContext, error),
+  });
 }

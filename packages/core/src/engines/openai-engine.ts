@@ -6,17 +6,15 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
-import { DEFAULT_CONTEXT_TOKENS } from './engine-config.js';
 import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } from './engine.js';
 import {
   classifyFailure,
   classifyTransportError,
-  emptyAnswerError,
-  incompleteStreamError,
   type ErrorContext,
 } from './engine-errors.js';
-import { estimateUsage, hostOf, partsOf, textOf } from './message-parts.js';
-import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, runResilient, type AttemptContext } from './resilience.js';
+import { hostOf, partsOf, textOf } from './message-parts.js';
+import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, type AttemptContext } from './resilience.js';
+import { createStreamingEngine } from './streaming-engine.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -131,38 +129,15 @@ export function createOpenAIEngine(config: EngineAdapterConfig, options: EngineO
     return { text, finish, usage };
   }
 
-  return {
-    key: config.key,
+  return createStreamingEngine({
     provider: 'openai',
-    model: config.model,
-    supportsImages,
-    contextTokens: config.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
-    pricePer1kTokensCents: config.pricePer1kTokensCents ?? 0,
-    async complete(request: EngineRequest): Promise<EngineResult> {
-      const started = resilience.now();
-      const { value, attempts } = await runResilient({
-        engineKey: config.key,
-        options: resilience,
-        signal: request.signal,
-        onRetry: request.onRetry,
-        attempt: async (ctx) => {
-          const out = await attempt(request, ctx);
-          // Checked inside the attempt so a cut-off stream is retried like any connection loss;
-          // an abort also ends the stream early, and runResilient reports that instead.
-          if (out.finish === null && !ctx.signal.aborted) throw incompleteStreamError(config.key, errorContext.host);
-          if (out.text === '' && !ctx.signal.aborted) throw emptyAnswerError(config.key, out.finish === 'length');
-          return out;
-        },
-        toEngineError: (error) => toEngineError(errorContext, error),
-      });
-      return {
-        text: value.text,
-        usage: value.usage ?? estimateUsage(request.messages, value.text),
-        finishReason: mapFinish(value.finish),
-        durationMs: resilience.now() - started,
-        attempts,
-        ...(value.usage ? {} : { usageEstimated: true }),
-      };
+    config,
+    resilience,
+    errorContext,
+    attempt: async (request, ctx) => {
+      const out = await attempt(request, ctx);
+      return { text: out.text, usage: out.usage, finishReason: mapFinish(out.finish), finished: out.finish !== null };
     },
-  };
+    toEngineError: (error) => toEngineError(errorContext, error),
+  });
 }

@@ -1,0 +1,68 @@
+import { DEFAULT_CONTEXT_TOKENS, type EngineAdapterConfig } from './engine-config.js';
+import type { Engine, EngineProvider, EngineRequest, EngineResult, EngineUsage } from './engine.js';
+import { emptyAnswerError, incompleteStreamError, type ErrorContext } from './engine-errors.js';
+import { estimateUsage } from './message-parts.js';
+import { runResilient, type AttemptContext, type ResolvedResilience } from './resilience.js';
+import type { EngineError } from './engine.js';
+
+/** What one streamed attempt of an adapter produced, in provider-neutral terms. */
+export interface StreamedAnswer {
+  text: string;
+  /** Undefined when the endpoint reported none (then estimated). */
+  usage: EngineUsage | undefined;
+  finishReason: EngineResult['finishReason'];
+  /** Whether the stream ended the way the provider ends a finished answer. */
+  finished: boolean;
+}
+
+export interface StreamingEngineParts {
+  provider: EngineProvider;
+  config: EngineAdapterConfig;
+  resilience: ResolvedResilience;
+  errorContext: ErrorContext;
+  /** One attempt over the provider's SDK. */
+  attempt: (request: EngineRequest, ctx: AttemptContext) => Promise<StreamedAnswer>;
+  toEngineError: (error: unknown) => EngineError;
+}
+
+/**
+ * The part every adapter shares: retries and the watchdog around each attempt, a cut-off stream
+ * retried like any lost connection, an empty answer refused, usage estimated when missing.
+ */
+export function createStreamingEngine(parts: StreamingEngineParts): Engine {
+  const { config, resilience, errorContext } = parts;
+  return {
+    key: config.key,
+    provider: parts.provider,
+    model: config.model,
+    supportsImages: config.supportsImages ?? false,
+    contextTokens: config.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    pricePer1kTokensCents: config.pricePer1kTokensCents ?? 0,
+    async complete(request: EngineRequest): Promise<EngineResult> {
+      const started = resilience.now();
+      const { value, attempts } = await runResilient({
+        engineKey: config.key,
+        options: resilience,
+        signal: request.signal,
+        onRetry: request.onRetry,
+        attempt: async (ctx) => {
+          const out = await parts.attempt(request, ctx);
+          // Checked inside the attempt so a cut-off stream is retried like any connection loss;
+          // an abort also ends the stream early, and runResilient reports that instead.
+          if (!out.finished && !ctx.signal.aborted) throw incompleteStreamError(config.key, errorContext.host);
+          if (out.text === '' && !ctx.signal.aborted) throw emptyAnswerError(config.key, out.finishReason === 'length');
+          return out;
+        },
+        toEngineError: parts.toEngineError,
+      });
+      return {
+        text: value.text,
+        usage: value.usage ?? estimateUsage(request.messages, value.text),
+        finishReason: value.finishReason,
+        durationMs: resilience.now() - started,
+        attempts,
+        ...(value.usage ? {} : { usageEstimated: true }),
+      };
+    },
+  };
+}
