@@ -64,7 +64,16 @@ export async function buildWebOnce(): Promise<void> {
 /** A running server with a throwaway data dir. */
 export interface TestServer {
   url: string;
+  /** Where its database and secrets live. */
+  dataDir: string;
   close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Environment variables of the server (nothing else from this process's environment). */
+  env?: Record<string, string>;
+  /** Use this data dir and keep it on close (to restart a server on the same database). */
+  dataDir?: string;
 }
 
 /**
@@ -72,10 +81,10 @@ export interface TestServer {
  * environment is not passed through, so a DATABASE_URL meant for something else is not used;
  * WOLFPACK_E2E_DATABASE_URL selects a PostgreSQL database on purpose.
  */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   // Imported lazily: only the global setup needs the server (and its database driver).
   const { startServer } = await import('@wolfpack/server');
-  const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-e2e-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'wolfpack-e2e-')));
   const databaseUrl = process.env.WOLFPACK_E2E_DATABASE_URL;
   const server = await startServer({
     port: 0,
@@ -83,14 +92,15 @@ export async function startTestServer(): Promise<TestServer> {
     dataDir,
     webDir: distDir,
     quiet: true,
-    env: {},
+    env: { ...options.env },
     ...(databaseUrl ? { databaseUrl } : {}),
   });
   return {
     url: server.url,
+    dataDir,
     async close() {
       await server.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -102,10 +112,13 @@ export function launchBrowser(): Promise<Browser> {
 
 /** What a spec file gets from {@link useBrowser}. */
 export interface BrowserFixture {
-  /** The server's base URL. */
+  /** The shared server's base URL. */
   readonly baseUrl: string;
-  /** A fresh context and page for the current test (closed after it). */
-  newPage(): Promise<Page>;
+  /**
+   * A fresh context and page for the current test (closed after it). `baseUrl` points the page
+   * at another server (one the spec file started itself).
+   */
+  newPage(options?: { baseUrl?: string }): Promise<Page>;
 }
 
 /**
@@ -129,9 +142,12 @@ export function useBrowser(): BrowserFixture {
 
   return {
     baseUrl,
-    async newPage() {
+    async newPage(options = {}) {
       if (!browser) throw new Error('The browser is not running; call newPage() inside a test.');
-      const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } });
+      const context = await browser.newContext({
+        baseURL: options.baseUrl ?? baseUrl,
+        viewport: { width: 1280, height: 800 },
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.on('pageerror', (error) => console.error('[page error]', error.message));

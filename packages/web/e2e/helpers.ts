@@ -34,13 +34,27 @@ export function pathOf(page: Page): string {
 }
 
 /** Saves a screenshot for a human to look at. */
-export async function saveShot(page: Page, name: string): Promise<string> {
+export async function saveShot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   await mkdir(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path });
+  // A full-page picture taken while scrolled shows the sticky header in the middle of the page.
+  if (options.fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, fullPage: options.fullPage ?? false });
   return path;
 }
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Creates an account through the API and stays signed in (the context shares the cookie). */
+export async function signUpViaApi(page: Page, username: string, password = 'correct-horse-battery'): Promise<void> {
+  const res = await page.request.post('/api/auth/register', { data: { username, password } });
+  if (!res.ok()) throw new Error(`register ${username}: ${res.status()} ${await res.text()}`);
+}
+
+/** The Activity Feed's messages, newest first. */
+export async function feedMessages(page: Page): Promise<string[]> {
+  const items = page.getByTestId('feed-message');
+  return (await items.allTextContents()).map((text) => text.trim());
 }

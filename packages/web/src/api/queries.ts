@@ -2,19 +2,31 @@
  * Query keys, reads and mutations of the shell. Every server reply is parsed with its core schema,
  * so a payload that drifts from the contract fails loudly here instead of deep inside a screen.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   authReply,
+  enginesReply,
   meReply,
+  projectsReply,
+  replitCodeReply,
+  statsReply,
   type AuthReply,
   type Credentials,
+  type EnginesReply,
+  type ProjectSummary,
   type PublicUser,
+  type ReplitCodeReply,
+  type StatsReply,
 } from '@wolfpack/core';
 import { apiRequest, getQueryFn } from './client';
 
 /** Query keys double as URLs (the default query function joins them with '/'). */
 export const queryKeys = {
   me: ['/api/auth/me'] as const,
+  projects: ['/api/projects'] as const,
+  conversations: ['/api/conversations'] as const,
+  stats: ['/api/stats'] as const,
+  engines: ['/api/engines'] as const,
 };
 
 const readMe = getQueryFn<unknown>({ on401: 'returnNull' });
@@ -66,4 +78,70 @@ export async function logout(): Promise<void> {
   } catch (error) {
     console.error('Logout failed:', error);
   }
+}
+
+const readOrNull = getQueryFn<unknown>({ on401: 'returnNull' });
+
+/**
+ * GET /api/stats: the statistics panel. Null for a visitor (the server answers 401), so the panel
+ * can ask them to sign in instead of showing an error. Enable it only for a signed-in user: a
+ * visitor's null would otherwise stay cached (data never goes stale) after they sign in.
+ */
+export function useStats(enabled = true) {
+  return useQuery<StatsReply | null>({
+    queryKey: queryKeys.stats,
+    enabled,
+    queryFn: async (ctx) => {
+      const data = await readOrNull(ctx);
+      return data === null ? null : statsReply.parse(data);
+    },
+  });
+}
+
+/**
+ * GET /api/engines: the engines in stage order and whether demo engines stand in for real ones.
+ * Null when the server cannot say (the run then uses the server's default order). Like
+ * {@link useStats}, enable it only for a signed-in user.
+ */
+export function useEngines(enabled = true) {
+  return useQuery<EnginesReply | null>({
+    queryKey: queryKeys.engines,
+    enabled,
+    queryFn: async (ctx) => {
+      const data = await readOrNull(ctx);
+      return data === null ? null : enginesReply.parse(data);
+    },
+  });
+}
+
+/** GET /api/projects, parsed. */
+export async function fetchProjects(): Promise<ProjectSummary[]> {
+  const res = await apiRequest('GET', '/api/projects');
+  return projectsReply.parse(await res.json()).projects;
+}
+
+/** The most recently updated of `projects`, if any (unparseable dates sort last). */
+export function newestProject(projects: readonly ProjectSummary[]): ProjectSummary | undefined {
+  const time = (p: ProjectSummary) => {
+    const t = Date.parse(p.updatedAt);
+    return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+  };
+  let newest: ProjectSummary | undefined;
+  for (const project of projects) if (!newest || time(project) > time(newest)) newest = project;
+  return newest;
+}
+
+/** GET /api/projects/{id}/replit-code: every file consolidated for pasting into Replit. */
+export async function fetchReplitCode(projectId: string): Promise<ReplitCodeReply> {
+  const res = await apiRequest('GET', `/api/projects/${encodeURIComponent(projectId)}/replit-code`);
+  return replitCodeReply.parse(await res.json());
+}
+
+/** Refreshes what a finished run changes: the project and run lists and the statistics. */
+export function invalidateAfterRun(client: QueryClient): Promise<void> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: queryKeys.projects }),
+    client.invalidateQueries({ queryKey: queryKeys.conversations }),
+    client.invalidateQueries({ queryKey: queryKeys.stats }),
+  ]).then(() => undefined);
 }

@@ -3,9 +3,10 @@
  * to CSS variables on <html> that primary buttons and links use.
  */
 import { useCallback } from 'react';
+import { STORAGE_KEYS } from '../lib/storage-keys';
 import { createStoredValue } from './use-stored-value';
 
-export const BRAND_COLOR_STORAGE_KEY = 'brandColor';
+export const BRAND_COLOR_STORAGE_KEY = STORAGE_KEYS.brandColor;
 export const DEFAULT_BRAND_COLOR = '#10b981';
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;

@@ -11,6 +11,8 @@ export interface StoredValue<T> {
   get(): T;
   /** Stores a value and notifies every reader. */
   set(value: T): void;
+  /** Removes the stored value (readers then see the default) and notifies every reader. */
+  remove(): void;
   subscribe(listener: () => void): () => void;
   /** React binding: the current value, re-rendering on change. */
   use(): T;
@@ -74,6 +76,15 @@ export function createStoredValue<T>(
         // Quota or disabled storage: the value still applies for this page view.
       }
       cached = { raw: storage() ? raw : null, value };
+      notify();
+    },
+    remove() {
+      try {
+        storage()?.removeItem(key);
+      } catch {
+        // Disabled storage: nothing was stored.
+      }
+      cached = { raw: null, value: parse(null) };
       notify();
     },
     subscribe,

@@ -3,11 +3,12 @@
  * <html> switches Tailwind's dark variant.
  */
 import { useCallback } from 'react';
+import { STORAGE_KEYS } from '../lib/storage-keys';
 import { createStoredValue } from './use-stored-value';
 
 export type Theme = 'light' | 'dark';
 
-export const THEME_STORAGE_KEY = 'theme';
+export const THEME_STORAGE_KEY = STORAGE_KEYS.theme;
 export const DEFAULT_THEME: Theme = 'light';
 
 /** Any stored value other than 'dark' or 'light' means the default. */

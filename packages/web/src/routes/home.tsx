@@ -1,48 +1,219 @@
-import { Gauge, PiggyBank, ShieldCheck, Sparkles } from 'lucide-react';
-import { Card } from '../components/card';
+import type { Attachment } from '@wolfpack/core';
+import { LogIn, Sparkles } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useEngines, useMe } from '../api/queries';
+import { ActivityFeed } from '../components/activity-feed';
+import { DemoNotice } from '../components/demo-notice';
+import { EnhanceTipDialog } from '../components/enhance-tip-dialog';
+import { LearnMore } from '../components/learn-more';
+import { PipelineProgress } from '../components/pipeline-progress';
+import { PromptPanel } from '../components/prompt-panel';
+import { RunStatusCallout } from '../components/run-status-callout';
+import { SavingsSummary } from '../components/savings-summary';
+import { StatisticsPanel } from '../components/statistics-panel';
+import { SuccessBanner } from '../components/success-banner';
+import { useEnhanceTip } from '../hooks/use-enhance-tip';
+import { useLoadLatestProject } from '../hooks/use-load-latest-project';
+import { usePipelineRun } from '../hooks/use-pipeline-run';
+import { toast } from '../hooks/use-toast';
+import { appendTranscript, useVoiceInput } from '../hooks/use-voice-input';
+import { completedProjectIdStore, continueProjectIdStore, peekTweakRequest, takeTweakRequest } from '../lib/build-stores';
+import { isRunActive } from '../lib/pipeline-state';
 
-const claims = [
-  { icon: Gauge, value: '2.5x', label: 'faster results' },
-  { icon: PiggyBank, value: '85%', label: 'cost savings' },
-  { icon: ShieldCheck, value: 'Superior', label: 'code quality' },
-] as const;
+/** Spec core §9: a stored tweak request starts this long after the page opens with autostart=true. */
+export const AUTOSTART_DELAY_MS = 500;
 
-/** Home (/): the build screen. The shell shows its heading; a later change adds the builder. */
+function showPublishComingSoon() {
+  toast({
+    title: 'Publishing is coming soon',
+    description: 'Pushing to GitHub and opening in Replit arrive in a later update. Meanwhile use Copy for Replit.',
+  });
+}
+
+/** Home (/): the build screen (spec core §2 Home). */
 export function HomePage() {
+  const { state, start, resume, reconnect, log, clearFeed, dismissResult } = usePipelineRun();
+  const [prompt, setPrompt] = useState('');
+  const [attachments, setAttachments] = useState<readonly Attachment[]>([]);
+  const { user, isPending: mePending } = useMe();
+  const engines = useEngines(user !== null);
+  const completedProjectId = completedProjectIdStore.use();
+  const continueProjectId = continueProjectIdStore.use();
+  const running = isRunActive(state.phase);
+  const tip = useEnhanceTip();
+  const editPrompt = (next: string) => {
+    setPrompt(next);
+    tip.onUserInput(next);
+  };
+  const promptRef = useRef(prompt);
+  promptRef.current = prompt;
+  const voice = useVoiceInput({
+    onTranscript: (text) => editPrompt(appendTranscript(promptRef.current, text)),
+    onLog: log,
+  });
+  const latest = useLoadLatestProject(setPrompt);
+
+  const modelOrder = useRef<string[]>([]);
+  modelOrder.current = engines.data?.engines.map((engine) => engine.key) ?? [];
+
+  const runIdea = useCallback(
+    (idea: string, projectId?: string) =>
+      void start(idea.trim(), { attachments, modelOrder: modelOrder.current, projectId }),
+    [attachments, start],
+  );
+
+  function handleStart() {
+    if (!prompt.trim()) {
+      log('warning', 'Please enter an idea or speak.');
+      toast({ title: 'Input Required', description: 'Please enter an idea or use voice input', variant: 'destructive' });
+      return;
+    }
+    voice.stop();
+    runIdea(prompt);
+  }
+
+  // /?autostart=true runs the stored tweak request after 500 ms, then removes it. It is taken only
+  // when the timer fires, so React's development double effects cannot lose or repeat it.
+  const [params, setParams] = useSearchParams();
+  const autostart = params.get('autostart') === 'true';
+  const startRef = useRef(start);
+  startRef.current = start;
+  useEffect(() => {
+    if (!autostart) return;
+    const pending = peekTweakRequest();
+    if (!pending) return;
+    setPrompt(pending.idea);
+    const timer = setTimeout(() => {
+      const request = takeTweakRequest();
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('autostart');
+          return next;
+        },
+        { replace: true },
+      );
+      if (request) void startRef.current(request.idea, { modelOrder: modelOrder.current, projectId: request.projectId });
+    }, AUTOSTART_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [autostart, setParams]);
+
+  // Bring the run into view when it starts, and the result when it completes.
+  const runArea = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (state.phase === 'starting' || state.phase === 'complete') {
+      runArea.current?.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
+    }
+  }, [state.phase]);
+
+  function continueBuilding(projectId: string) {
+    continueProjectIdStore.set(projectId);
+    dismissResult();
+    toast({ title: 'Continue Mode Enabled', description: 'Describe what to add or change; the next run builds on this project.' });
+  }
+
+  const showRun = state.runId !== null || running;
+  const result = state.phase === 'complete' && !state.resultDismissed ? state.result : null;
+  const notice = engines.data?.demo ? engines.data.notice : null;
+  const visitor = !mePending && !user && state.phase !== 'unauthorized';
+
   return (
-    <div className="flex flex-col gap-8">
-      <section className="flex flex-col gap-3">
+    <div className="flex flex-col gap-6">
+      <header className="flex flex-col gap-2">
         <span className="inline-flex w-fit items-center gap-1.5 rounded-full bg-brand/10 px-2.5 py-1 text-xs font-medium text-brand-strong">
           <Sparkles className="h-3.5 w-3.5" aria-hidden />
           Staged AI engines
         </span>
         <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">Build with the pack</h1>
         <p className="max-w-2xl text-zinc-600 dark:text-zinc-400">
-          Describe a project idea and Wolfpack&apos;s engines plan, build, check and polish it into a
-          multi-file project you can download, copy to Replit or push to GitHub.
+          Describe a project idea and Wolfpack&apos;s engines plan, build, check and polish it into a multi-file
+          project you can download, copy to Replit or push to GitHub.
         </p>
-      </section>
-      <div className="grid gap-4 sm:grid-cols-3">
-        {claims.map(({ icon: Icon, value, label }) => (
-          <Card key={label} className="flex items-center gap-4 p-5">
-            <span className="grid h-10 w-10 place-items-center rounded-lg bg-brand/10 text-brand-strong">
-              <Icon className="h-5 w-5" aria-hidden />
-            </span>
-            <div>
-              <p className="text-lg font-semibold">{value}</p>
-              <p className="text-sm text-zinc-500 dark:text-zinc-400">{label}</p>
+      </header>
+
+      <LearnMore />
+
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="flex min-w-0 flex-col gap-6">
+          {notice ? <DemoNotice notice={notice} /> : null}
+          {visitor ? (
+            <div
+              className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-zinc-200 bg-white px-4 py-3 text-sm shadow-xs dark:border-zinc-800 dark:bg-zinc-900"
+              data-testid="visitor-notice"
+            >
+              <p className="text-zinc-600 dark:text-zinc-400">
+                You are not signed in. Sign in to run the pack and keep your projects.
+              </p>
+              <Link
+                to="/login"
+                className="inline-flex items-center gap-1.5 font-medium text-brand-strong hover:underline"
+              >
+                <LogIn className="h-4 w-4" aria-hidden />
+                Sign in
+              </Link>
             </div>
-          </Card>
-        ))}
-      </div>
-      <Card className="grid min-h-64 place-items-center border-dashed p-8 text-center" data-testid="build-placeholder">
-        <div className="flex max-w-md flex-col items-center gap-2">
-          <p className="font-medium">The build screen is coming soon</p>
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">
-            Prompt, attachments, AI Enhance and the live pipeline will appear here.
-          </p>
+          ) : null}
+
+          <PromptPanel
+            prompt={prompt}
+            onPromptChange={editPrompt}
+            attachments={attachments}
+            onAttachmentsChange={(update) => setAttachments(update)}
+            running={running}
+            enhancing={false}
+            recording={voice.recording}
+            onToggleVoice={voice.toggle}
+            onStart={handleStart}
+            onClear={() => {
+              voice.stop();
+              setPrompt('');
+              setAttachments([]);
+            }}
+            onLoadLatest={() => void latest.loadLatest()}
+            loadingLatest={latest.loading}
+            onEnhance={() => {
+              tip.stopGlow();
+              toast({
+                title: 'AI Enhance is coming soon',
+                description: 'Multi-pass prompt enhancement arrives in a later update. Your idea is used as written.',
+              });
+            }}
+            enhanceGlow={tip.glow}
+            continueProjectId={continueProjectId}
+            onCancelContinue={() => continueProjectIdStore.remove()}
+            onLog={log}
+          />
+
+          <div ref={runArea} className="flex scroll-mt-24 flex-col gap-6">
+            <RunStatusCallout state={state} onResume={() => void resume()} onReconnect={() => void reconnect()} />
+            {result ? (
+              <SuccessBanner
+                result={result}
+                onContinue={() => continueBuilding(result.projectId)}
+                onPublish={showPublishComingSoon}
+              />
+            ) : null}
+            {showRun || completedProjectId ? (
+              <PipelineProgress
+                phase={state.phase}
+                stages={state.stages}
+                progress={state.progress}
+                completedProjectId={completedProjectId}
+                onPublish={showPublishComingSoon}
+              />
+            ) : null}
+          </div>
         </div>
-      </Card>
+
+        <aside className="flex min-w-0 flex-col gap-6" aria-label="Activity and statistics">
+          <ActivityFeed items={state.feed} processing={running} onClear={clearFeed} />
+          <StatisticsPanel />
+          <SavingsSummary />
+        </aside>
+      </div>
+
+      <EnhanceTipDialog open={tip.open} onOpenChange={tip.setOpen} />
     </div>
   );
 }

@@ -1,0 +1,123 @@
+/**
+ * A run outlives its connection: after a reload, a dropped connection or a server restart the page
+ * finds the same run again (GET /api/wolfpack/runs/{id}, then .../events with Last-Event-ID, or
+ * Resume for a run the restart interrupted) and still sees it complete. This file runs its own
+ * server with slow demo engines, behind a TCP proxy that can cut connections.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
+import { delay, feedMessages, saveShot, signUpViaApi } from './helpers';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+
+const IDEA = 'A recipe box with shopping lists and a meal planner';
+/** Each demo engine call takes this long, so a run lasts several seconds. */
+const SERVER_ENV = { WOLFPACK_DEMO_DELAY_MS: '800' };
+
+/** Requests to the reattach endpoint, with their Last-Event-ID header. */
+function captureReattach(page: Page): Array<{ url: string; lastEventId: string | undefined }> {
+  const seen: Array<{ url: string; lastEventId: string | undefined }> = [];
+  page.on('request', (req) => {
+    if (/\/api\/wolfpack\/runs\/[^/]+\/events$/.test(new URL(req.url()).pathname)) {
+      seen.push({ url: req.url(), lastEventId: req.headers()['last-event-id'] });
+    }
+  });
+  return seen;
+}
+
+const completedStages = (page: Page) => page.locator('[data-testid^="stage-row-"][data-status="complete"]').count();
+
+describe('Home: reattaching to a run', () => {
+  const browser = useBrowser();
+  let dataDir: string;
+  let server: TestServer;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-e2e-reattach-'));
+    server = await startTestServer({ env: SERVER_ENV, dataDir });
+    proxy = await startTcpProxy(server.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Signs up, starts a run and waits until it is mid-way (first stage done, more to come). */
+  async function startRun(): Promise<Page> {
+    const page = await browser.newPage({ baseUrl: proxy.url });
+    await signUpViaApi(page, uniqueUsername('reattach'));
+    await page.goto('/');
+    await page.evaluate(() => localStorage.setItem('enhanceTipShown', 'true'));
+    await page.getByTestId('prompt-input').fill(IDEA);
+    await page.getByTestId('start-button').click();
+    await page.locator('[data-testid="stage-row-1"][data-status="complete"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('success-banner').count()).toBe(0);
+    return page;
+  }
+
+  it('reattaches after a reload mid-run and sees the run complete', async () => {
+    const page = await startRun();
+    expect(await page.getByTestId('start-button').textContent()).toBe('Pack in action...');
+    await saveShot(page, 'home-running', { fullPage: true });
+    const runId = await page.evaluate(() => localStorage.getItem('currentPipelineId'));
+    expect(runId).toBeTruthy();
+    const reattach = captureReattach(page);
+
+    await page.reload();
+    await page.getByTestId('pipeline-progress').waitFor();
+    expect(await completedStages(page)).toBeLessThan(5);
+    await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
+    expect(reattach[0]?.url).toContain(`/api/wolfpack/runs/${runId}/events`);
+    // A fresh page has seen nothing yet: the whole run is replayed, then followed live.
+    expect(reattach[0]?.lastEventId).toBeUndefined();
+    expect(await completedStages(page)).toBe(5);
+    expect(await page.getByTestId('progress-percent').textContent()).toBe('100%');
+    expect(await feedMessages(page)).toContain('Reconnecting to your run…');
+    expect(await page.evaluate(() => localStorage.getItem('currentPipelineId'))).toBeNull();
+  });
+
+  it('reconnects with Last-Event-ID when the connection drops mid-run', async () => {
+    const page = await startRun();
+    const reattach = captureReattach(page);
+
+    proxy.pause();
+    proxy.dropAll();
+    await page.locator('[data-testid="run-callout"][data-phase="reconnecting"]').waitFor();
+    expect(await page.getByTestId('run-phase').textContent()).toBe('Reconnecting…');
+    await saveShot(page, 'home-reconnecting');
+    await delay(1200);
+    proxy.resume();
+
+    await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
+    const last = reattach.at(-1);
+    expect(Number(last?.lastEventId)).toBeGreaterThan(1);
+    expect(await completedStages(page)).toBe(5);
+    expect(await feedMessages(page)).toContain('Connection lost. Reconnecting…');
+  });
+
+  it('offers Resume after a server restart interrupted the run, and resumes it', async () => {
+    const page = await startRun();
+
+    proxy.pause();
+    await server.close();
+    server = await startTestServer({ env: SERVER_ENV, dataDir });
+    proxy.retarget(server.url);
+    proxy.resume();
+
+    const callout = page.locator('[data-testid="run-callout"][data-phase="interrupted"]');
+    await callout.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('run-phase').textContent()).toBe('Interrupted');
+    await saveShot(page, 'home-interrupted');
+    await callout.getByRole('button', { name: 'Resume' }).click();
+
+    await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
+    expect(await completedStages(page)).toBe(5);
+    const messages = await feedMessages(page);
+    expect(messages.some((m) => m.startsWith('Resumed after an interruption'))).toBe(true);
+  });
+});

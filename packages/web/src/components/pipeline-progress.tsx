@@ -1,0 +1,217 @@
+import { Check, CirclePause, ExternalLink, LoaderCircle, Send } from 'lucide-react';
+import type { PipelineProgress as Progress } from '@wolfpack/core';
+import { useEffect, useRef, useState } from 'react';
+import { formatElapsed, formatEstimate } from '../lib/format-time';
+import { isRunActive, type RunPhase, type StageView } from '../lib/pipeline-state';
+import { cn } from '../lib/cn';
+import { Card } from './card';
+import { StageDisplay } from './stage-display';
+
+export interface PipelineProgressProps {
+  phase: RunPhase;
+  stages: readonly StageView[];
+  progress: Progress | null;
+  /** When set, '6. Open Preview' and '7. Publish to the coding platform' appear. */
+  completedProjectId: string | null;
+  onPublish: () => void;
+}
+
+const phaseBadges: Partial<Record<RunPhase, { label: string; className: string }>> = {
+  starting: { label: 'Starting', className: 'bg-brand/10 text-brand-strong' },
+  running: { label: 'Running', className: 'bg-brand/10 text-brand-strong' },
+  reconnecting: { label: 'Reconnecting…', className: 'bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300' },
+  interrupted: { label: 'Interrupted', className: 'bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300' },
+  disconnected: { label: 'Disconnected', className: 'bg-amber-100 text-amber-800 dark:bg-amber-500/15 dark:text-amber-300' },
+  complete: { label: 'Complete', className: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300' },
+  failed: { label: 'Failed', className: 'bg-red-100 text-red-700 dark:bg-red-500/15 dark:text-red-300' },
+};
+
+const rowClass = 'flex items-center gap-3 rounded-lg px-3 py-2.5';
+
+/**
+ * The 'Pipeline Progress' panel (spec core §2 Activity and progress panels): the five-stage
+ * display, a progress bar whose width is the percentage, elapsed time and estimate, and each stage
+ * as pending (its number), running (spinner, 'In Progress') or complete (check, 'Complete').
+ */
+export function PipelineProgress({ phase, stages, progress, completedProjectId, onPublish }: PipelineProgressProps) {
+  const percent = Math.max(0, Math.min(100, progress?.percent ?? 0));
+  const active = isRunActive(phase);
+  const badge = phaseBadges[phase];
+  const { elapsed, remaining } = useLiveTimes(progress, active);
+  // A stage that was running when the run stopped is shown paused, not spinning.
+  const stopped = phase === 'interrupted' || phase === 'disconnected' || phase === 'failed';
+  return (
+    <Card className="flex flex-col gap-5 p-5 sm:p-6" data-testid="pipeline-progress">
+      <div className="flex items-center justify-between gap-3">
+        <h2 className="text-base font-semibold">Pipeline Progress</h2>
+        {badge ? (
+          <span className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', badge.className)} data-testid="run-phase">
+            {badge.label}
+          </span>
+        ) : null}
+      </div>
+
+      <StageDisplay stages={stages} paused={stopped} />
+
+      <div className="flex flex-col gap-2">
+        <div className="flex items-baseline justify-between text-sm">
+          <span className="font-medium tabular-nums" data-testid="progress-percent">
+            {percent}%
+          </span>
+          <span className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+            {progress ? `Stage ${progress.current} of ${progress.total}` : 'Waiting for the first stage'}
+          </span>
+        </div>
+        <div
+          className="h-2.5 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800"
+          role="progressbar"
+          aria-label="Pipeline progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+        >
+          <div
+            className={cn(
+              'relative h-full overflow-hidden rounded-full bg-gradient-to-r from-brand/80 to-brand transition-[width] duration-500 ease-out',
+              active && 'progress-sheen',
+            )}
+            style={{ width: `${percent}%` }}
+            data-testid="progress-bar"
+          />
+        </div>
+        <div className="flex justify-between text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+          <span>Elapsed {formatElapsed(elapsed)}</span>
+          <span>
+            {phase === 'complete'
+              ? 'Done'
+              : progress && progress.current > 0 && active
+                ? `ETA ${formatEstimate(remaining)}`
+                : 'ETA —'}
+          </span>
+        </div>
+      </div>
+
+      <ol className="flex flex-col gap-1" aria-label="Stage status">
+        {stages.map((stage) => (
+          <li
+            key={stage.role}
+            data-testid={`stage-row-${stage.number}`}
+            data-status={stage.status}
+            className={cn(
+              rowClass,
+              stage.status === 'running' && 'bg-brand/5',
+              stage.status === 'complete' && 'bg-zinc-50 dark:bg-zinc-800/40',
+            )}
+          >
+            <StageMark stage={stage} stopped={stopped} />
+            <span className="min-w-0 flex-1">
+              <span className="block text-sm font-medium">{stage.role}</span>
+              {stage.engine ? <span className="block truncate text-xs text-zinc-500">{stage.engine}</span> : null}
+            </span>
+            {stage.status !== 'pending' ? (
+              <span className="text-xs text-zinc-500 tabular-nums">{formatElapsed(stage.executionTime)}</span>
+            ) : null}
+            <span
+              className={cn(
+                'w-20 text-right text-xs font-medium',
+                stage.status === 'complete' && 'text-emerald-700 dark:text-emerald-400',
+                stage.status === 'running' && (stopped ? 'text-amber-700 dark:text-amber-300' : 'text-brand-strong'),
+                stage.status === 'pending' && 'text-zinc-400',
+              )}
+            >
+              {stage.status === 'complete'
+                ? 'Complete'
+                : stage.status === 'running'
+                  ? stopped
+                    ? 'Stopped'
+                    : 'In Progress'
+                  : 'Pending'}
+            </span>
+          </li>
+        ))}
+        {completedProjectId ? (
+          <>
+            <li>
+              <a
+                href={`/preview/${encodeURIComponent(completedProjectId)}`}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={cn(rowClass, 'group w-full text-sm font-medium text-brand-strong transition-colors hover:bg-brand/10')}
+                data-testid="open-preview"
+              >
+                <ExternalLink className="h-4 w-4" aria-hidden />
+                6. Open Preview
+              </a>
+            </li>
+            <li>
+              <button
+                type="button"
+                onClick={onPublish}
+                className={cn(
+                  rowClass,
+                  'w-full cursor-pointer text-left text-sm font-medium text-brand-strong transition-colors hover:bg-brand/10',
+                )}
+                data-testid="publish-action"
+              >
+                <Send className="h-4 w-4" aria-hidden />
+                7. Publish to the coding platform
+              </button>
+            </li>
+          </>
+        ) : null}
+      </ol>
+    </Card>
+  );
+}
+
+/**
+ * Elapsed time and estimate that keep moving between stage events: the server's values plus the
+ * time since they arrived, while the run is active.
+ */
+function useLiveTimes(progress: Progress | null, active: boolean) {
+  const receivedAt = useRef(Date.now());
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    receivedAt.current = Date.now();
+    setNow(receivedAt.current);
+  }, [progress]);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [active]);
+  const since = active ? Math.max(0, (now - receivedAt.current) / 1000) : 0;
+  return {
+    elapsed: (progress?.elapsedSeconds ?? 0) + since,
+    remaining: Math.max(0, (progress?.estimatedRemainingSeconds ?? 0) - since),
+  };
+}
+
+function StageMark({ stage, stopped }: { stage: StageView; stopped: boolean }) {
+  if (stage.status === 'running' && stopped) {
+    return (
+      <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300">
+        <CirclePause className="h-4 w-4" aria-hidden />
+      </span>
+    );
+  }
+  if (stage.status === 'complete') {
+    return (
+      <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-emerald-600 text-white">
+        <Check className="h-4 w-4" strokeWidth={3} aria-hidden />
+      </span>
+    );
+  }
+  if (stage.status === 'running') {
+    return (
+      <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-brand/15 text-brand-strong">
+        <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
+      </span>
+    );
+  }
+  return (
+    <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full border border-zinc-300 text-xs font-semibold text-zinc-500 dark:border-zinc-600">
+      {stage.number}
+    </span>
+  );
+}

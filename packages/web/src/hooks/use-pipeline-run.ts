@@ -1,0 +1,116 @@
+/**
+ * The build screen's run, shared by every component of the screen. One runner lives for the whole
+ * page view, so a run goes on while the user looks at another screen and comes back.
+ *
+ * On page load the stored pipeline state is cleared (spec core §4: every visit starts fresh),
+ * except that a run still under way when the page was reloaded is reattached: its id is the only
+ * stored value read back, and only for that.
+ */
+import type { Attachment, StreamRequestInput } from '@wolfpack/core';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { queryClient } from '../api/client';
+import { invalidateAfterRun } from '../api/queries';
+import {
+  completedProjectIdStore,
+  continueProjectIdStore,
+  currentPipelineIdStore,
+  pipelineProgressStore,
+} from '../lib/build-stores';
+import { PipelineRunner } from '../lib/pipeline-runner';
+import type { RunEffect } from '../lib/pipeline-state';
+import { recordSavedRun } from './use-savings-counters';
+import { toast } from './use-toast';
+
+function forgetRun(): void {
+  currentPipelineIdStore.remove();
+  pipelineProgressStore.remove();
+}
+
+/** Carries out what a pipeline event calls for. */
+function applyEffect(effect: RunEffect): void {
+  switch (effect.type) {
+    case 'run-started':
+      currentPipelineIdStore.set(effect.runId);
+      return;
+    case 'progress': {
+      const { current, total, percent } = effect.progress;
+      pipelineProgressStore.set({ current, total, percent });
+      return;
+    }
+    case 'completed': {
+      forgetRun();
+      completedProjectIdStore.set(effect.result.projectId);
+      recordSavedRun(effect.result.executionSeconds);
+      void invalidateAfterRun(queryClient);
+      const files = effect.result.filesGenerated;
+      toast({ title: 'Success!', description: `The pack generated ${files} ${files === 1 ? 'file' : 'files'}.` });
+      return;
+    }
+    case 'failed':
+      forgetRun();
+      toast({ title: 'Pipeline Failed', description: effect.error, variant: 'destructive' });
+      return;
+    case 'run-forgotten':
+      forgetRun();
+      return;
+    default: {
+      const unreachable: never = effect;
+      return unreachable;
+    }
+  }
+}
+
+export const pipelineRunner = new PipelineRunner({
+  fetch: (input, init) => window.fetch(input, init),
+  onEffect: applyEffect,
+  notify: (notice) => toast(notice),
+});
+
+let pageLoaded = false;
+
+/** Once per page load: clears stored pipeline state and reattaches to a run still under way. */
+function onPageLoad(): void {
+  if (pageLoaded) return;
+  pageLoaded = true;
+  completedProjectIdStore.remove();
+  pipelineProgressStore.remove();
+  const runId = currentPipelineIdStore.get();
+  if (runId) void pipelineRunner.reattach(runId);
+}
+
+/** What a start needs besides the idea. */
+export interface StartOptions {
+  attachments?: readonly Attachment[];
+  /** Engine keys in stage order; empty lets the server choose. */
+  modelOrder?: readonly string[];
+  /** Builds on this project instead of the stored continue-project id. */
+  projectId?: string | undefined;
+}
+
+/** The run's state and its actions. */
+export function usePipelineRun() {
+  const state = useSyncExternalStore(pipelineRunner.subscribe, pipelineRunner.getState, pipelineRunner.getState);
+
+  useEffect(onPageLoad, []);
+
+  const start = useCallback((idea: string, options: StartOptions = {}) => {
+    const projectId = options.projectId ?? continueProjectIdStore.get() ?? undefined;
+    const body: StreamRequestInput = { idea, modelOrder: [...(options.modelOrder ?? [])], cycles: 1 };
+    if (projectId) body.projectId = projectId;
+    if (options.attachments && options.attachments.length > 0) body.attachments = [...options.attachments];
+    // The continue id is used once: the run that sends it builds on the project (spec core §4).
+    if (projectId) continueProjectIdStore.remove();
+    completedProjectIdStore.remove();
+    return pipelineRunner.start(body);
+  }, []);
+
+  return {
+    state,
+    start,
+    resume: useCallback(() => pipelineRunner.resume(), []),
+    reconnect: useCallback(() => pipelineRunner.reconnect(), []),
+    log: useCallback((type: string, message: string) => pipelineRunner.log(type, message), []),
+    clearFeed: useCallback(() => pipelineRunner.clearFeed(), []),
+    dismissResult: useCallback(() => pipelineRunner.dismissResult(), []),
+  };
+}

@@ -1,0 +1,23 @@
+/** Small time formats of the build screen. */
+
+/** A time estimate: '~8s', '~1m 5s' (spec core §9 format of the enhancement estimate). */
+export function formatEstimate(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `~${whole}s`;
+  return `~${Math.floor(whole / 60)}m ${whole % 60}s`;
+}
+
+/** Elapsed time: '12.3s' below a minute, '2m 05s' above. */
+export function formatElapsed(seconds: number): string {
+  const value = Math.max(0, seconds);
+  if (value < 60) return `${value.toFixed(1)}s`;
+  const whole = Math.round(value);
+  return `${Math.floor(whole / 60)}m ${String(whole % 60).padStart(2, '0')}s`;
+}
+
+/** '14:03:27' in the user's locale for an ISO timestamp; '' when it cannot be parsed. */
+export function formatClock(timestamp: string): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}

@@ -1,0 +1,250 @@
+import { encodeComment, encodeJsonEvent, type PipelineEvent, type RunInfo } from '@wolfpack/core';
+import { describe, expect, it } from 'vitest';
+import { PipelineRunner, type RunnerNotice } from './pipeline-runner';
+import type { RunEffect } from './pipeline-state';
+
+type Numbered = [id: number, event: PipelineEvent];
+
+const progress = (current: number) => ({
+  current,
+  total: 5,
+  percent: current * 20,
+  elapsedSeconds: current,
+  estimatedRemainingSeconds: 5 - current,
+});
+
+const runEvent: Numbered = [1, { type: 'run', runId: 'run-1', conversationId: 'run-1' }];
+const stage = (id: number, role: 'Planning' | 'Building', ok: boolean, current: number): Numbered => [
+  id,
+  { type: 'stage', role, ok, executionTime: 1, progress: progress(current) },
+];
+const complete: Numbered = [9, { type: 'complete', projectId: 'project-1', filesGenerated: 4, executionSeconds: 10 }];
+
+/**
+ * An event-stream response. With `drop`, the connection breaks after the events (a network
+ * error mid-body); otherwise the body simply ends.
+ */
+function sse(events: Numbered[], options: { drop?: boolean } = {}): Response {
+  const encoder = new TextEncoder();
+  const chunks = [encodeComment('heartbeat'), ...events.map(([id, event]) => encodeJsonEvent(event, { id: String(id) }))];
+  // One chunk per pull: an error raised while chunks are still queued would discard them.
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks.shift();
+      if (chunk !== undefined) controller.enqueue(encoder.encode(chunk));
+      else if (options.drop) controller.error(new TypeError('network error'));
+      else controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function runInfo(status: RunInfo['status'], lastEventId = 3): Response {
+  return json(200, {
+    run: { id: 'run-1', conversationId: 'run-1', idea: 'x', status, projectId: null, lastEventId, createdAt: '2026-11-20T10:00:00Z', error: null },
+  });
+}
+
+interface Call {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A fetch that answers from a script of responses, one per call, and records every call. */
+function scriptedFetch(script: Array<Response | Error | ((call: Call) => Response)>) {
+  const calls: Call[] = [];
+  const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const call: Call = {
+      method: init.method ?? 'GET',
+      url: String(input),
+      headers: { ...(init.headers as Record<string, string> | undefined) },
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    const next = script.shift();
+    if (next === undefined) throw new Error(`unexpected call ${call.method} ${call.url}`);
+    if (next instanceof Error) throw next;
+    return typeof next === 'function' ? next(call) : next;
+  }) as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+function makeRunner(script: Parameters<typeof scriptedFetch>[0], delays: number[] = [10, 20, 40]) {
+  const { fetch, calls } = scriptedFetch(script);
+  const effects: RunEffect[] = [];
+  const notices: RunnerNotice[] = [];
+  const sleeps: number[] = [];
+  const runner = new PipelineRunner({
+    fetch,
+    onEffect: (effect) => effects.push(effect),
+    notify: (notice) => notices.push(notice),
+    sleep: async (ms) => void sleeps.push(ms),
+    reconnectDelaysMs: delays,
+  });
+  return { runner, calls, effects, notices, sleeps };
+}
+
+const request = { idea: 'A todo app', modelOrder: ['Engine A'], cycles: 1 };
+
+describe('PipelineRunner', () => {
+  it('posts the idea and follows the stream to completion', async () => {
+    const { runner, calls, effects } = makeRunner([
+      sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1), complete]),
+    ]);
+    await runner.start(request);
+    expect(calls).toEqual([
+      {
+        method: 'POST',
+        url: '/api/wolfpack/stream',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: request,
+      },
+    ]);
+    const state = runner.getState();
+    expect(state.phase).toBe('complete');
+    expect(state.stages[0]?.status).toBe('complete');
+    expect(state.result?.projectId).toBe('project-1');
+    expect(effects.map((e) => e.type)).toEqual(['run-started', 'progress', 'progress', 'completed']);
+  });
+
+  it("logs 'Failed to start pipeline stream' and toasts the server's sentence for a non-ok answer", async () => {
+    const { runner, notices } = makeRunner([
+      json(400, { success: false, error: 'Please enter an idea or speak.', code: 'BAD_REQUEST' }),
+    ]);
+    await runner.start({ ...request, idea: ' ' });
+    const state = runner.getState();
+    expect(state.phase).toBe('failed');
+    expect(state.feed.map((item) => item.message)).toEqual(['Failed to start pipeline stream']);
+    expect(notices).toEqual([{ title: 'Pipeline Failed', description: 'Please enter an idea or speak.', variant: 'destructive' }]);
+  });
+
+  it('asks a signed-out user to sign in instead of failing', async () => {
+    const { runner, notices } = makeRunner([json(401, { error: 'Please sign in.', code: 'UNAUTHORIZED' })]);
+    await runner.start(request);
+    expect(runner.getState().phase).toBe('unauthorized');
+    expect(notices).toEqual([]);
+  });
+
+  it('reports a server that cannot be reached', async () => {
+    const { runner, notices } = makeRunner([new TypeError('Failed to fetch')]);
+    await runner.start(request);
+    expect(runner.getState().phase).toBe('failed');
+    expect(runner.getState().feed.at(-1)?.message).toBe('Failed to start pipeline stream');
+    expect(notices[0]).toMatchObject({ title: 'Pipeline Failed', variant: 'destructive' });
+  });
+
+  it('reattaches with Last-Event-ID after the connection drops mid-run', async () => {
+    const { runner, calls, sleeps } = makeRunner([
+      sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1)], { drop: true }),
+      runInfo('running'),
+      sse([stage(4, 'Building', false, 1), complete]),
+    ]);
+    await runner.start(request);
+    expect(calls.slice(1).map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/wolfpack/runs/run-1',
+      'GET /api/wolfpack/runs/run-1/events',
+    ]);
+    expect(calls[2]?.headers['Last-Event-ID']).toBe('3');
+    expect(sleeps).toEqual([10]);
+    const state = runner.getState();
+    expect(state.phase).toBe('complete');
+    expect(state.stages[1]?.status).toBe('running');
+    expect(state.feed.map((i) => i.message)).toContain('Connection lost. Reconnecting…');
+  });
+
+  it('treats a stream that ends without complete or error as a drop', async () => {
+    const { runner, calls } = makeRunner([sse([runEvent]), runInfo('running'), sse([complete])]);
+    await runner.start(request);
+    expect(calls[2]?.headers['Last-Event-ID']).toBe('1');
+    expect(runner.getState().phase).toBe('complete');
+  });
+
+  it('retries with backoff and gives up as disconnected, then reconnects on request', async () => {
+    const { runner, sleeps, calls } = makeRunner([
+      sse([runEvent], { drop: true }),
+      new TypeError('Failed to fetch'),
+      json(502, {}),
+      new TypeError('Failed to fetch'),
+      runInfo('completed', 9),
+      sse([complete]),
+    ]);
+    await runner.start(request);
+    expect(sleeps).toEqual([10, 20, 40]);
+    expect(runner.getState().phase).toBe('disconnected');
+    await runner.reconnect();
+    expect(runner.getState().phase).toBe('complete');
+    expect(calls.at(-1)?.headers['Last-Event-ID']).toBe('1');
+  });
+
+  it('reattaches after a page load, replaying the whole run without Last-Event-ID', async () => {
+    const { runner, calls, sleeps, effects } = makeRunner([
+      runInfo('running'),
+      sse([runEvent, stage(2, 'Planning', true, 1), complete]),
+    ]);
+    await runner.reattach('run-1');
+    expect(sleeps).toEqual([0]);
+    expect(calls[1]?.headers['Last-Event-ID']).toBeUndefined();
+    expect(runner.getState().phase).toBe('complete');
+    expect(effects.at(-1)?.type).toBe('completed');
+  });
+
+  it('forgets quietly a stored run the server does not know', async () => {
+    const { runner, effects, notices } = makeRunner([json(404, { error: 'Run not found', code: 'NOT_FOUND' })]);
+    await runner.reattach('run-1');
+    expect(runner.getState().phase).toBe('idle');
+    expect(effects).toEqual([{ type: 'run-forgotten' }]);
+    expect(notices).toEqual([]);
+  });
+
+  it('offers Resume for an interrupted run and resumes from the last event seen', async () => {
+    const { runner, calls } = makeRunner([
+      runInfo('interrupted'),
+      sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1)]),
+      sse([stage(4, 'Building', false, 1), complete]),
+    ]);
+    await runner.reattach('run-1');
+    expect(runner.getState().phase).toBe('interrupted');
+    expect(runner.getState().stages[0]?.status).toBe('complete');
+    await runner.resume();
+    const resume = calls[2];
+    expect(`${resume?.method} ${resume?.url}`).toBe('POST /api/wolfpack/runs/run-1/resume');
+    expect(resume?.headers['Last-Event-ID']).toBe('3');
+    expect(runner.getState().phase).toBe('complete');
+  });
+
+  it('turns an error event into a failed run', async () => {
+    const { runner, effects } = makeRunner([sse([runEvent, [2, { type: 'error', error: 'Engines are busy.' }]])]);
+    await runner.start(request);
+    expect(runner.getState().phase).toBe('failed');
+    expect(runner.getState().feed.at(-1)?.message).toBe('Error: Engines are busy.');
+    expect(effects.at(-1)).toEqual({ type: 'failed', error: 'Engines are busy.' });
+  });
+
+  it('ignores a second start while a run is under way', async () => {
+    let release!: (r: Response) => void;
+    const pending = new Promise<Response>((resolve) => (release = resolve));
+    const { fetch, calls } = scriptedFetch([]);
+    let first = true;
+    const runner = new PipelineRunner({
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
+        if (first) {
+          first = false;
+          return pending;
+        }
+        return fetch(input, init);
+      }) as typeof globalThis.fetch,
+    });
+    const started = runner.start(request);
+    await runner.start(request);
+    expect(calls).toEqual([]);
+    release(sse([runEvent, complete]));
+    await started;
+    expect(runner.getState().phase).toBe('complete');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Every key the web app keeps in the browser's storage (spec core §3 "Browser-stored values"), in
+ * one place so two screens never disagree about a name. The README lists them with their values.
+ */
+export const STORAGE_KEYS = {
+  /** 'light' or 'dark'. */
+  theme: 'theme',
+  /** '#rrggbb'. */
+  brandColor: 'brandColor',
+  /** The Learn More marketing section: 'true' (open) or 'false'. */
+  marketingOpen: 'marketingOpen',
+  /** JSON {current, total, percent} of the run in progress; cleared on page load. */
+  pipelineProgress: 'pipelineProgress',
+  /** Run id of the pipeline in progress, to reattach after a reload or a dropped connection. */
+  currentPipelineId: 'currentPipelineId',
+  /** Project id of the last completed run; cleared on page load. */
+  completedProjectId: 'completedProjectId',
+  /** Project the next run builds on (Continue Building, Load Latest Project); removed once sent. */
+  continueProjectId: 'continueProjectId',
+  /** JSON {idea, projectId?} run automatically with /?autostart=true, then removed. */
+  tweakRequest: 'tweakRequest',
+  /** 'true' once the one-time AI Enhance tip has been shown. */
+  enhanceTipShown: 'enhanceTipShown',
+  /** JSON {timeSavedHours, costSavedDollars, runs} of this browser session. */
+  sessionSavings: 'sessionSavings',
+  /** JSON {month: 'YYYY-MM', timeSavedHours, costSavedDollars, runs}; reset when the month differs. */
+  monthlySavings: 'monthlySavings',
+  /** JSON {timeSavedHours, costSavedDollars, runs} since the first run in this browser. */
+  totalSavings: 'totalSavings',
+} as const;
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+/**
+ * Marks the current browser session in sessionStorage, which the browser empties when the session
+ * ends: its absence tells the session savings counters to start again from zero.
+ */
+export const SESSION_MARKER_KEY = 'savingsSessionStarted';
