@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { ConversationsReply, EnginesReply, ProjectDetailReply, ProjectsReply, StatsReply } from '@wolfpack/core';
+import type { ConversationsReply, EnginesReply, ProjectDetailReply, ProjectsReply, ReplitCodeReply, StatsReply } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import type { EngineRegistry } from '../services/engine-registry.js';
 import type { ProjectService } from '../services/project-service.js';
@@ -34,6 +34,11 @@ export function projectRoutes({ projects, stats, engines }: ProjectRoutesDeps): 
 
   router.get('/projects/:id', async (ctx) => {
     ctx.body = (await projects.detail(requireUser(ctx).id, ctx.params.id!)) satisfies ProjectDetailReply;
+  });
+
+  router.get('/projects/:id/replit-code', async (ctx) => {
+    const { code, fileCount } = await projects.consolidatedCode(requireUser(ctx).id, ctx.params.id!);
+    ctx.body = { success: true, code, fileCount, error: '' } satisfies ReplitCodeReply;
   });
 
   return router;

@@ -55,6 +55,12 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     const project = await client.get(`/api/projects/${last.projectId}`);
     expect(project.status).toBe(200);
     expect(project.json.files).toEqual(['README.md', 'app.js', 'index.html', 'styles.css']);
+    const code = await client.get(`/api/projects/${last.projectId}/replit-code`);
+    expect(code.json).toMatchObject({ success: true, fileCount: 4, error: '' });
+    const fsIndex = (project.json.project as { fsIndex: Record<string, string> }).fsIndex;
+    for (const [path, content] of Object.entries(fsIndex)) {
+      expect(code.json.code as string).toContain(`FILE: ${path}\n${'='.repeat(72)}\n${content}`);
+    }
     const convs = conversationsReply.parse((await client.get('/api/conversations')).json).conversations;
     expect(convs).toHaveLength(1);
     expect(convs[0]).toMatchObject({ idea: 'A recipe tracker', projectId: last.projectId });
@@ -135,6 +141,7 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     expect((await intruder.get(`/api/wolfpack/runs/${runId}/events`)).status).toBe(404);
     expect((await intruder.post(`/api/wolfpack/runs/${runId}/resume`)).status).toBe(404);
     expect((await intruder.get(`/api/projects/${projectId}`)).status).toBe(404);
+    expect((await intruder.get(`/api/projects/${projectId}/replit-code`)).status).toBe(404);
     expect((await intruder.post('/api/wolfpack/stream', { idea: 'steal', projectId })).status).toBe(404);
     expect((await intruder.get('/api/projects')).json).toEqual({ projects: [] });
     expect((await intruder.get('/api/projects/not-a-uuid')).status).toBe(404);

@@ -57,6 +57,18 @@ export class ProjectService {
   }
 
   /**
+   * Every file in one text, each under a clear path header, ready to paste into Replit. Files
+   * are sorted by path so the text is the same every time.
+   */
+  async consolidatedCode(userId: string, id: string): Promise<{ code: string; fileCount: number }> {
+    const p = await this.getOwned(userId, id);
+    const paths = Object.keys(p.fsIndex).sort();
+    const rule = '='.repeat(72);
+    const code = paths.map((path) => `${rule}\nFILE: ${path}\n${rule}\n${p.fsIndex[path]}${p.fsIndex[path]!.endsWith('\n') ? '' : '\n'}`).join('\n');
+    return { code, fileCount: paths.length };
+  }
+
+  /**
    * Stores a run's files: a new project, or a new version of the continued one with the previous
    * files kept in project_versions so nothing a run replaces is lost.
    */
