@@ -35,6 +35,8 @@ function describeEnhancementEvent(event: EnhancementEvent): string {
   switch (event.type) {
     case 'step':
       return `pass ${event.passNumber} engine ${event.engineOrder}`;
+    case 'log':
+      return event.message;
     case 'complete':
       return event.finalPrompt;
     case 'error':

@@ -119,6 +119,9 @@ export const stepEvent = z.object({
 /** The enhanced prompt; an empty one means "keep the original" (spec core §4). */
 export const enhancementCompleteEvent = z.object({ type: z.literal('complete'), finalPrompt: z.string() });
 
-export const enhancementEvent = z.discriminatedUnion('type', [stepEvent, enhancementCompleteEvent, errorEvent]);
+/** Feed messages (an engine skipped, the result kept) travel as the same `log` events as runs. */
+export const enhancementEvent = z.discriminatedUnion('type', [stepEvent, logEvent, enhancementCompleteEvent, errorEvent]);
 export type EnhancementEvent = z.infer<typeof enhancementEvent>;
+export type StepEvent = z.infer<typeof stepEvent>;
+export type EnhancementCompleteEvent = z.infer<typeof enhancementCompleteEvent>;
 export type EnhancementEventType = EnhancementEvent['type'];
