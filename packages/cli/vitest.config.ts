@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { workspaceSource } from '../../vitest.shared.js';
 
 export default defineConfig({
-  resolve: { conditions: ['@wolfpack/source'] },
+  ...workspaceSource,
   test: {
     include: ['src/**/*.test.ts'],
     // Builds core, server and the CLI: the integration tests run dist/bin.js as a child process.

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { workspaceSource } from '../../vitest.shared.js';
 
 export default defineConfig({
-  resolve: { conditions: ['@wolfpack/source'] },
+  ...workspaceSource,
   test: { include: ['src/**/*.test.ts'] },
 });

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { workspaceSource } from '../../vitest.shared.js';
 
 export default defineConfig({
-  resolve: { conditions: ['@wolfpack/source'] },
+  ...workspaceSource,
   test: {
     globalSetup: ['src/testing/global-setup.ts'],
     include: ['src/**/*.test.ts'],

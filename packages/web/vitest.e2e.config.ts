@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { workspaceSource } from '../../vitest.shared.js';
 
 /** Browser tests: `pnpm --filter @wolfpack/web e2e` (see e2e/harness.ts). */
 export default defineConfig({
   // @wolfpack/server and @wolfpack/core run from their TypeScript sources.
-  resolve: { conditions: ['@wolfpack/source'] },
+  ...workspaceSource,
   test: {
     include: ['e2e/**/*.spec.ts'],
     globalSetup: ['e2e/global-setup.ts'],

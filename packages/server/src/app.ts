@@ -11,11 +11,13 @@ import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { AuthService } from './services/auth-service.js';
 import type { EngineRegistry } from './services/engine-registry.js';
+import { EnhancementService } from './services/enhancement-service.js';
 import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
 import { RunHub } from './services/run-hub.js';
@@ -47,7 +49,11 @@ export function createApp({ config, db, log, sessionKeys, engines }: AppDeps): W
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
   const stats = new StatsService(db.orm);
-  const runs = new RunService(db.orm, engines, projects, new RunHub(), log, { staleAfterMs: config.runStaleMs });
+  const enhancements = new EnhancementService(db.orm, engines, projects, log);
+  const runs = new RunService(db.orm, engines, projects, new RunHub(), log, {
+    staleAfterMs: config.runStaleMs,
+    onProjectSaved: (run) => enhancements.linkRun(run.userId, run.idea, run.conversationId, run.projectId),
+  });
 
   koa.on('error', (error: NodeJS.ErrnoException) => {
     // A client that leaves mid-stream is normal life for SSE, not an error.
@@ -89,7 +95,8 @@ export function createApp({ config, db, log, sessionKeys, engines }: AppDeps): W
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  for (const router of [healthRoutes(db), authRoutes({ auth, tokens }), runRoutes(runs, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines })]) {
+  for (const router of [healthRoutes(db), authRoutes({ auth, tokens }), runRoutes(runs, config.sseHeartbeatMs),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines })]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   }

@@ -15,9 +15,9 @@ function block(path: string, content: string): string {
   return `${fence}${lang} ${path}\n${content}${content.endsWith('\n') ? '' : '\n'}${fence}`;
 }
 
-/** The idea as the stage prompts present it ("Project idea:\n…"), else the whole user text. */
+/** The idea as the stage and enhancer prompts present it ("Project idea:\n…"), else the whole user text. */
 function ideaFrom(user: string): string {
-  const match = /Project idea:\n([\s\S]*?)(?:\n\n(?:Attached files|This continues|The project plan|Plan:|Problems found|The project files|The files involved|Your previous answer)|$)/.exec(user);
+  const match = /(?:Project idea|The user's project idea):\n([\s\S]*?)(?:\n\n(?:Attached files|Files the user attached|Proposals|This continues|The project plan|Plan:|Problems found|The project files|The files involved|Your previous answer)|$)/.exec(user);
   return (match?.[1] ?? user).trim();
 }
 
@@ -49,8 +49,9 @@ export function demoReply(messages: ChatMessage[]): string {
     const mentioned = DEMO_FILES.map((f) => f.path).filter((p) => user.includes(`${p}:`));
     return files(mentioned.length > 0 ? mentioned : DEMO_FILES.map((f) => f.path));
   }
-  if (/improve|enhance|refine/i.test(system)) {
-    return `${idea.summary}\n\nBuild it as a responsive single-page web app with a clear header, a form to add items, a list to tick off and remove them, and data kept in localStorage. Include a README that explains how to run it.`;
+  if (/prompt engineer|merge prompt proposals/i.test(system)) {
+    const focus = idea.keywords.slice(0, 3).join(', ');
+    return `${idea.summary}\n\nBuild it as a responsive single-page web app focused on ${focus}: a clear header, a form to add items, a list to tick off and remove them, and data kept in localStorage so nothing is lost on reload. Include a README that explains how to run it.`;
   }
   return files(DEMO_FILES.map((f) => f.path));
 }

@@ -51,7 +51,9 @@ export const EngineUsage = defineEntity({
   properties: {
     id: p.bigint('number').primary().autoincrement(),
     userId: p.uuid().index(),
-    conversationId: p.uuid().index(),
+    /** The run, or the enhancement, the call belonged to. */
+    conversationId: p.uuid().nullable().index(),
+    enhancementId: p.uuid().nullable(),
     cycle: p.integer(),
     stage: p.string().length(32),
     engineKey: p.string().length(64),

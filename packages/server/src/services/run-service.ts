@@ -15,6 +15,8 @@ export interface RunServiceOptions {
   staleAfterMs?: number;
   /** How often a reattached client polls for events of a run another process runs. @default 1000 */
   pollMs?: number;
+  /** Called once a run's project is saved (links the enhancement the run's idea came from). */
+  onProjectSaved?: (run: { userId: string; idea: string; conversationId: string; projectId: string }) => Promise<void>;
 }
 
 type Owner = { id: string };
@@ -31,6 +33,7 @@ export class RunService {
   readonly instanceId: string;
   private readonly staleAfterMs: number;
   private readonly pollMs: number;
+  private readonly onProjectSaved: RunServiceOptions['onProjectSaved'];
   private readonly local = new Map<string, AbortController>();
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -45,6 +48,7 @@ export class RunService {
     this.instanceId = options.instanceId ?? randomUUID();
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
     this.pollMs = options.pollMs ?? 1000;
+    this.onProjectSaved = options.onProjectSaved;
   }
 
   /** Marks runs of dead processes interrupted now, then keeps this process's runs alive. */
@@ -196,6 +200,7 @@ export class RunService {
         costMillicents,
       });
       await this.orm.em.fork().nativeUpdate(Conversation, { id: runId }, { projectId, status: 'completed', completedAt: new Date(), updatedAt: new Date() });
+      await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId });
       await emit({
         type: 'complete',
         projectId,
