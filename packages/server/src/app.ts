@@ -12,12 +12,14 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
+import { folderRoutes } from './routes/folder-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { AuthService } from './services/auth-service.js';
 import type { EngineRegistry } from './services/engine-registry.js';
 import { EnhancementService } from './services/enhancement-service.js';
+import { FolderService } from './services/folder-service.js';
 import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
 import { RunHub } from './services/run-hub.js';
@@ -96,7 +98,9 @@ export function createApp({ config, db, log, sessionKeys, engines }: AppDeps): W
     }
   });
   for (const router of [healthRoutes(db), authRoutes({ auth, tokens }), runRoutes(runs, config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines })]) {
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, log }),
+    folderRoutes(new FolderService(db.orm), projects),
+  ]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   }

@@ -2,11 +2,11 @@ import { ApiToken } from './api-token.js';
 import { Conversation, EngineUsage, RunEvent } from './conversation.js';
 import { Enhancement, EnhancementStep } from './enhancement.js';
 import { LoginFailure } from './login-failure.js';
-import { Project, ProjectVersion } from './project.js';
+import { Folder, Project, ProjectFile, ProjectVersion, UserSecret } from './project.js';
 import { SessionRecord } from './session-record.js';
 import { User } from './user.js';
 
-export { ApiToken, Conversation, Enhancement, EnhancementStep, EngineUsage, LoginFailure, Project, ProjectVersion, RunEvent, SessionRecord, User };
+export { ApiToken, Conversation, Enhancement, EnhancementStep, EngineUsage, Folder, LoginFailure, Project, ProjectFile, ProjectVersion, RunEvent, SessionRecord, User, UserSecret };
 
 /** Every entity the ORM knows; migrations must create exactly these tables. */
-export const allEntities = [User, SessionRecord, ApiToken, LoginFailure, Project, ProjectVersion, Conversation, RunEvent, EngineUsage, Enhancement, EnhancementStep];
+export const allEntities = [User, SessionRecord, ApiToken, LoginFailure, Project, ProjectFile, ProjectVersion, Folder, UserSecret, Conversation, RunEvent, EngineUsage, Enhancement, EnhancementStep];

@@ -1,5 +1,8 @@
 import Router from '@koa/router';
-import type { ConversationsReply, EnginesReply, ProjectDetailReply, ProjectsReply, ReplitCodeReply, StatsReply } from '@wolfpack/core';
+import { moveProjectRequest, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsReply, type ReplitCodeReply, type StatsReply } from '@wolfpack/core';
+import type { Logger } from '../logger.js';
+import { jsonBody, parseWith } from '../middleware/parse.js';
+import { zipStream } from '../services/zip-export.js';
 import { requireUser } from '../middleware/authenticate.js';
 import type { EngineRegistry } from '../services/engine-registry.js';
 import type { ProjectService } from '../services/project-service.js';
@@ -9,10 +12,11 @@ export interface ProjectRoutesDeps {
   projects: ProjectService;
   stats: StatsService;
   engines: EngineRegistry;
+  log: Logger;
 }
 
 /** Projects, run history, statistics and the engine list. */
-export function projectRoutes({ projects, stats, engines }: ProjectRoutesDeps): Router {
+export function projectRoutes({ projects, stats, engines, log }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/engines', (ctx) => {
@@ -34,6 +38,26 @@ export function projectRoutes({ projects, stats, engines }: ProjectRoutesDeps): 
 
   router.get('/projects/:id', async (ctx) => {
     ctx.body = (await projects.detail(requireUser(ctx).id, ctx.params.id!)) satisfies ProjectDetailReply;
+  });
+
+  router.delete('/projects/:id', async (ctx) => {
+    await projects.remove(requireUser(ctx).id, ctx.params.id!);
+    ctx.body = { success: true };
+  });
+
+  /** Moving a project into a folder (the spec shows no call): folderId null is the root. */
+  router.put('/projects/:id/folder', jsonBody('4kb'), async (ctx) => {
+    const { folderId } = parseWith(moveProjectRequest, ctx.request.body);
+    await projects.move(requireUser(ctx).id, ctx.params.id!, folderId);
+    ctx.body = { success: true };
+  });
+
+  router.get('/projects/:id/export', async (ctx) => {
+    const user = requireUser(ctx);
+    const project = await projects.getOwned(user.id, ctx.params.id!);
+    ctx.set('Content-Disposition', `attachment; filename="project-${project.id.slice(0, 8)}.zip"`);
+    ctx.type = 'application/zip';
+    ctx.body = zipStream(projects.streamFiles(user.id, project.id), log);
   });
 
   router.get('/projects/:id/replit-code', async (ctx) => {

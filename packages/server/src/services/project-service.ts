@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import { AppError, type Project as ProjectPayload, type ProjectSummary } from '@wolfpack/core';
-import { Project, ProjectVersion } from '../entities/index.js';
+import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.js';
 
 export interface RunResult {
   userId: string;
@@ -14,25 +14,70 @@ export interface RunResult {
   costMillicents: number;
 }
 
+/** Files read per query when streaming: bounded by bytes so memory stays flat for any project. */
+const STREAM_BATCH_BYTES = 4 * 1024 * 1024;
+
 /** Projects: the files runs produce, scoped to their owner; earlier versions kept on update. */
 export class ProjectService {
   constructor(private readonly orm: MikroORM) {}
 
   /** The project, or a 404 that does not reveal whether it exists for someone else. */
   async getOwned(userId: string, id: string, em: EntityManager = this.orm.em.fork()) {
-    const project = isUuid(id) ? await em.findOne(Project, { id, userId }, { populate: ['fsIndex'] }) : null;
+    const project = isUuid(id) ? await em.findOne(Project, { id, userId }) : null;
     if (!project) throw new AppError('NOT_FOUND', 'Project not found');
     return project;
   }
 
-  async list(userId: string): Promise<ProjectSummary[]> {
-    const rows = await this.orm.em.fork().find(Project, { userId }, { orderBy: { updatedAt: 'desc' } });
+  /** Every file of an owned project as path -> content. */
+  async files(userId: string, id: string): Promise<Record<string, string>> {
+    const em = this.orm.em.fork();
+    await this.getOwned(userId, id, em);
+    const rows = await em.find(ProjectFile, { projectId: id }, { populate: ['content'] });
+    // Sorted here, by code point: database collations differ (C on PGlite, often en_US on servers).
+    return Object.fromEntries(rows.map((r) => [r.path, r.content] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /**
+   * The files one by one, in path order, reading at most a few MiB at a time: an export of a
+   * 50 MB project holds one batch in memory, not the project.
+   */
+  async *streamFiles(userId: string, id: string): AsyncGenerator<{ path: string; content: string }> {
+    const em = this.orm.em.fork();
+    await this.getOwned(userId, id, em);
+    const index = (await em.find(ProjectFile, { projectId: id }, { fields: ['path', 'size'] })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    let batch: string[] = [];
+    let bytes = 0;
+    const flush = async function* (this: ProjectService, paths: string[]) {
+      const rows = await this.orm.em.fork().find(ProjectFile, { projectId: id, path: { $in: paths } }, { populate: ['content'] });
+      const byPath = new Map(rows.map((r) => [r.path, r.content]));
+      for (const path of paths) {
+        const content = byPath.get(path);
+        if (content !== undefined) yield { path, content };
+      }
+    };
+    for (const entry of index) {
+      if (batch.length > 0 && bytes + entry.size > STREAM_BATCH_BYTES) {
+        yield* flush.call(this, batch);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(entry.path);
+      bytes += entry.size;
+    }
+    if (batch.length > 0) yield* flush.call(this, batch);
+  }
+
+  async list(userId: string, folderId?: string | null): Promise<ProjectSummary[]> {
+    const em = this.orm.em.fork();
+    if (folderId) await this.assertFolder(userId, folderId, em);
+    const where = folderId === undefined ? { userId } : { userId, folderId };
+    const rows = await em.find(Project, where, { orderBy: { updatedAt: 'desc' } });
     return rows.map((p) => ({
       id: p.id,
       idea: p.idea,
       createdAt: p.createdAt.toISOString(),
       updatedAt: p.updatedAt.toISOString(),
-      folderId: p.folderId,
+      folderId: p.folderId ?? null,
       fileCount: p.fileCount,
       sessionCount: p.sessionCount,
       totalCostCents: Math.ceil(p.totalCostMillicents / 1000),
@@ -43,17 +88,41 @@ export class ProjectService {
 
   async detail(userId: string, id: string): Promise<{ project: ProjectPayload; files: string[] }> {
     const p = await this.getOwned(userId, id);
+    const fsIndex = await this.files(userId, id);
     return {
       project: {
         id: p.id,
         idea: p.idea,
         createdAt: p.createdAt.toISOString(),
         updatedAt: p.updatedAt.toISOString(),
-        folderId: p.folderId,
-        fsIndex: p.fsIndex,
+        folderId: p.folderId ?? null,
+        fsIndex,
       },
-      files: Object.keys(p.fsIndex).sort(),
+      files: Object.keys(fsIndex),
     };
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    const em = this.orm.em.fork();
+    await this.getOwned(userId, id, em);
+    await em.nativeDelete(Project, { id, userId });
+  }
+
+  /** Puts a project into a folder (null: the root). */
+  async move(userId: string, id: string, folderId: string | null): Promise<void> {
+    const em = this.orm.em.fork();
+    await this.getOwned(userId, id, em);
+    if (folderId) await this.assertFolder(userId, folderId, em);
+    await em.nativeUpdate(Project, { id, userId }, { folderId });
+  }
+
+  async setGithubRepo(userId: string, id: string, repo: string): Promise<void> {
+    await this.orm.em.fork().nativeUpdate(Project, { id, userId }, { githubRepo: repo });
+  }
+
+  private async assertFolder(userId: string, folderId: string, em: EntityManager): Promise<void> {
+    const folder = isUuid(folderId) ? await em.findOne(Folder, { id: folderId, userId }, { fields: ['id'] }) : null;
+    if (!folder) throw new AppError('NOT_FOUND', 'Folder not found');
   }
 
   /**
@@ -61,10 +130,10 @@ export class ProjectService {
    * are sorted by path so the text is the same every time.
    */
   async consolidatedCode(userId: string, id: string): Promise<{ code: string; fileCount: number }> {
-    const p = await this.getOwned(userId, id);
-    const paths = Object.keys(p.fsIndex).sort();
+    const files = await this.files(userId, id);
     const rule = '='.repeat(72);
-    const code = paths.map((path) => `${rule}\nFILE: ${path}\n${rule}\n${p.fsIndex[path]}${p.fsIndex[path]!.endsWith('\n') ? '' : '\n'}`).join('\n');
+    const paths = Object.keys(files);
+    const code = paths.map((path) => `${rule}\nFILE: ${path}\n${rule}\n${files[path]}${files[path]!.endsWith('\n') ? '' : '\n'}`).join('\n');
     return { code, fileCount: paths.length };
   }
 
@@ -75,45 +144,55 @@ export class ProjectService {
   async saveRunResult(result: RunResult): Promise<string> {
     return this.orm.em.fork().transactional(async (em) => {
       const now = new Date();
-      if (result.projectId) {
-        const existing = await em.findOne(Project, { id: result.projectId, userId: result.userId }, {
-          populate: ['fsIndex'],
-          lockMode: LockMode.PESSIMISTIC_WRITE,
+      const totalBytes = Object.values(result.files).reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+      const existing = result.projectId
+        ? await em.findOne(Project, { id: result.projectId, userId: result.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+        : null;
+      let id: string;
+      if (existing) {
+        const previous = await em.find(ProjectFile, { projectId: existing.id }, { populate: ['content'] });
+        em.create(ProjectVersion, {
+          projectId: existing.id,
+          version: existing.version,
+          idea: existing.idea,
+          fsIndex: Object.fromEntries(previous.map((f) => [f.path, f.content])),
+          conversationId: result.conversationId,
+          createdAt: now,
         });
-        if (existing) {
-          em.create(ProjectVersion, {
-            projectId: existing.id,
-            version: existing.version,
-            idea: existing.idea,
-            fsIndex: existing.fsIndex,
-            conversationId: result.conversationId,
-            createdAt: now,
-          });
-          existing.fsIndex = result.files;
-          existing.fileCount = Object.keys(result.files).length;
-          existing.version += 1;
-          existing.sessionCount += 1;
-          existing.totalProcessingTimeMs += result.processingMs;
-          existing.totalCostMillicents += result.costMillicents;
-          existing.updatedAt = now;
-          return existing.id;
-        }
+        existing.fileCount = Object.keys(result.files).length;
+        existing.totalBytes = totalBytes;
+        existing.version += 1;
+        existing.sessionCount += 1;
+        existing.totalProcessingTimeMs += result.processingMs;
+        existing.totalCostMillicents += result.costMillicents;
+        existing.updatedAt = now;
+        await em.flush();
+        await em.nativeDelete(ProjectFile, { projectId: existing.id });
+        id = existing.id;
+      } else {
+        id = randomUUID();
+        em.create(Project, {
+          id,
+          userId: result.userId,
+          idea: result.idea,
+          fileCount: Object.keys(result.files).length,
+          totalBytes,
+          folderId: null,
+          version: 1,
+          sessionCount: 1,
+          totalProcessingTimeMs: result.processingMs,
+          totalCostMillicents: result.costMillicents,
+          githubRepo: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await em.flush();
       }
-      const project = em.create(Project, {
-        id: randomUUID(),
-        userId: result.userId,
-        idea: result.idea,
-        fsIndex: result.files,
-        fileCount: Object.keys(result.files).length,
-        folderId: null,
-        version: 1,
-        sessionCount: 1,
-        totalProcessingTimeMs: result.processingMs,
-        totalCostMillicents: result.costMillicents,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return project.id;
+      for (const [path, content] of Object.entries(result.files)) {
+        em.create(ProjectFile, { projectId: id, path, content, size: Buffer.byteLength(content) });
+      }
+      await em.flush();
+      return id;
     });
   }
 }

@@ -168,7 +168,7 @@ export class RunService {
     let costMillicents = 0;
     try {
       const engines = this.engines.resolve(run.modelOrder);
-      const existingFiles = run.projectId && !checkpoint ? (await this.projects.getOwned(run.userId, run.projectId)).fsIndex : undefined;
+      const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
       if (resumed) {
         const done = checkpoint?.completedStages ?? 0;
         await emit(logEvent('info', done > 0 ? `Resumed after an interruption: ${done} finished stage(s) kept, continuing from there.` : 'Resumed after an interruption: starting the first stage again.'));
