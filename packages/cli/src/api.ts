@@ -13,11 +13,22 @@ export interface ApiClientOptions {
   timeoutMs?: number | undefined;
 }
 
+export interface StreamOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as the `Last-Event-ID` header: the server replays the events after this one. */
+  lastEventId?: number | undefined;
+  /** Ends the request and the stream. */
+  signal?: AbortSignal | undefined;
+}
+
 export interface RequestOptions<T> {
   /** Sent as JSON. */
   body?: unknown;
   /** Schema of the success reply; without one the body is not read. */
   reply?: z.ZodType<T> | undefined;
+  /** Gives up early (Ctrl+C); the request then rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The sentence every command shows when nothing answers at the server URL. */
@@ -54,21 +65,58 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const response = await this.#send(method, path, options.body, {}, signal);
+    if (options.reply === undefined) {
+      await response.body?.cancel();
+      return undefined as T;
+    }
+    const data = await this.#readJson(response);
+    const parsed = options.reply.safeParse(data);
+    if (!parsed.success) throw this.#notWolfpack(response);
+    return parsed.data;
+  }
+
+  /**
+   * Opens a server-sent event stream and returns the response once its headers are in. The
+   * timeout covers only the wait for the headers: a stream that is open may be quiet for long, and
+   * spotting a stalled one is the reader's job. `signal` ends the stream at any time.
+   */
+  async stream(method: string, path: string, options: StreamOptions = {}): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+    const headersTimeout = new AbortController();
+    const timer = setTimeout(() => headersTimeout.abort(new DOMException('The server did not answer in time.', 'TimeoutError')), this.#timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, headersTimeout.signal]) : headersTimeout.signal;
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (options.lastEventId !== undefined) headers['last-event-id'] = String(options.lastEventId);
+    try {
+      const response = await this.#send(method, path, options.body, headers, signal);
+      if (response.body === null) throw new AppError('BAD_GATEWAY', `The server at ${this.server} sent an empty event stream. Is it a Wolfpack server?`);
+      return response as Response & { body: ReadableStream<Uint8Array> };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Sends one request; every failure (no answer, redirect, error reply) comes out as an AppError. */
+  async #send(method: string, path: string, body: unknown, extraHeaders: Record<string, string>, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.#token !== undefined) headers['authorization'] = `Bearer ${this.#token}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = 'application/json';
 
     let response: Response;
     try {
       response = await fetch(`${this.server}${path}`, {
         method,
         headers,
-        body: options.body === undefined ? null : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        body: body === undefined ? null : JSON.stringify(body),
+        signal,
         // Never follow: a 307 would carry the password to wherever the redirect points.
         redirect: 'manual',
       });
     } catch (error) {
+      // The caller's own abort (Ctrl+C) is not the server's fault: pass it on as it is.
+      if (signal.aborted && !isTimeout(signal.reason)) throw signal.reason;
       throw this.#networkError(error);
     }
 
@@ -84,14 +132,7 @@ export class ApiClient {
     }
 
     if (!response.ok) throw await this.#replyError(response);
-    if (options.reply === undefined) {
-      await response.body?.cancel();
-      return undefined as T;
-    }
-    const data = await this.#readJson(response);
-    const parsed = options.reply.safeParse(data);
-    if (!parsed.success) throw this.#notWolfpack(response);
-    return parsed.data;
+    return response;
   }
 
   #networkError(error: unknown): AppError {
@@ -141,6 +182,10 @@ export class ApiClient {
       `The server at ${this.server} sent a reply this CLI does not understand (${response.status} on ${new URL(response.url || this.server).pathname}). Is it a Wolfpack server of the same version?`,
     );
   }
+}
+
+function isTimeout(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'TimeoutError';
 }
 
 function originOf(location: string, base: string): string {

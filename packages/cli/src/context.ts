@@ -1,5 +1,7 @@
+import { AppError, isAppError } from '@wolfpack/core';
 import type { Command } from 'commander';
-import { configPath, type CliConfig } from './config.js';
+import { ApiClient } from './api.js';
+import { configPath, findLogin, readConfig, type CliConfig } from './config.js';
 import type { CliIo } from './io.js';
 import { createOutput, wantsColor, type Output } from './output.js';
 import { resolveServer } from './server-url.js';
@@ -38,4 +40,21 @@ export function serverFor(context: CommandContext, config: CliConfig): string {
 export function spinnerOptions(context: CommandContext): SpinnerOptions {
   const { io, output, globals } = context;
   return { enabled: output.live, color: wantsColor(io.stderr, io.env, globals.color), stream: io.stderr };
+}
+
+/** An API client with the stored token for the server; fails with a hint when not logged in. */
+export async function loggedInApi(context: CommandContext): Promise<ApiClient> {
+  const config = await readConfig(context.configPath);
+  const server = serverFor(context, config);
+  const stored = findLogin(config, server);
+  if (stored === undefined) throw new AppError('UNAUTHORIZED', `Not logged in to ${server}. Run \`wolfpack login\` first.`);
+  return new ApiClient({ server, token: stored.token });
+}
+
+/** A 401 for a stored token means it expired or was revoked: say what to do about it. */
+export function explainLoggedOut(error: unknown, server: string): unknown {
+  if (isAppError(error) && error.code === 'UNAUTHORIZED') {
+    return new AppError('UNAUTHORIZED', `Your login to ${server} has expired or was revoked. Run \`wolfpack login\` again.`, undefined, { cause: error });
+  }
+  return error;
 }

@@ -1,11 +1,12 @@
 import { isAppError } from '@wolfpack/core';
 import { CommanderError } from 'commander';
+import { isExitCode } from './exit-code.js';
 import { processIo, type CliIo } from './io.js';
 import { wantsColor } from './output.js';
 import { createProgram } from './program.js';
 import { isUsageError } from './usage-error.js';
 
-/** Exit codes: 0 success, 1 the command failed, 2 it was called wrongly. */
+/** Exit codes: 0 success, 1 the command failed, 2 it was called wrongly; 3 and 130 in exit-code.ts. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -42,6 +43,7 @@ export function describeError(error: unknown, env: NodeJS.ProcessEnv): Described
     if (error.code === 'commander.help') return { message: undefined, exitCode: EXIT_USAGE };
     return { message: commanderSentence(error.message), exitCode: EXIT_USAGE };
   }
+  if (isExitCode(error)) return { message: error.message === '' ? undefined : oneLine(error.message), exitCode: error.exitCode };
   if (isUsageError(error)) return { message: oneLine(error.message), exitCode: EXIT_USAGE };
   if (isAppError(error)) return { message: oneLine(error.message), exitCode: EXIT_FAILURE };
   // A bug, not a situation we foresaw: still one line, with the stack on request.

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { attach, type AttachOptions } from './commands/attach.js';
+import { build, parseEngineList, type BuildOptions } from './commands/build.js';
 import { login, type LoginOptions } from './commands/login.js';
 import { logout } from './commands/logout.js';
 import { parsePort, serve, type ServeOptions } from './commands/serve.js';
@@ -66,7 +68,47 @@ export function createProgram(io: CliIo): Command {
     .description('show who you are logged in as on the server')
     .action((_options: object, command: Command) => whoami({}, contextFor(io, command)));
 
+  program
+    .command('build')
+    .description('turn an idea into a project: run the five stages on the server and show them live (Ctrl+C detaches)')
+    .argument('<idea>', 'what to build, in your words (quote it)')
+    .addOption(new Option('--cycles <n>', 'how many times the five stages run, 1 to 5 (default: 1)').argParser(wholeNumber))
+    .option('--engines <keys>', 'engine keys in stage order, separated by commas (default: the server\'s order)', parseEngineList)
+    .option('--attach <files...>', 'send up to 5 files with the idea (text, code or images, 5 MB each); put the idea first')
+    .option('--continue <project-id>', 'build on an existing project instead of starting a new one')
+    .option('-o, --out <dir>', 'write the generated files into this folder when the run completes')
+    .option('--force', 'write into --out even if the folder has files in it')
+    .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
+    .addHelpText('after', RUN_HELP)
+    .action((idea: string, options: BuildOptions, command: Command) => build(idea, options, contextFor(io, command)));
+
+  program
+    .command('attach')
+    .description('follow a run started earlier: replay its events, show it live, and resume it if it was interrupted')
+    .argument('<run-id>', 'the run id that build printed (or the Detached line)')
+    .addOption(new Option('--since <event-id>', 'replay only the events after this one (default: all)').argParser(eventNumber))
+    .option('-o, --out <dir>', 'write the generated files into this folder when the run completes')
+    .option('--force', 'write into --out even if the folder has files in it')
+    .option('--strict', 'exit 3 when the Proven Code gate finds problems')
+    .addHelpText('after', RUN_HELP)
+    .action((runId: string, options: AttachOptions, command: Command) => attach(runId, options, contextFor(io, command)));
+
   return program;
+}
+
+const RUN_HELP = `
+Exit codes: 0 the run completed, 1 it failed (or the server refused), 2 usage error,
+3 --strict and the Proven Code gate found problems, 130 detached with Ctrl+C (the run goes on).
+With --json, stdout carries one JSON object per event: the event plus its number as eventId.`;
+
+function wholeNumber(value: string): number {
+  if (!/^\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number.');
+  return Number(value);
+}
+
+function eventNumber(value: string): number {
+  if (!/^\d{1,12}$/.test(value.trim())) throw new InvalidArgumentError('Use the number of an event (0 or more).');
+  return Number(value);
 }
 
 function portArgument(value: string): number {

@@ -2,8 +2,9 @@
  * Helpers for the CLI's integration tests: a real Wolfpack server in-process, and the built
  * `wolfpack` binary run as a child process exactly as a person or a script would run it.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,13 +18,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** The server's environment, such as WOLFPACK_DEMO_DELAY_MS; nothing from the machine's. */
+  env?: Record<string, string>;
+}
+
 /** A fresh server on a free port with its own PGlite data dir (creating it takes a few seconds). */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-cli-server-'));
   // An empty env: the server must not pick up DATABASE_URL or PORT from the machine running tests.
   // Imported on demand so unit tests that only want a free port do not load the server.
   const { startServer } = await import('@wolfpack/server');
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, quiet: true, webDir: false, env: {} });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, quiet: true, webDir: false, env: { ...options.env } });
   return {
     url: server.url,
     async close() {
@@ -43,6 +49,21 @@ export async function registerUser(server: string, username: string, password: s
   if (!response.ok) throw new Error(`register ${username}: ${response.status} ${await response.text()}`);
 }
 
+/** Registers `username` and logs the CLI in to `server` with the given config file, as a script would. */
+export async function loginCli(server: string, username: string, password: string, env: Record<string, string>): Promise<void> {
+  await registerUser(server, username, password);
+  const result = await runCli(['login', '--server', server, '--username', username, '--password-stdin'], { input: `${password}\n`, env });
+  if (result.code !== 0) throw new Error(`wolfpack login: ${result.code} ${result.stderr}`);
+}
+
+/** The stored API token for `server` from a CLI config file. */
+export async function storedToken(configFile: string, server: string): Promise<string> {
+  const config = JSON.parse(await readFile(configFile, 'utf8')) as { logins: Array<{ server: string; token: string }> };
+  const login = config.logins.find((entry) => entry.server === server);
+  if (!login) throw new Error(`no login stored for ${server}`);
+  return login.token;
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -53,6 +74,8 @@ export interface RunOptions {
   /** Written to stdin, which is then closed; without it stdin is empty. */
   input?: string;
   env?: Record<string, string>;
+  /** Kill the CLI after this long. @default 30_000 */
+  timeoutMs?: number;
 }
 
 /**
@@ -65,7 +88,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       // A hung CLI fails its test instead of outliving the test run.
-      timeout: 30_000,
+      timeout: options.timeoutMs ?? 30_000,
     });
     let stdout = '';
     let stderr = '';
@@ -85,4 +108,45 @@ export async function unusedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+export interface ServeChild {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** SIGKILL, like a crash or a pulled plug: the server gets no chance to tidy up. */
+  kill(): Promise<void>;
+}
+
+/**
+ * `wolfpack serve` from the built binary as a child process this test owns, so it can be killed
+ * mid-run and started again on the same port and data dir. Resolves once it accepts requests.
+ */
+export async function startServeChild(options: { dataDir: string; port?: number; env?: Record<string, string> }): Promise<ServeChild> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(options.port ?? 0), '--data-dir', options.dataDir], {
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: options.dataDir, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = once(child, 'exit');
+  let output = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /Wolfpack is running at (http:\/\/[^\s]+)\n/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void exited.then(() => reject(new Error(`wolfpack serve exited early:\n${output}`)));
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    child,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
 }

@@ -1,0 +1,216 @@
+/**
+ * `wolfpack build` and `wolfpack attach` from the built binary against a real server with the
+ * offline demo engines: what a script sees (JSON lines, plain lines, exit codes, files on disk)
+ * and what a person sees in a real terminal (tmux: the live view, Ctrl+C detaches, attach).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectDetailReply } from '@wolfpack/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, loginCli, runCli, startTestServer, storedToken, type CliResult, type RunOptions, type TestServer } from './testing/cli-harness.js';
+
+const PASSWORD = 'correct-horse-battery';
+
+let server: TestServer;
+let home: string;
+let configFile: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  home = await mkdtemp(join(tmpdir(), 'wolfpack-cli-build-'));
+  configFile = join(home, 'config.json');
+  await loginCli(server.url, 'builder', PASSWORD, { HOME: home, WOLFPACK_CONFIG: configFile });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+function wolfpack(args: string[], options: RunOptions = {}, url = server.url): Promise<CliResult> {
+  return runCli(args, { ...options, env: { HOME: home, WOLFPACK_CONFIG: configFile, WOLFPACK_URL: url, ...options.env } });
+}
+
+interface JsonLine {
+  eventId: number;
+  type: string;
+  [key: string]: unknown;
+}
+
+/** Every stdout line as JSON; fails the test on a line that is not. */
+function jsonLines(stdout: string): JsonLine[] {
+  expect(stdout.endsWith('\n')).toBe(true);
+  return stdout
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as JsonLine);
+}
+
+function expectWholeRun(lines: JsonLine[]): void {
+  expect(lines.map((line) => line.eventId)).toEqual(lines.map((_, i) => i + 1));
+  expect(lines[0]?.type).toBe('run');
+  expect(lines.at(-1)?.type).toBe('complete');
+}
+
+async function projectFiles(url: string, projectId: string): Promise<Record<string, string>> {
+  const token = await storedToken(configFile, url);
+  const response = await fetch(`${url}/api/projects/${projectId}`, { headers: { authorization: `Bearer ${token}` } });
+  return projectDetailReply.parse(await response.json()).project.fsIndex;
+}
+
+/** Every file under `dir` with its content. */
+async function filesIn(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return Object.fromEntries(await Promise.all(files.map(async (file) => [file.slice(dir.length + 1), await readFile(file, 'utf8')] as const)));
+}
+
+describe('from a script', () => {
+  it('--json: one JSON object per event, numbered without gaps, then the files byte for byte', async () => {
+    const out = join(home, 'json-out');
+    const result = await wolfpack(['build', 'a habit tracker with streaks', '--json', '--out', out, '--engines', 'demo-beta,demo-alpha']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = jsonLines(result.stdout);
+    expectWholeRun(lines);
+    expect(lines.some((line) => line.type === 'stage' && line['role'] === 'Building')).toBe(true);
+    expect(lines.some((line) => line.type === 'log' && typeof line['id'] === 'string')).toBe(true);
+
+    const complete = lines.at(-1)!;
+    const fsIndex = await projectFiles(server.url, complete['projectId'] as string);
+    expect(Object.keys(fsIndex).length).toBe(complete['filesGenerated']);
+    expect(await filesIn(out)).toEqual(fsIndex);
+    // stderr is for people: the demo notice and the summary.
+    expect(result.stderr).toContain('Demo engines are active');
+    expect(result.stderr).toContain(`Files written to ${out} (${Object.keys(fsIndex).length}).`);
+  });
+
+  it('plain lines outside a terminal, one per event, no colour', async () => {
+    const result = await wolfpack(['build', 'a recipe box']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^\[run\] Run [0-9a-f-]{36} started$/);
+    expect(lines).toContain('[stage] Building started (engine demo-beta)');
+    expect(lines.some((line) => /^\[stage\] Proven Code done in [\d.]+s \(engine [\w-]+\), 100% of the run$/.test(line))).toBe(true);
+    expect(lines.some((line) => line.startsWith('[log] '))).toBe(true);
+    expect(result.stdout).toMatch(/^\[complete\] \d+ files generated, project [0-9a-f-]{36}$/m);
+    expect(result.stdout).toMatch(/^Project [0-9a-f-]{36}: \d+ files generated in [\d.]+s\.$/m);
+    expect(result.stdout).toMatch(/^Write the files to a folder with: wolfpack attach [0-9a-f-]{36} --out DIR$/m);
+    expect(result.stdout).toContain('Proven Code: passed');
+    expect(result.stdout + result.stderr).not.toContain('\u001B[');
+    expect(result.stderr).toMatch(/^Note: Demo engines are active/);
+  });
+
+  it('attach replays a finished run and writes its files', async () => {
+    const first = await wolfpack(['build', 'a metronome', '--json']);
+    const runId = jsonLines(first.stdout)[0]!['runId'] as string;
+    const out = join(home, 'attach-out');
+    const again = await wolfpack(['attach', runId, '--json', '--out', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(jsonLines(again.stdout)).toEqual(jsonLines(first.stdout));
+    const since = jsonLines((await wolfpack(['attach', runId, '--json', '--since', '5'])).stdout);
+    expect(since[0]?.eventId).toBe(6);
+    expect(Object.keys(await filesIn(out)).length).toBeGreaterThan(0);
+  });
+
+  it('an unknown engine is one line on stderr, exit 1', async () => {
+    const result = await wolfpack(['build', 'a todo app', '--engines', 'nope']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'wolfpack: Unknown engine "nope". Available engines: demo-alpha, demo-beta, demo-gamma, demo-delta.\n',
+    });
+  });
+
+  it('checks the request before sending it: blank idea, attachments, --out', async () => {
+    expect(await wolfpack(['build', '   '])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: Please enter an idea or speak.\n' });
+
+    const big = join(home, 'big.txt');
+    await writeFile(big, '');
+    await truncate(big, 5 * 1024 * 1024 + 1);
+    expect(await wolfpack(['build', 'a todo app', '--attach', big])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: big.txt exceeds 5MB limit\n' });
+
+    const full = join(home, 'full');
+    await mkdir(full, { recursive: true });
+    await writeFile(join(full, 'mine.txt'), 'keep');
+    const refused = await wolfpack(['build', 'a todo app', '--out', full]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`wolfpack: ${full} is not empty. Pick a new or empty folder for --out, or add --force to write the project over it.\n`);
+
+    expect((await wolfpack(['build', 'a todo app', '--cycles', '6'])).stderr).toBe('wolfpack: Run at most 5 cycles\n');
+  });
+
+  it('needs a login, and names a run that does not exist', async () => {
+    const other = await runCli(['build', 'a todo app'], { env: { HOME: home, WOLFPACK_CONFIG: join(home, 'none.json'), WOLFPACK_URL: server.url } });
+    expect(other).toEqual({ code: 1, stdout: '', stderr: `wolfpack: Not logged in to ${server.url}. Run \`wolfpack login\` first.\n` });
+    const missing = await wolfpack(['attach', '00000000-0000-4000-8000-000000000000']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^wolfpack: There is no run 00000000-0000-4000-8000-000000000000 of yours on /);
+  });
+});
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
+  const socket = `wolfpack-cli-build-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'build');
+  let slow: TestServer;
+
+  async function waitForScreen(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const shown = screen();
+      if (pattern.test(shown)) return shown;
+      if (Date.now() > deadline) throw new Error(`${pattern} did not appear on screen. The screen was:\n${shown}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  beforeAll(async () => {
+    // Slow enough to watch: every engine call waits a second, so a stage lasts about that long.
+    slow = await startTestServer({ env: { WOLFPACK_DEMO_DELAY_MS: '1000' } });
+    await loginCli(slow.url, 'watcher', PASSWORD, { HOME: home, WOLFPACK_CONFIG: configFile });
+  }, 120_000);
+
+  afterAll(async () => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+    await slow?.close();
+  });
+
+  it('shows the live view, detaches on Ctrl+C, and attach then follows the run to the end', async () => {
+    // CI unset: under CI=true Ink draws only the final frame, and a person at a terminal sees frames.
+    const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${slow.url}' HOME='${home}' '${process.execPath}' '${BIN}' build 'a pomodoro timer'; echo "EXIT=$?"; sleep 600`;
+    tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'build', command);
+
+    const live = await waitForScreen(/Building with engine/);
+    expect(live).toMatch(/Wolfpack run [0-9a-f-]{36}/);
+    for (const stage of ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code']) expect(live).toContain(stage);
+    expect(live).toMatch(/✔ Planning/);
+    expect(live).toMatch(/[█░]{30}\s+\d+%\s+elapsed \d+:\d\d\s+ETA \d+:\d\d/);
+    expect(live).toContain('Activity');
+    expect(live).not.toContain('EXIT=');
+
+    tmux('send-keys', '-t', 'build', 'C-c');
+    const after = await waitForScreen(/EXIT=\d+/);
+    const detached = /Detached\. The run continues on the server; reattach with: wolfpack attach ([0-9a-f-]{36})/.exec(after);
+    expect(detached, after).not.toBeNull();
+    expect(after).toContain('EXIT=130');
+
+    const attached = await wolfpack(['attach', detached![1]!, '--json'], { timeoutMs: 60_000 }, slow.url);
+    expect(attached.code, attached.stderr).toBe(0);
+    expectWholeRun(jsonLines(attached.stdout));
+  }, 90_000);
+});

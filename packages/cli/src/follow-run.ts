@@ -1,0 +1,99 @@
+import { AppError, projectDetailReply } from '@wolfpack/core';
+import type { ApiClient } from './api.js';
+import { explainLoggedOut, type CommandContext } from './context.js';
+import { EXIT_INTERRUPTED, EXIT_STRICT, ExitCode } from './exit-code.js';
+import { wantsColor } from './output.js';
+import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
+import { initialRunState, reduceRun, type RunState } from './run-state.js';
+import { followRun, type RunSource } from './run-stream.js';
+import { liveReporter } from './ui/run-view.js';
+import { writeProject, type WriteProjectResult } from './write-project.js';
+
+/** What `build` and `attach` share: where the files go and how strict the exit code is. */
+export interface FollowOptions {
+  /** Write the project's files into this folder once the run completes. */
+  out?: string | undefined;
+  /** Write into a folder that already has files. */
+  force?: boolean | undefined;
+  /** Exit 3 when the Proven Code gate found problems. */
+  strict?: boolean | undefined;
+}
+
+/**
+ * Follows a run to its end and shows it (live view, plain lines or JSON lines), then writes the
+ * files and prints the summary. Ctrl+C detaches: the run goes on on the server, the person is told
+ * how to reattach, and the exit code is 130. A failed run exits 1; a completed run 0, or 3 under
+ * `--strict` when the Proven Code gate found problems.
+ */
+export async function followToEnd(context: CommandContext, api: ApiClient, source: RunSource, options: FollowOptions): Promise<void> {
+  const { io, output } = context;
+  let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined);
+  const reporter: RunReporter = output.json
+    ? jsonReporter(io)
+    : output.live
+      ? liveReporter(io.stderr, state, wantsColor(io.stderr, io.env, context.globals.color))
+      : plainReporter(io);
+
+  const detach = new AbortController();
+  const onSigint = () => {
+    // A second Ctrl+C while detaching means "now".
+    if (detach.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    detach.abort(new Error('detached'));
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    for await (const item of followRun({ api, source, signal: detach.signal })) {
+      state = reduceRun(state, item, Date.now());
+      reporter.update(item, state);
+    }
+  } catch (error) {
+    await reporter.close();
+    if (detach.signal.aborted) {
+      io.stderr.write(
+        state.runId === undefined
+          ? 'Detached before the server said which run it started; it may still run there.\n'
+          : `Detached. The run continues on the server; reattach with: wolfpack attach ${state.runId}\n`,
+      );
+      throw new ExitCode(EXIT_INTERRUPTED);
+    }
+    throw explainLoggedOut(error, api.server);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  await reporter.close();
+  await finish(context, api, state, options);
+}
+
+async function finish(context: CommandContext, api: ApiClient, state: RunState, options: FollowOptions): Promise<void> {
+  const { outcome } = state;
+  if (outcome === undefined) throw new AppError('BAD_GATEWAY', 'The event stream ended before the run did. Reattach with `wolfpack attach`.');
+  if (outcome.type === 'error') throw new AppError(outcome.code ?? 'INTERNAL', outcome.error);
+
+  let written: WriteProjectResult | undefined;
+  if (options.out !== undefined) {
+    const { project } = await api.get(`/api/projects/${encodeURIComponent(outcome.projectId)}`, { reply: projectDetailReply });
+    written = await writeProject(options.out, project.fsIndex, { force: options.force });
+  }
+  const lines = summaryLines({
+    runId: state.runId,
+    projectId: outcome.projectId,
+    filesGenerated: outcome.filesGenerated,
+    executionSeconds: outcome.executionSeconds,
+    verification: outcome.verification,
+    writtenTo: written && { dir: written.dir, count: written.written.length },
+  });
+  // Under --json stdout carries the events only; the summary is for the person watching.
+  const stream = context.output.json ? context.io.stderr : context.io.stdout;
+  stream.write(`${lines.join('\n')}\n`);
+
+  if (written && written.refused.length > 0) {
+    const { refused } = written;
+    const count = refused.length === 1 ? '1 file' : `${refused.length} files`;
+    const reasons = refused.slice(0, 3).map((r) => r.reason.replace(/\.$/, '')).join('; ');
+    const more = refused.length > 3 ? `; and ${refused.length - 3} more` : '';
+    throw new AppError('BAD_GATEWAY', `Did not write ${count} of the project: ${reasons}${more}. The other files are in ${written.dir}.`);
+  }
+  if (options.strict && outcome.verification?.passed === false) {
+    throw new ExitCode(EXIT_STRICT, 'The Proven Code gate found problems (see above); exiting with 3 because of --strict.');
+  }
+}

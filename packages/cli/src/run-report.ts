@@ -1,0 +1,107 @@
+import type { PipelineEvent, VerificationSummary } from '@wolfpack/core';
+import type { CliIo } from './io.js';
+import type { RunState } from './run-state.js';
+import type { RunStreamItem } from './run-stream.js';
+
+/** Shows a run as it goes: the live view, plain lines, or JSON lines. */
+export interface RunReporter {
+  /** One more item of the stream, with the state after it. */
+  update(item: RunStreamItem, state: RunState): void;
+  /** Stops drawing; a live view leaves its last frame on screen. */
+  close(): Promise<void>;
+}
+
+/**
+ * `--json`: each event as one JSON line on stdout, the event as the server sent it with its
+ * number first as `eventId` (log events have an `id` of their own). Nothing else goes to stdout;
+ * word of the connection goes to stderr.
+ */
+export function jsonReporter(io: CliIo): RunReporter {
+  return {
+    update(item) {
+      if (item.type === 'event') io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event })}\n`);
+      else io.stderr.write(`${connectionLine(item)}\n`);
+    },
+    close: async () => {},
+  };
+}
+
+/** Outside a terminal: one readable line per event on stdout, no colour, no redrawing. */
+export function plainReporter(io: CliIo): RunReporter {
+  return {
+    update(item, state) {
+      if (item.type === 'event') io.stdout.write(`${eventLine(item.event, state)}\n`);
+      else io.stderr.write(`${connectionLine(item)}\n`);
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * "[stage] Building started (engine demo-beta)", "[log] warning: …", "[complete] 4 files …".
+ * `state` is the state after the event, which knows whether a stage event started or ended it.
+ */
+export function eventLine(event: PipelineEvent, state: RunState): string {
+  switch (event.type) {
+    case 'run':
+      return `[run] Run ${event.runId} started`;
+    case 'stage': {
+      const { role, engine, progress } = event;
+      const by = engine === undefined ? '' : ` (engine ${engine})`;
+      const status = state.stages.find((stage) => stage.role === role)?.status;
+      if (status === 'running') return `[stage] ${role} started${by}`;
+      const verdict = status === 'failed' ? 'finished with problems' : 'done';
+      return `[stage] ${role} ${verdict} in ${event.executionTime}s${by}, ${progress.percent}% of the run`;
+    }
+    case 'log':
+      return `[log] ${event.level === 'info' || event.level === 'success' ? '' : `${event.level}: `}${event.message}`;
+    case 'complete':
+      return `[complete] ${event.filesGenerated} ${event.filesGenerated === 1 ? 'file' : 'files'} generated, project ${event.projectId}`;
+    case 'error':
+      return `[error] ${event.error}`;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+export function connectionLine(item: Exclude<RunStreamItem, { type: 'event' }>): string {
+  switch (item.type) {
+    case 'reconnecting':
+      return `[connection] Connection lost (${item.reason}). Reconnecting… (attempt ${item.attempt} of ${item.maxAttempts})`;
+    case 'resuming':
+      return `[connection] The run was interrupted on the server; resuming it from its last finished stage.`;
+    default: {
+      const unreachable: never = item;
+      return unreachable;
+    }
+  }
+}
+
+export interface SummaryInput {
+  runId: string | undefined;
+  projectId: string;
+  filesGenerated: number;
+  executionSeconds?: number | undefined;
+  verification?: VerificationSummary | undefined;
+  /** Where the files went, when --out was given. */
+  writtenTo?: { dir: string; count: number } | undefined;
+}
+
+/** The lines printed when a run completed: project, files, where they went, the gate's verdict. */
+export function summaryLines(input: SummaryInput): string[] {
+  const { projectId, filesGenerated, executionSeconds, verification, writtenTo, runId } = input;
+  const took = executionSeconds === undefined ? '' : ` in ${executionSeconds}s`;
+  const lines = [`Project ${projectId}: ${filesGenerated} ${filesGenerated === 1 ? 'file' : 'files'} generated${took}.`];
+  if (writtenTo) lines.push(`Files written to ${writtenTo.dir} (${writtenTo.count}).`);
+  else if (runId) lines.push(`Write the files to a folder with: wolfpack attach ${runId} --out DIR`);
+  if (verification === undefined) lines.push('Proven Code: no verification was reported.');
+  else if (verification.passed) lines.push(`Proven Code: passed (${verification.checkedFiles} ${verification.checkedFiles === 1 ? 'file' : 'files'} checked).`);
+  else {
+    const count = verification.problems.length;
+    lines.push(`Proven Code: ${count} ${count === 1 ? 'problem' : 'problems'} in ${verification.checkedFiles} checked files:`);
+    for (const problem of verification.problems) lines.push(`  ${problem.path} (${problem.check}): ${problem.message}`);
+  }
+  return lines;
+}

@@ -1,0 +1,162 @@
+import { PIPELINE_STAGES, type ErrorCode, type LogLevel, type PipelineProgress, type PipelineRole, type VerificationSummary } from '@wolfpack/core';
+import type { RunStreamItem } from './run-stream.js';
+
+/** How many activity lines the view keeps (the newest). */
+export const LOG_LINES = 10;
+
+export type StageStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface StageView {
+  role: PipelineRole;
+  status: StageStatus;
+  engine?: string | undefined;
+  /** Seconds the stage took, once finished. */
+  seconds?: number | undefined;
+}
+
+export interface LogLine {
+  /** The event's log id, or `local-N` for the CLI's own lines (reconnecting, resuming). */
+  key: string;
+  level: LogLevel;
+  message: string;
+  /** ISO time; the CLI's own lines use the time they were reduced. */
+  timestamp: string;
+}
+
+export type RunOutcome =
+  | { type: 'complete'; projectId: string; filesGenerated: number; verification?: VerificationSummary | undefined; executionSeconds?: number | undefined }
+  | { type: 'error'; error: string; code?: ErrorCode | undefined };
+
+/** Everything the live view draws, derived from the events received so far. */
+export interface RunState {
+  runId: string | undefined;
+  /** Id of the newest event received (for `wolfpack attach --since`). */
+  lastEventId: number;
+  /** The current cycle's five stages. */
+  stages: StageView[];
+  cycle: number;
+  cycles: number;
+  progress: PipelineProgress | undefined;
+  /** Local clock (ms) when `progress` arrived, so the view can keep elapsed time ticking. */
+  progressAt: number | undefined;
+  log: LogLine[];
+  /** Set while the connection is being re-established ('Reconnecting…'); cleared by the next event. */
+  notice: string | undefined;
+  outcome: RunOutcome | undefined;
+  /** Local lines added so far, for their keys. */
+  localLines: number;
+}
+
+export function initialRunState(runId?: string): RunState {
+  return {
+    runId,
+    lastEventId: 0,
+    stages: PIPELINE_STAGES.map((role) => ({ role, status: 'pending' })),
+    cycle: 1,
+    cycles: 1,
+    progress: undefined,
+    progressAt: undefined,
+    log: [],
+    notice: undefined,
+    outcome: undefined,
+    localLines: 0,
+  };
+}
+
+/**
+ * The view state after one more item of the run stream. Pure: `now` (ms) is passed in, so the
+ * same events always give the same state.
+ */
+export function reduceRun(state: RunState, item: RunStreamItem, now: number): RunState {
+  switch (item.type) {
+    case 'reconnecting': {
+      const seconds = Math.max(1, Math.round(item.delayMs / 1000));
+      const notice = `Reconnecting… (attempt ${item.attempt} of ${item.maxAttempts})`;
+      return withLocalLine({ ...state, notice }, 'warning', `Connection lost (${item.reason}). Reconnecting in ${seconds}s, attempt ${item.attempt} of ${item.maxAttempts}.`, now);
+    }
+    case 'resuming':
+      return withLocalLine(
+        { ...state, notice: 'Resuming the interrupted run…' },
+        'warning',
+        'The run was interrupted on the server; resuming it from its last finished stage.',
+        now,
+      );
+    case 'event':
+      return reduceEvent({ ...state, lastEventId: item.id, notice: undefined }, item.event, now);
+    default: {
+      const unreachable: never = item;
+      return unreachable;
+    }
+  }
+}
+
+function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'event' }>['event'], now: number): RunState {
+  switch (event.type) {
+    case 'run':
+      return { ...state, runId: event.runId };
+    case 'stage': {
+      const { progress } = event;
+      const size = PIPELINE_STAGES.length;
+      const cycles = Math.max(1, Math.ceil(progress.total / size));
+      // A start event's `current` is the stage's position; a finish event's is one past it.
+      const position = event.ok || finishes(state, event.role, progress.current) ? progress.current - 1 : progress.current;
+      const cycle = Math.min(cycles, Math.floor(Math.max(0, position) / size) + 1);
+      const base = cycle !== state.cycle ? PIPELINE_STAGES.map((role): StageView => ({ role, status: 'pending' })) : state.stages;
+      const running = !event.ok && !finishes(state, event.role, progress.current);
+      const stages = base.map((stage): StageView => {
+        if (stage.role !== event.role) return stage;
+        if (running) return { role: stage.role, status: 'running', engine: event.engine };
+        return { role: stage.role, status: event.ok ? 'done' : 'failed', engine: event.engine ?? stage.engine, seconds: event.executionTime };
+      });
+      return { ...state, stages, cycle, cycles, progress, progressAt: now };
+    }
+    case 'log':
+      return { ...state, log: [...state.log, { key: event.id, level: event.level, message: event.message, timestamp: event.timestamp }].slice(-LOG_LINES) };
+    case 'complete': {
+      const { projectId, filesGenerated, verification, executionSeconds } = event;
+      return { ...state, outcome: { type: 'complete', projectId, filesGenerated, verification, executionSeconds } };
+    }
+    case 'error':
+      return withLocalLine({ ...state, outcome: { type: 'error', error: event.error, code: event.code } }, 'error', `Error: ${event.error}`, now);
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Whether a stage event with ok false ends the stage that is running (it finished but did not
+ * pass, like a Proven Code gate with problems) rather than starting it: it names the running
+ * stage and counts one more finished stage than that stage's start did.
+ */
+function finishes(state: RunState, role: PipelineRole, current: number): boolean {
+  const stage = state.stages.find((s) => s.role === role);
+  return stage?.status === 'running' && state.progress !== undefined && current > state.progress.current;
+}
+
+function withLocalLine(state: RunState, level: LogLevel, message: string, now: number): RunState {
+  const localLines = state.localLines + 1;
+  const line: LogLine = { key: `local-${localLines}`, level, message, timestamp: new Date(now).toISOString() };
+  return { ...state, localLines, log: [...state.log, line].slice(-LOG_LINES) };
+}
+
+/** Elapsed seconds and time left, moved on by the local clock while the run is going. */
+export function liveTimes(state: RunState, now: number): { elapsedSeconds: number; remainingSeconds: number } | undefined {
+  const { progress, progressAt } = state;
+  if (progress === undefined || progressAt === undefined) return undefined;
+  const since = state.outcome === undefined && state.notice === undefined ? Math.max(0, (now - progressAt) / 1000) : 0;
+  return {
+    elapsedSeconds: progress.elapsedSeconds + since,
+    remainingSeconds: progress.current >= progress.total ? 0 : Math.max(0, progress.estimatedRemainingSeconds - since),
+  };
+}
+
+/** 75 → "1:15", 3700 → "1:01:40". */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}

@@ -1,0 +1,138 @@
+/**
+ * The reconnecting event source against a local server that speaks the real wire format but
+ * misbehaves on cue: streams that end early, go silent, replay events already sent, or belong to
+ * a run that was interrupted. (The real server, killed mid-run, is in reconnect.int.test.ts.)
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { encodeComment, encodeJsonEvent, type PipelineEvent, type RunStatus } from '@wolfpack/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from './api.js';
+import { followRun, type RunSource, type RunStreamItem } from './run-stream.js';
+
+const RUN = '11111111-2222-4333-8444-555555555555';
+
+/** Event n of a five-event run: run, two logs, a stage, complete. */
+function eventNumber(n: number): PipelineEvent {
+  if (n === 1) return { type: 'run', runId: RUN, conversationId: RUN };
+  if (n === 5) return { type: 'complete', projectId: 'p1', filesGenerated: 1 };
+  return { type: 'log', id: `l${n}`, level: 'info', message: `event ${n}`, timestamp: '2026-11-22T10:00:00.000Z' };
+}
+
+interface Scenario {
+  /** Per request to a stream: which events to send (numbers), and then whether to hang. */
+  streams: Array<{ events: number[]; hang?: boolean; unnumberedError?: string }>;
+  status: RunStatus;
+}
+
+let scenario: Scenario;
+let requests: Array<{ method: string; url: string; lastEventId: string | undefined }>;
+let server: Server;
+let base: string;
+
+function sse(res: ServerResponse, plan: Scenario['streams'][number] | undefined) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.write('retry: 3000\n\n');
+  for (const n of plan?.events ?? []) res.write(encodeJsonEvent(eventNumber(n), { id: String(n) }));
+  if (plan?.unnumberedError) res.write(encodeJsonEvent({ type: 'error', error: plan.unnumberedError }, { id: '0' }));
+  if (plan?.hang) res.write(encodeComment('heartbeat'));
+  else res.end();
+}
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const lastEventId = req.headers['last-event-id'] as string | undefined;
+    requests.push({ method: req.method ?? '', url: req.url ?? '', lastEventId });
+    req.resume();
+    if (req.method === 'POST' && req.url === '/api/wolfpack/stream') return sse(res, scenario.streams.shift());
+    if (req.url === `/api/wolfpack/runs/${RUN}`) {
+      const run = { id: RUN, conversationId: RUN, idea: 'x', status: scenario.status, projectId: null, lastEventId: 5, createdAt: 'now', error: null };
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ run }));
+    }
+    if (req.url === `/api/wolfpack/runs/${RUN}/events`) return sse(res, scenario.streams.shift());
+    if (req.method === 'POST' && req.url === `/api/wolfpack/runs/${RUN}/resume`) {
+      scenario.status = 'running';
+      return sse(res, scenario.streams.shift());
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: 'Run not found', code: 'NOT_FOUND' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+beforeEach(() => {
+  requests = [];
+});
+
+async function collect(items: AsyncIterable<RunStreamItem>): Promise<RunStreamItem[]> {
+  const out: RunStreamItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+const api = () => new ApiClient({ server: base, token: 't' });
+const start: RunSource = { kind: 'start', request: { idea: 'x', modelOrder: [], cycles: 1 } };
+const ids = (items: RunStreamItem[]) => items.flatMap((item) => (item.type === 'event' ? [item.id] : []));
+
+describe('followRun', () => {
+  it('reattaches with Last-Event-ID after a stream ends early, and drops events it has seen', async () => {
+    scenario = { status: 'running', streams: [{ events: [1, 2, 3] }, { events: [2, 3, 4, 5] }] };
+    const items = await collect(followRun({ api: api(), source: start, backoffMs: () => 5 }));
+    expect(ids(items)).toEqual([1, 2, 3, 4, 5]);
+    expect(items.filter((item) => item.type === 'reconnecting')).toEqual([
+      { type: 'reconnecting', attempt: 1, maxAttempts: 6, delayMs: 5, reason: 'the server closed the event stream before the run ended' },
+    ]);
+    expect(requests.map((r) => `${r.method} ${r.url} ${r.lastEventId ?? '-'}`)).toEqual([
+      'POST /api/wolfpack/stream -',
+      `GET /api/wolfpack/runs/${RUN} -`,
+      `GET /api/wolfpack/runs/${RUN}/events 3`,
+    ]);
+  });
+
+  it('gives up on a silent stream, and treats the server’s unnumbered error as a broken stream', async () => {
+    scenario = { status: 'running', streams: [{ events: [1], hang: true }, { events: [2], unnumberedError: 'The event stream failed. Reconnect to continue.' }, { events: [3, 4, 5] }] };
+    const items = await collect(followRun({ api: api(), source: start, backoffMs: () => 5, idleTimeoutMs: 300 }));
+    expect(ids(items)).toEqual([1, 2, 3, 4, 5]);
+    const reasons = items.flatMap((item) => (item.type === 'reconnecting' ? [item.reason] : []));
+    expect(reasons).toEqual(['no data from the server for 1 second', 'The event stream failed. Reconnect to continue.']);
+  });
+
+  it('resumes an interrupted run once, from the last event it has', async () => {
+    scenario = { status: 'interrupted', streams: [{ events: [3, 4, 5] }] };
+    const items = await collect(followRun({ api: api(), source: { kind: 'attach', runId: RUN, after: 2 }, backoffMs: () => 5 }));
+    expect(items[0]).toEqual({ type: 'resuming', runId: RUN });
+    expect(ids(items)).toEqual([3, 4, 5]);
+    expect(requests.at(-1)).toEqual({ method: 'POST', url: `/api/wolfpack/runs/${RUN}/resume`, lastEventId: '2' });
+  });
+
+  it('stops after a few attempts in a row without a new event, naming the run to reattach to', async () => {
+    scenario = { status: 'running', streams: [{ events: [1] }] };
+    await expect(collect(followRun({ api: api(), source: start, backoffMs: () => 1, maxReconnects: 2 }))).rejects.toThrow(
+      `Lost the connection to ${base} and could not reconnect (the server closed the event stream before the run ended). The run may still be going; reattach with: wolfpack attach ${RUN}`,
+    );
+  });
+
+  it('fails at once for a run that does not exist', async () => {
+    await expect(collect(followRun({ api: api(), source: { kind: 'attach', runId: 'nope', after: 0 } }))).rejects.toThrow(
+      `There is no run nope of yours on ${base}. Check the id; it is printed when a run starts.`,
+    );
+    expect(requests).toHaveLength(1);
+  });
+
+  it('ends with the abort reason when the person detaches', async () => {
+    scenario = { status: 'running', streams: [{ events: [1, 2], hang: true }] };
+    const detach = new AbortController();
+    const seen: number[] = [];
+    const reason = new Error('detached');
+    const run = (async () => {
+      for await (const item of followRun({ api: api(), source: start, signal: detach.signal })) {
+        if (item.type === 'event') seen.push(item.id);
+        if (seen.length === 2) detach.abort(reason);
+      }
+    })();
+    await expect(run).rejects.toBe(reason);
+    expect(seen).toEqual([1, 2]);
+  });
+});

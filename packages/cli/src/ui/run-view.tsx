@@ -1,0 +1,108 @@
+import type { LogLevel } from '@wolfpack/core';
+import { Box, render, Text } from 'ink';
+import Spinner from 'ink-spinner';
+import { useEffect, useState } from 'react';
+import type { RunReporter } from '../run-report.js';
+import { formatDuration, liveTimes, type RunState, type StageView } from '../run-state.js';
+
+const BAR_WIDTH = 30;
+const LEVEL_COLORS: Record<LogLevel, string | undefined> = { info: undefined, success: 'green', warning: 'yellow', error: 'red' };
+
+export interface RunViewProps {
+  state: RunState;
+  color: boolean;
+}
+
+/**
+ * The live view of a run: the five stages (pending, spinner while running, ✔ when done), a
+ * progress bar with percent, elapsed time and time left, and the newest lines of the activity
+ * log coloured by level. Elapsed time keeps ticking between events while the run goes on.
+ */
+export function RunView({ state, color }: RunViewProps) {
+  const [now, setNow] = useState(() => Date.now());
+  const going = state.outcome === undefined;
+  useEffect(() => {
+    if (!going) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [going]);
+
+  const paint = (name: string | undefined) => (color ? name : undefined);
+  const times = liveTimes(state, Math.max(now, state.progressAt ?? 0));
+  const percent = state.progress?.percent ?? 0;
+  const filled = Math.round((percent / 100) * BAR_WIDTH);
+
+  return (
+    <Box flexDirection="column">
+      <Text bold={color}>
+        Wolfpack run {state.runId ?? '(starting)'}
+        {state.cycles > 1 ? ` · cycle ${state.cycle} of ${state.cycles}` : ''}
+      </Text>
+      {state.stages.map((stage) => (
+        <StageRow key={stage.role} stage={stage} color={color} />
+      ))}
+      <Text>
+        <Text color={paint('cyan')}>{'█'.repeat(filled)}</Text>
+        <Text dimColor={color}>{'░'.repeat(BAR_WIDTH - filled)}</Text> {String(percent).padStart(3)}%
+        {times ? `  elapsed ${formatDuration(times.elapsedSeconds)}  ETA ${formatDuration(times.remainingSeconds)}` : ''}
+      </Text>
+      {state.notice !== undefined && <Text color={paint('yellow')}>{state.notice}</Text>}
+      <Text> </Text>
+      <Text bold={color}>Activity</Text>
+      {state.log.map((line) => (
+        <Text key={line.key} wrap="truncate-end" color={paint(LEVEL_COLORS[line.level])}>
+          <Text dimColor={color}>{clock(line.timestamp)}</Text> {!color && line.level !== 'info' && line.level !== 'success' ? `${line.level}: ` : ''}
+          {line.message}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function StageRow({ stage, color }: { stage: StageView; color: boolean }) {
+  const paint = (name: string) => (color ? name : undefined);
+  const icon =
+    stage.status === 'running' ? (
+      <Text color={paint('cyan')}>
+        <Spinner type="dots" />
+      </Text>
+    ) : stage.status === 'done' ? (
+      <Text color={paint('green')}>✔</Text>
+    ) : stage.status === 'failed' ? (
+      <Text color={paint('yellow')}>✘</Text>
+    ) : (
+      <Text dimColor={color}>○</Text>
+    );
+  const detail = [stage.engine, stage.seconds === undefined ? undefined : `${stage.seconds}s`].filter(Boolean).join('  ');
+  return (
+    <Text>
+      {' '}
+      {icon} {stage.role.padEnd(12)}
+      <Text dimColor={color}>{detail}</Text>
+    </Text>
+  );
+}
+
+/** "2026-11-22T00:21:05.365Z" → "00:21:05" in local time; nothing for a time that does not parse. */
+function clock(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? '        ' : date.toTimeString().slice(0, 8);
+}
+
+/** Draws {@link RunView} on `stream` (stderr), redrawn in place for every update. */
+export function liveReporter(stream: NodeJS.WritableStream, state: RunState, color: boolean): RunReporter {
+  const instance = render(<RunView state={state} color={color} />, { stdout: stream, patchConsole: false, exitOnCtrlC: false });
+  let updates = 0;
+  return {
+    update(_item, next) {
+      updates += 1;
+      instance.rerender(<RunView state={next} color={color} />);
+    },
+    async close() {
+      // Refused before anything happened (unknown engine, logged out): the error line says it all.
+      if (updates === 0) instance.clear();
+      instance.unmount();
+      await instance.waitUntilExit();
+    },
+  };
+}
