@@ -13,3 +13,4 @@ export * from './schemas/runs.js';
 export * from './savings/savings.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
 export * from './engines/engine.js';
+export * from './schemas/settings.js';

@@ -13,6 +13,7 @@ import { serveWeb } from './middleware/serve-web.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { folderRoutes } from './routes/folder-routes.js';
+import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { runRoutes } from './routes/run-routes.js';
@@ -20,6 +21,9 @@ import { AuthService } from './services/auth-service.js';
 import type { EngineRegistry } from './services/engine-registry.js';
 import { EnhancementService } from './services/enhancement-service.js';
 import { FolderService } from './services/folder-service.js';
+import { GithubPublisher } from './services/github-publisher.js';
+import { SecretBox } from './services/secret-box.js';
+import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
 import { RunHub } from './services/run-hub.js';
@@ -34,6 +38,8 @@ export interface AppDeps {
   log: Logger;
   /** Cookie signing keys (newest first). */
   sessionKeys: string[];
+  /** Encrypts stored user secrets (GitHub tokens). */
+  secretKey: string;
   engines: EngineRegistry;
 }
 
@@ -44,13 +50,15 @@ export interface WolfpackApp {
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, engines }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
   const auth = new AuthService(db.orm);
   const tokens = new TokenService(db.orm);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
   const stats = new StatsService(db.orm);
+  const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
+  const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
   const enhancements = new EnhancementService(db.orm, engines, projects, log);
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, {
     staleAfterMs: config.runStaleMs,
@@ -100,6 +108,7 @@ export function createApp({ config, db, log, sessionKeys, engines }: AppDeps): W
   for (const router of [healthRoutes(db), authRoutes({ auth, tokens }), runRoutes(runs, config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, log }),
     folderRoutes(new FolderService(db.orm), projects),
+    publishRoutes(github, settings),
   ]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));

@@ -58,11 +58,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let engines: EngineRegistry | undefined;
   let runs: RunService | undefined;
   try {
-    const sessionKeys = config.sessionKeys ?? (await loadOrCreateSecrets(config.dataDir)).sessionKeys;
+    const stored = config.sessionKeys && config.secretKey ? undefined : await loadOrCreateSecrets(config.dataDir);
+    const sessionKeys = config.sessionKeys ?? stored!.sessionKeys;
+    const secretKey = config.secretKey ?? stored!.secretKey;
     const env = options.env ?? process.env;
     const registry = await EngineRegistry.create(env);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, engines: registry });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, engines: registry });
     const { koa, sessions } = app;
     runs = app.runs;
     await runs.startBackgroundWork();

@@ -21,6 +21,8 @@ const envSchema = z.object({
   WOLFPACK_SESSION_IDLE_MINUTES: minutes.default(60 * 24 * 7),
   WOLFPACK_SESSION_ABSOLUTE_MINUTES: minutes.default(60 * 24 * 30),
   WOLFPACK_PUBLIC_ORIGIN: z.url().optional(),
+  WOLFPACK_SECRET_KEY: z.string().min(32, 'WOLFPACK_SECRET_KEY must be at least 32 characters').optional(),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   WOLFPACK_RUN_STALE_SECONDS: z.coerce.number().positive().default(30),
 });
@@ -42,6 +44,10 @@ export interface ServerConfig {
   publicOrigin: string | undefined;
   /** Built web app to serve; undefined serves the API only. */
   webDir: string | undefined;
+  /** Encrypts stored user secrets; generated into the data dir when unset. */
+  secretKey: string | undefined;
+  /** GitHub REST API base URL (GitHub Enterprise, tests). */
+  githubApiUrl: string;
   /** Comment line sent on idle event streams so proxies keep them open. */
   sseHeartbeatMs: number;
   /** A running run whose server has not reported for this long counts as interrupted. */
@@ -71,6 +77,8 @@ export function loadConfig(
     sessionAbsoluteMs: e.WOLFPACK_SESSION_ABSOLUTE_MINUTES * 60_000,
     publicOrigin: e.WOLFPACK_PUBLIC_ORIGIN,
     webDir: undefined,
+    secretKey: e.WOLFPACK_SECRET_KEY,
+    githubApiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
     runStaleMs: e.WOLFPACK_RUN_STALE_SECONDS * 1000,
     ...stripUndefined(overrides),

@@ -1,32 +1,42 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-const secretsFile = z.object({ sessionKeys: z.array(z.string().min(32)).min(1) }).loose();
-export type StoredSecrets = z.infer<typeof secretsFile>;
+const secretsFile = z
+  .object({
+    sessionKeys: z.array(z.string().min(32)).min(1),
+    /** 32 bytes, base64url: encrypts per-user secrets (GitHub tokens) at rest. */
+    secretKey: z.string().min(43).optional(),
+  })
+  .loose();
+export type StoredSecrets = z.infer<typeof secretsFile> & { secretKey: string };
 
 /**
  * Secrets generated once into the data directory when the environment does not give them, so a
- * single server keeps its sessions across restarts without any setup. Several servers behind a
- * load balancer must share WOLFPACK_SESSION_KEYS instead.
+ * single server keeps its sessions and stored tokens across restarts without any setup. Several
+ * servers behind a load balancer must share WOLFPACK_SESSION_KEYS and WOLFPACK_SECRET_KEY instead.
  */
 export async function loadOrCreateSecrets(dataDir: string): Promise<StoredSecrets> {
   const path = join(dataDir, 'secrets.json');
+  let current: z.infer<typeof secretsFile> | undefined;
   try {
-    return secretsFile.parse(JSON.parse(await readFile(path, 'utf8')));
+    current = secretsFile.parse(JSON.parse(await readFile(path, 'utf8')));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new Error(`${path} is unreadable or damaged; fix or delete it (deleting it signs everyone out).`, {
-        cause: error,
-      });
+      throw new Error(`${path} is unreadable or damaged; fix or delete it (deleting it signs everyone out).`, { cause: error });
     }
   }
-  const secrets: StoredSecrets = { sessionKeys: [randomBytes(32).toString('base64url')] };
+  if (current?.secretKey) return current as StoredSecrets;
+  const next: StoredSecrets = {
+    ...current,
+    sessionKeys: current?.sessionKeys ?? [randomBytes(32).toString('base64url')],
+    secretKey: randomBytes(32).toString('base64url'),
+  };
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // 'wx' so two servers starting at once on one data dir do not overwrite each other's keys.
-  await writeFile(path, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' }).catch(async (error) => {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  });
-  return secretsFile.parse(JSON.parse(await readFile(path, 'utf8')));
+  // Written to a temporary file and renamed, so a crash never leaves half a secrets file.
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify(next, null, 2), { mode: 0o600 });
+  await rename(temp, path);
+  return next;
 }

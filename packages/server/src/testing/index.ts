@@ -1,0 +1,2 @@
+// Test helpers other packages' tests use (the CLI publishes against the same fake GitHub).
+export { startFakeGithub, type FakeGithub, type FakeGithubOptions } from './fake-github.js';
