@@ -13,6 +13,7 @@ import { serveWeb } from './middleware/serve-web.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { folderRoutes } from './routes/folder-routes.js';
+import { previewRoutes } from './routes/preview-routes.js';
 import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
@@ -22,6 +23,7 @@ import type { EngineRegistry } from './services/engine-registry.js';
 import { EnhancementService } from './services/enhancement-service.js';
 import { FolderService } from './services/folder-service.js';
 import { GithubPublisher } from './services/github-publisher.js';
+import { PreviewService } from './services/preview-service.js';
 import { SecretBox } from './services/secret-box.js';
 import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
@@ -109,6 +111,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines }: 
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
+    previewRoutes(new PreviewService(db.orm, secretKey)),
   ]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
