@@ -15,7 +15,7 @@ export interface RunResult {
 }
 
 /** Files read per query when streaming: bounded by bytes so memory stays flat for any project. */
-const STREAM_BATCH_BYTES = 4 * 1024 * 1024;
+const STREAM_BATCH_BYTES = 256 * 1024;
 
 /** Projects: the files runs produce, scoped to their owner; earlier versions kept on update. */
 export class ProjectService {
@@ -47,9 +47,14 @@ export class ProjectService {
     const index = (await em.find(ProjectFile, { projectId: id }, { fields: ['path', 'size'] })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     let batch: string[] = [];
     let bytes = 0;
-    const flush = async function* (this: ProjectService, paths: string[]) {
-      const rows = await this.orm.em.fork().find(ProjectFile, { projectId: id, path: { $in: paths } }, { populate: ['content'] });
-      const byPath = new Map(rows.map((r) => [r.path, r.content]));
+    // Plain SQL rather than entities: no identity map or hydration for megabytes of content.
+    const connection = em.getConnection();
+    const flush = async function* (paths: string[]) {
+      const rows: Array<{ path: string; content: string }> = await connection.execute(
+        `select path, content from project_files where project_id = ? and path in (${paths.map(() => '?').join(', ')})`,
+        [id, ...paths],
+      );
+      const byPath = new Map<string, string>(rows.map((r) => [r.path, r.content]));
       for (const path of paths) {
         const content = byPath.get(path);
         if (content !== undefined) yield { path, content };
@@ -57,14 +62,14 @@ export class ProjectService {
     };
     for (const entry of index) {
       if (batch.length > 0 && bytes + entry.size > STREAM_BATCH_BYTES) {
-        yield* flush.call(this, batch);
+        yield* flush(batch);
         batch = [];
         bytes = 0;
       }
       batch.push(entry.path);
       bytes += entry.size;
     }
-    if (batch.length > 0) yield* flush.call(this, batch);
+    if (batch.length > 0) yield* flush(batch);
   }
 
   async list(userId: string, folderId?: string | null): Promise<ProjectSummary[]> {
