@@ -16,6 +16,8 @@ export interface ApiClientOptions {
 export interface StreamOptions {
   /** Sent as JSON. */
   body?: unknown;
+  /** More request headers, such as `X-GitHub-Token`. */
+  headers?: Record<string, string> | undefined;
   /** Sent as the `Last-Event-ID` header: the server replays the events after this one. */
   lastEventId?: number | undefined;
   /** Ends the request and the stream. */
@@ -28,6 +30,15 @@ export interface RequestOptions<T> {
   /** Schema of the success reply; without one the body is not read. */
   reply?: z.ZodType<T> | undefined;
   /** Gives up early (Ctrl+C); the request then rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** More request headers, such as `X-GitHub-Token`. */
+  headers?: Record<string, string> | undefined;
+  /** This request's time limit, for calls the server needs long for (publishing). @default the client's */
+  timeoutMs?: number | undefined;
+}
+
+export interface DownloadOptions {
+  /** Ends the request and the body. */
   signal?: AbortSignal | undefined;
 }
 
@@ -60,14 +71,19 @@ export class ApiClient {
     return this.request('POST', path, options);
   }
 
+  put<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+    return this.request('PUT', path, options);
+  }
+
   delete<T>(path: string, options: RequestOptions<T> = {}): Promise<T> {
     return this.request('DELETE', path, options);
   }
 
   async request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const response = await this.#send(method, path, options.body, {}, signal);
+    const response = await this.#send(method, path, options.body, options.headers ?? {}, signal, timeoutMs);
     if (options.reply === undefined) {
       await response.body?.cancel();
       return undefined as T;
@@ -84,22 +100,38 @@ export class ApiClient {
    * spotting a stalled one is the reader's job. `signal` ends the stream at any time.
    */
   async stream(method: string, path: string, options: StreamOptions = {}): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+    const headers: Record<string, string> = { ...options.headers, accept: 'text/event-stream' };
+    if (options.lastEventId !== undefined) headers['last-event-id'] = String(options.lastEventId);
+    const response = await this.#open(method, path, options.body, headers, options.signal);
+    if (response.body === null) throw new AppError('BAD_GATEWAY', `The server at ${this.server} sent an empty event stream. Is it a Wolfpack server?`);
+    return response as Response & { body: ReadableStream<Uint8Array> };
+  }
+
+  /**
+   * GETs a file (a zip export) and returns the response once its headers are in, with the body
+   * unread, so the caller can stream it to disk. As with {@link stream}, the timeout covers the
+   * headers only.
+   */
+  async download(path: string, options: DownloadOptions = {}): Promise<Response & { body: ReadableStream<Uint8Array> }> {
+    const response = await this.#open('GET', path, undefined, { accept: '*/*' }, options.signal);
+    if (response.body === null) throw new AppError('BAD_GATEWAY', `The server at ${this.server} sent an empty reply for ${path}. Try again.`);
+    return response as Response & { body: ReadableStream<Uint8Array> };
+  }
+
+  /** Sends a request whose body is read later: only the wait for the headers is timed. */
+  async #open(method: string, path: string, body: unknown, headers: Record<string, string>, callerSignal: AbortSignal | undefined): Promise<Response> {
     const headersTimeout = new AbortController();
     const timer = setTimeout(() => headersTimeout.abort(new DOMException('The server did not answer in time.', 'TimeoutError')), this.#timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, headersTimeout.signal]) : headersTimeout.signal;
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
-    if (options.lastEventId !== undefined) headers['last-event-id'] = String(options.lastEventId);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, headersTimeout.signal]) : headersTimeout.signal;
     try {
-      const response = await this.#send(method, path, options.body, headers, signal);
-      if (response.body === null) throw new AppError('BAD_GATEWAY', `The server at ${this.server} sent an empty event stream. Is it a Wolfpack server?`);
-      return response as Response & { body: ReadableStream<Uint8Array> };
+      return await this.#send(method, path, body, headers, signal, this.#timeoutMs);
     } finally {
       clearTimeout(timer);
     }
   }
 
   /** Sends one request; every failure (no answer, redirect, error reply) comes out as an AppError. */
-  async #send(method: string, path: string, body: unknown, extraHeaders: Record<string, string>, signal: AbortSignal): Promise<Response> {
+  async #send(method: string, path: string, body: unknown, extraHeaders: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.#token !== undefined) headers['authorization'] = `Bearer ${this.#token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -117,7 +149,7 @@ export class ApiClient {
     } catch (error) {
       // The caller's own abort (Ctrl+C) is not the server's fault: pass it on as it is.
       if (signal.aborted && !isTimeout(signal.reason)) throw signal.reason;
-      throw this.#networkError(error);
+      throw this.#networkError(error, timeoutMs);
     }
 
     if (response.status >= 300 && response.status < 400) {
@@ -135,9 +167,9 @@ export class ApiClient {
     return response;
   }
 
-  #networkError(error: unknown): AppError {
+  #networkError(error: unknown, timeoutMs: number): AppError {
     if (error instanceof DOMException && error.name === 'TimeoutError') {
-      const seconds = Math.max(1, Math.round(this.#timeoutMs / 1000));
+      const seconds = Math.max(1, Math.round(timeoutMs / 1000));
       return new AppError(
         'SERVICE_UNAVAILABLE',
         `The Wolfpack server at ${this.server} did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Try again later.`,

@@ -169,3 +169,40 @@ describe('colour', () => {
     expect((await run(['whoami'])).stderr).not.toContain('\u001B[');
   });
 });
+
+describe('projects, folders, export, publish: refused before anything is sent', () => {
+  it('lists the new commands in the help', async () => {
+    const result = await run(['--help']);
+    for (const command of ['enhance', 'projects', 'export', 'pull', 'publish', 'folders']) expect(result.stdout).toContain(command);
+    expect((await run(['projects', '--help'])).stdout).toMatch(/ls[\s\S]*show[\s\S]*rm[\s\S]*mv/);
+  });
+
+  it.each([
+    [['projects', 'rm', 'a1b2c3d4'], 'Deleting needs confirmation and there is no terminal to ask in. Add --yes to delete without asking.'],
+    [['folders', 'rm', 'a1b2c3d4'], 'Deleting needs confirmation and there is no terminal to ask in. Add --yes to delete without asking.'],
+    [['projects', 'mv', 'a1b2c3d4'], "Required option '--folder <id>' not specified. See `wolfpack --help`."],
+    [['pull', 'a1b2c3d4'], "Required option '-o, --out <dir>' not specified. See `wolfpack --help`."],
+    [['publish', 'a1b2c3d4'], "Required option '--repo <name>' not specified. See `wolfpack --help`."],
+    [['publish', 'a1b2c3d4', '--repo', 'my/app'], 'Repository names may contain only letters, numbers, hyphens, underscores and dots'],
+    [['publish', 'a1b2c3d4', '--repo', '   '], 'Please enter a name for your GitHub repository'],
+    [['publish', 'a1b2c3d4', '--repo', 'ok', '--description', 'x'.repeat(351)], 'Descriptions must be at most 350 characters'],
+    [['folders', 'create', ''], 'Please enter a folder name'],
+    [['enhance', ''], 'Please enter a prompt to enhance.'],
+    [['enhance', 'an idea', '--attach', 'missing.txt'], 'Cannot attach missing.txt: there is no such file.'],
+  ])('wolfpack %j', async (argv, message) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(oneErrorLine(result.stderr)).toBe(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('will not write a zip file to a terminal', async () => {
+    const stdout = Object.assign(new PassThrough(), { isTTY: true });
+    let err = '';
+    const stderr = new PassThrough().setEncoding('utf8');
+    stderr.on('data', (chunk: string) => (err += chunk));
+    const code = await main(['export', 'a1b2c3d4', '-o', '-'], { stdin: new PassThrough(), stdout, stderr, env: { WOLFPACK_CONFIG: configFile }, cwd: dir });
+    expect(code).toBe(2);
+    expect(oneErrorLine(err)).toMatch(/^Refusing to write a zip file to the terminal\./);
+  });
+});

@@ -2,8 +2,23 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { attach, type AttachOptions } from './commands/attach.js';
 import { build, parseEngineList, type BuildOptions } from './commands/build.js';
+import { enhance, type EnhanceOptions } from './commands/enhance.js';
+import { exportProject, type ExportOptions } from './commands/export.js';
+import { foldersCreate, foldersList, foldersRemove, foldersRename, type FoldersCreateOptions, type FoldersRemoveOptions } from './commands/folders.js';
 import { login, type LoginOptions } from './commands/login.js';
 import { logout } from './commands/logout.js';
+import {
+  PROJECT_SORTS,
+  projectsList,
+  projectsMove,
+  projectsRemove,
+  projectsShow,
+  type ProjectsListOptions,
+  type ProjectsMoveOptions,
+  type ProjectsRemoveOptions,
+} from './commands/projects.js';
+import { publish, type PublishOptions } from './commands/publish.js';
+import { pull, type PullOptions } from './commands/pull.js';
 import { parsePort, serve, type ServeOptions } from './commands/serve.js';
 import { whoami } from './commands/whoami.js';
 import { contextFor } from './context.js';
@@ -18,6 +33,7 @@ const ENVIRONMENT_HELP = `
 Environment:
   WOLFPACK_URL        server to talk to, like --server
   WOLFPACK_CONFIG     config file (default: $XDG_CONFIG_HOME/wolfpack/config.json or ~/.config/wolfpack/config.json)
+  GITHUB_TOKEN        GitHub token for \`wolfpack publish\` (else the one saved in Settings on the server)
   NO_COLOR            no colours, like --no-color`;
 
 /**
@@ -76,6 +92,7 @@ export function createProgram(io: CliIo): Command {
     .option('--engines <keys>', 'engine keys in stage order, separated by commas (default: the server\'s order)', parseEngineList)
     .option('--attach <files...>', 'send up to 5 files with the idea (text, code or images, 5 MB each); put the idea first')
     .option('--continue <project-id>', 'build on an existing project instead of starting a new one')
+    .option('--enhance', 'enhance the idea first (2 passes of 4 engines, shown on stderr) and build from the result')
     .option('-o, --out <dir>', 'write the generated files into this folder when the run completes')
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
@@ -93,8 +110,102 @@ export function createProgram(io: CliIo): Command {
     .addHelpText('after', RUN_HELP)
     .action((runId: string, options: AttachOptions, command: Command) => attach(runId, options, contextFor(io, command)));
 
+  program
+    .command('enhance')
+    .description('refine a prompt with 2 passes of 4 engines and print the result on stdout')
+    .argument('<prompt>', 'the prompt or idea to enhance (quote it)')
+    .option('--attach <files...>', 'send up to 5 files with the prompt (text, code or images, 5 MB each); put the prompt first')
+    .addHelpText('after', ENHANCE_HELP)
+    .action((prompt: string, options: EnhanceOptions, command: Command) => enhance(prompt, options, contextFor(io, command)));
+
+  const projects = program.command('projects').description('list, show, move and delete your projects');
+  projects
+    .command('ls', { isDefault: true })
+    .description('list your projects (the default)')
+    .addOption(new Option('--sort <order>', 'order of the list').choices(PROJECT_SORTS).default('newest'))
+    .option('--folder <id>', 'only the projects in this folder; root for those in no folder')
+    .action((options: ProjectsListOptions, command: Command) => projectsList(options, contextFor(io, command)));
+  projects
+    .command('show')
+    .description('show a project: its idea, dates, folder and files')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .action((id: string, options: object, command: Command) => projectsShow(id, options, contextFor(io, command)));
+  projects
+    .command('rm')
+    .description('delete a project (asks first; outside a terminal, --yes is needed)')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .option('-y, --yes', 'delete without asking')
+    .action((id: string, options: ProjectsRemoveOptions, command: Command) => projectsRemove(id, options, contextFor(io, command)));
+  projects
+    .command('mv')
+    .description('move a project into a folder, or back to the root')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .requiredOption('--folder <id>', 'the folder id, or root')
+    .action((id: string, options: ProjectsMoveOptions, command: Command) => projectsMove(id, options, contextFor(io, command)));
+
+  program
+    .command('export')
+    .description('download a project as a zip file')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .option('-o, --out <file>', 'file to write, a folder to write into, or - for stdout (default: the server\'s file name, project-XXXXXXXX.zip, here)')
+    .option('--force', 'replace the file if it exists')
+    .action((id: string, options: ExportOptions, command: Command) => exportProject(id, options, contextFor(io, command)));
+
+  program
+    .command('pull')
+    .description('write a project\'s files into a folder')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .requiredOption('-o, --out <dir>', 'the folder to write into (created when missing)')
+    .option('--force', 'write into the folder even if it has files in it')
+    .action((id: string, options: PullOptions, command: Command) => pull(id, options, contextFor(io, command)));
+
+  program
+    .command('publish')
+    .description('publish a project to a GitHub repository and print its URL')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .requiredOption('--repo <name>', 'repository name on the token\'s GitHub account (letters, digits, . _ -)')
+    .option('--private', 'create the repository as private')
+    .option('--description <text>', 'the repository\'s description')
+    .addHelpText('after', PUBLISH_HELP)
+    .action((id: string, options: PublishOptions, command: Command) => publish(id, options, contextFor(io, command)));
+
+  const folders = program.command('folders').description('organise projects in folders');
+  folders
+    .command('ls', { isDefault: true })
+    .description('show your folders as a tree (the default)')
+    .action((options: object, command: Command) => foldersList(options, contextFor(io, command)));
+  folders
+    .command('create')
+    .description('create a folder')
+    .argument('<name>', 'the folder name')
+    .option('--parent <id>', 'create it inside this folder (default: at the root)')
+    .action((name: string, options: FoldersCreateOptions, command: Command) => foldersCreate(name, options, contextFor(io, command)));
+  folders
+    .command('rename')
+    .description('rename a folder')
+    .argument('<id>', 'the folder id (its first 8 characters are enough)')
+    .argument('<name>', 'the new name')
+    .action((id: string, name: string, options: object, command: Command) => foldersRename(id, name, options, contextFor(io, command)));
+  folders
+    .command('rm')
+    .description('delete a folder; its projects and subfolders move to the root (asks first)')
+    .argument('<id>', 'the folder id (its first 8 characters are enough)')
+    .option('-y, --yes', 'delete without asking')
+    .action((id: string, options: FoldersRemoveOptions, command: Command) => foldersRemove(id, options, contextFor(io, command)));
+
   return program;
 }
+
+const ENHANCE_HELP = `
+stdout carries the enhanced prompt alone (PROMPT=$(wolfpack enhance "…")); the progress goes to
+stderr. An empty result prints the original prompt, with a warning on stderr.
+With --json, stdout carries one JSON object per event instead: the event plus its number as eventId.`;
+
+const PUBLISH_HELP = `
+The GitHub token comes from GITHUB_TOKEN (sent to the server with this request only, never
+stored); without it the server uses the token saved in Settings. stdout carries the repository
+URL alone; --json prints {"repoUrl", "replitUrl"}. Publishing the same project to the same
+repository again adds a commit on top.`;
 
 const RUN_HELP = `
 Exit codes: 0 the run completed, 1 it failed (or the server refused), 2 usage error,

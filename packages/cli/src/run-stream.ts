@@ -155,7 +155,8 @@ function describe(error: unknown): string {
   return 'the connection broke';
 }
 
-class IdleStreamError extends Error {
+/** No data, not even a heartbeat, for longer than the idle limit. */
+export class IdleStreamError extends Error {
   override readonly name = 'IdleStreamError';
 }
 
@@ -177,7 +178,7 @@ async function* decodeEvents(body: ReadableStream<Uint8Array>, idleMs: number) {
  * connection that died without a FIN (a sleeping laptop, a dropped NAT entry) otherwise waits
  * forever.
  */
-async function* untilIdle(body: ReadableStream<Uint8Array>, idleMs: number): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* untilIdle(body: ReadableStream<Uint8Array>, idleMs: number): AsyncGenerator<Uint8Array, void, undefined> {
   const reader = body.getReader();
   let finished = false;
   try {

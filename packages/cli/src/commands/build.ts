@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
-import { AppError, enginesReply, streamRequest, type StreamRequestInput } from '@wolfpack/core';
+import { AppError, enginesReply, streamRequest, type StreamRequest, type StreamRequestInput } from '@wolfpack/core';
 import { readAttachments } from '../attachments.js';
 import { explainLoggedOut, loggedInApi, type CommandContext } from '../context.js';
+import { enhancePrompt } from '../enhance-prompt.js';
 import { followToEnd, type FollowOptions } from '../follow-run.js';
 import { wantsColor } from '../output.js';
 import { UsageError } from '../usage-error.js';
 import { checkOutputDir } from '../write-project.js';
+import { enhanceDisplay, enhanceRequestFor } from './enhance.js';
 
 export interface BuildOptions extends FollowOptions {
   /** Times the five stages run. @default 1 */
@@ -16,12 +18,15 @@ export interface BuildOptions extends FollowOptions {
   attach?: string[] | undefined;
   /** Build on this existing project. */
   continue?: string | undefined;
+  /** Enhance the idea first (2 passes of 4 engines, with the same attachments) and build from the result. */
+  enhance?: boolean | undefined;
 }
 
 /**
  * `wolfpack build "idea"`: checks the request on this side with core's schemas (so a blank idea
  * or an oversized attachment never reaches the server), shows the demo notice when the server
- * has no real engines, starts the run and follows it to the end (see followToEnd).
+ * has no real engines, with `--enhance` enhances the idea first (the same view as `wolfpack
+ * enhance`, on stderr), starts the run and follows it to the end (see followToEnd).
  */
 export async function build(idea: string, options: BuildOptions, context: CommandContext): Promise<void> {
   const { cwd } = context.io;
@@ -30,7 +35,7 @@ export async function build(idea: string, options: BuildOptions, context: Comman
   // The idea and flags first, so a blank idea is reported before any file is read.
   validate(body);
   if (options.attach !== undefined && options.attach.length > 0) body.attachments = await readAttachments(options.attach, cwd);
-  const request = validate(body);
+  let request = validate(body);
 
   const out = options.out === undefined ? undefined : resolve(cwd, options.out);
   if (out !== undefined) await checkOutputDir(out, { force: options.force });
@@ -51,7 +56,25 @@ export async function build(idea: string, options: BuildOptions, context: Comman
     stderr.write(`${wantsColor(stderr, env, context.globals.color) && !context.output.json ? `\u001B[33m${note}\u001B[39m` : note}\n`);
   }
 
+  if (options.enhance) {
+    const enhancement = await enhanceRequestFor(request.idea, undefined, cwd, request.attachments ?? []);
+    // Under --json stdout carries the run's events only: the enhancement shows as lines on stderr.
+    const display = context.output.json ? 'plain' : enhanceDisplay(context);
+    const enhanced = await enhancePrompt(context, api, enhancement, { display });
+    if (enhanced !== request.idea) context.io.stderr.write(`Building from the enhanced prompt:\n${enhanced}\n\n`);
+    request = enhancedRequest(request, enhanced);
+  }
+
   await followToEnd(context, api, { kind: 'start', request }, { ...options, out });
+}
+
+/** The run's request with the enhanced prompt as its idea (which links the enhancement to the project). */
+function enhancedRequest(request: StreamRequest, idea: string): StreamRequest {
+  const parsed = streamRequest.safeParse({ ...request, idea });
+  if (!parsed.success) {
+    throw new AppError('BAD_REQUEST', `The enhanced prompt cannot be built from: ${parsed.error.issues[0]?.message ?? 'it is not valid'}. Run \`wolfpack enhance\`, edit the result, and build from that.`);
+  }
+  return parsed.data;
 }
 
 function validate(body: StreamRequestInput) {

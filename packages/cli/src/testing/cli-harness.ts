@@ -2,7 +2,7 @@
  * Helpers for the CLI's integration tests: a real Wolfpack server in-process, and the built
  * `wolfpack` binary run as a child process exactly as a person or a script would run it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -74,6 +74,8 @@ export interface RunOptions {
   /** Written to stdin, which is then closed; without it stdin is empty. */
   input?: string;
   env?: Record<string, string>;
+  /** The CLI's working directory. @default the test's */
+  cwd?: string;
   /** Kill the CLI after this long. @default 30_000 */
   timeoutMs?: number;
 }
@@ -82,20 +84,27 @@ export interface RunOptions {
  * Runs `node dist/bin.js ...args` with a clean environment (PATH and whatever `env` adds), so
  * neither the developer's config file nor their WOLFPACK_URL leaks into a test.
  */
-export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+export async function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const result = await runCliBytes(args, options);
+  return { ...result, stdout: result.stdout.toString('utf8') };
+}
+
+/** {@link runCli} with stdout as bytes, for commands that write a file there (`export -o -`). */
+export function runCliBytes(args: string[], options: RunOptions = {}): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...options.env },
+      cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       // A hung CLI fails its test instead of outliving the test run.
       timeout: options.timeoutMs ?? 30_000,
     });
-    let stdout = '';
+    const stdout: Buffer[] = [];
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr }));
     child.stdin.end(options.input ?? '');
   });
 }
@@ -146,6 +155,64 @@ export async function startServeChild(options: { dataDir: string; port?: number;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
         await exited;
+      }
+    },
+  };
+}
+
+/** Every stdout line as JSON (stdout must end with a newline). */
+export function parseJsonLines<T = Record<string, unknown>>(stdout: string): T[] {
+  if (!stdout.endsWith('\n')) throw new Error(`stdout does not end with a newline: ${JSON.stringify(stdout.slice(-200))}`);
+  return stdout
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** A GET with the CLI's stored token, as the CLI would send it; the parsed JSON reply. */
+export async function apiGet(server: string, token: string, path: string): Promise<unknown> {
+  const response = await fetch(`${server}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Whether tmux is installed; the terminal tests are skipped without it. */
+export const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A tmux server of its own (its own socket) for one test file, and what its panes show. */
+export function tmuxServer(name: string) {
+  const socket = `${name}-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  /** The whole pane, scrollback included. */
+  const screen = (session: string) => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', session);
+  return {
+    tmux,
+    screen,
+    /** Runs `command` in a new detached session of the given size. */
+    start(session: string, command: string, size = { width: 120, height: 40 }) {
+      tmux('new-session', '-d', '-x', String(size.width), '-y', String(size.height), '-s', session, command);
+    },
+    async waitFor(session: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const shown = screen(session);
+        if (pattern.test(shown)) return shown;
+        if (Date.now() > deadline) throw new Error(`${pattern} did not appear on screen. The screen was:\n${shown}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    close() {
+      try {
+        tmux('kill-server');
+      } catch {
+        // Already gone.
       }
     },
   };

@@ -1,0 +1,115 @@
+import { projectDetailReply, type ProjectSummary } from '@wolfpack/core';
+import { checkCanConfirm, confirmDeletion } from '../confirm.js';
+import { loggedInApi, type CommandContext } from '../context.js';
+import { formatBytes, formatDate, formatTable, plural, truncate } from '../format.js';
+import { explained, findFolderOrRoot, findProject, listFolders, listProjects, projectTitle, resolveProjectId, shortId } from '../resources.js';
+
+export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const;
+export type ProjectSort = (typeof PROJECT_SORTS)[number];
+
+const TITLE_WIDTH = 60;
+
+export interface ProjectsListOptions {
+  /** newest/oldest go by the last update, as the table shows it. @default 'newest' */
+  sort?: ProjectSort | undefined;
+  /** Only the projects in this folder; 'root' for those in no folder. @default every project */
+  folder?: string | undefined;
+}
+
+/**
+ * `wolfpack projects ls`: a table of the user's projects (short id, title, files, last update),
+ * or with `--json` `{projects: [...]}` as the server lists them, each with its `title`, in the
+ * chosen order.
+ */
+export async function projectsList(options: ProjectsListOptions, context: CommandContext): Promise<void> {
+  const api = await loggedInApi(context);
+  const folderId = options.folder === undefined ? undefined : ((await findFolderOrRoot(api, options.folder))?.id ?? null);
+  const projects = sortProjects(await listProjects(api, folderId), options.sort ?? 'newest');
+  const withTitles = projects.map((project) => ({ ...project, title: projectTitle(project.idea) }));
+  if (context.output.json) return context.output.result('', { projects: withTitles });
+
+  if (projects.length === 0) {
+    const where = folderId === undefined ? 'No projects yet. Build one with `wolfpack build "IDEA"`.' : 'No projects in this folder.';
+    context.io.stdout.write(`${where}\n`);
+    return;
+  }
+  const rows = withTitles.map((p) => [shortId(p.id), truncate(p.title, TITLE_WIDTH), String(p.fileCount), formatDate(p.updatedAt)]);
+  const [header, ...lines] = formatTable([{ header: 'ID' }, { header: 'TITLE' }, { header: 'FILES', align: 'right' }, { header: 'UPDATED' }], rows);
+  context.io.stdout.write(`${[context.output.style('bold', header!), ...lines].join('\n')}\n`);
+}
+
+/** The projects in the order asked for; ties keep the most recently updated first. */
+export function sortProjects(projects: readonly ProjectSummary[], sort: ProjectSort): ProjectSummary[] {
+  const time = (p: ProjectSummary) => Date.parse(p.updatedAt) || 0;
+  const newest = (a: ProjectSummary, b: ProjectSummary) => time(b) - time(a) || a.id.localeCompare(b.id);
+  const byTitle = (a: ProjectSummary, b: ProjectSummary) => projectTitle(a.idea).localeCompare(projectTitle(b.idea), undefined, { sensitivity: 'base' });
+  const order: Record<ProjectSort, (a: ProjectSummary, b: ProjectSummary) => number> = {
+    newest,
+    oldest: (a, b) => -newest(a, b),
+    'a-z': (a, b) => byTitle(a, b) || newest(a, b),
+    'z-a': (a, b) => byTitle(b, a) || newest(a, b),
+    'most-files': (a, b) => b.fileCount - a.fileCount || newest(a, b),
+    'least-files': (a, b) => a.fileCount - b.fileCount || newest(a, b),
+  };
+  return [...projects].sort(order[sort]);
+}
+
+/**
+ * `wolfpack projects show ID`: the idea, the dates, the folder and the files with their sizes.
+ * `--json`: `{id, title, idea, createdAt, updatedAt, folderId, files: [{path, bytes}]}`.
+ */
+export async function projectsShow(id: string, _options: object, context: CommandContext): Promise<void> {
+  const api = await loggedInApi(context);
+  const projectId = await resolveProjectId(api, id);
+  const { project } = await explained(api, () => api.get(`/api/projects/${encodeURIComponent(projectId)}`, { reply: projectDetailReply }));
+  const files = Object.entries(project.fsIndex).map(([path, content]) => ({ path, bytes: Buffer.byteLength(content, 'utf8') }));
+  const folderId = project.folderId ?? null;
+  const title = projectTitle(project.idea);
+  if (context.output.json) {
+    const { id: pid, idea, createdAt, updatedAt } = project;
+    return context.output.result('', { id: pid, title, idea, createdAt, updatedAt, folderId, files });
+  }
+
+  const folder = folderId === null ? '(root)' : ((await listFolders(api)).find((f) => f.id === folderId)?.name ?? folderId);
+  const { style } = context.output;
+  const lines = [style('bold', title)];
+  const rest = project.idea.trim().split('\n').slice(1).join('\n').trim();
+  if (rest !== '') lines.push(rest);
+  lines.push('', `ID       ${project.id}`, `Folder   ${folder}`, `Created  ${formatDate(project.createdAt)}`, `Updated  ${formatDate(project.updatedAt)}`, '');
+  lines.push(style('bold', `Files (${files.length})`));
+  const width = Math.max(0, ...files.map((f) => [...f.path].length));
+  for (const file of files) lines.push(`  ${file.path.padEnd(width)}  ${formatBytes(file.bytes)}`);
+  context.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export interface ProjectsRemoveOptions {
+  /** Delete without asking (required outside a terminal). */
+  yes?: boolean | undefined;
+}
+
+/** `wolfpack projects rm ID`: deletes the project after a "yes" (or `--yes`). `--json`: `{id, deleted: true}`. */
+export async function projectsRemove(id: string, options: ProjectsRemoveOptions, context: CommandContext): Promise<void> {
+  checkCanConfirm(context, options.yes);
+  const api = await loggedInApi(context);
+  const project = await findProject(api, id);
+  const title = projectTitle(project.idea);
+  await confirmDeletion(context, options.yes, `Delete project "${truncate(title, TITLE_WIDTH)}" (${shortId(project.id)}, ${plural(project.fileCount, 'file')})? This cannot be undone.`);
+  await explained(api, () => api.delete(`/api/projects/${encodeURIComponent(project.id)}`));
+  context.output.result(`Deleted project "${truncate(title, TITLE_WIDTH)}" (${shortId(project.id)}).`, { id: project.id, deleted: true });
+}
+
+export interface ProjectsMoveOptions {
+  /** The folder's id, or 'root'. */
+  folder: string;
+}
+
+/** `wolfpack projects mv ID --folder ID|root`. `--json`: `{id, folderId}` (null: the root). */
+export async function projectsMove(id: string, options: ProjectsMoveOptions, context: CommandContext): Promise<void> {
+  const api = await loggedInApi(context);
+  const project = await findProject(api, id);
+  const folder = await findFolderOrRoot(api, options.folder);
+  const folderId = folder?.id ?? null;
+  await explained(api, () => api.put(`/api/projects/${encodeURIComponent(project.id)}/folder`, { body: { folderId } }));
+  const where = folder === null ? 'the root' : `folder "${folder.name}"`;
+  context.output.result(`Moved "${truncate(projectTitle(project.idea), TITLE_WIDTH)}" (${shortId(project.id)}) to ${where}.`, { id: project.id, folderId });
+}

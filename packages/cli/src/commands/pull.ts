@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import { AppError, projectDetailReply } from '@wolfpack/core';
+import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js';
+import { plural } from '../format.js';
+import { explained, resolveProjectId } from '../resources.js';
+import { withSpinner } from '../ui/spinner.js';
+import { checkOutputDir, writeProject } from '../write-project.js';
+
+export interface PullOptions {
+  /** The folder to write the files into (created when missing). */
+  out: string;
+  /** Write into a folder that already has files in it. */
+  force?: boolean | undefined;
+}
+
+/**
+ * `wolfpack pull ID --out DIR`: writes the project's files into a folder with the same
+ * path-checked writer as `build --out` (no absolute paths, `..`, `.git` or links out of the
+ * folder). A refused path is reported and exits 1; the other files are still written.
+ * `--json`: `{projectId, dir, files: [...]}`.
+ */
+export async function pull(id: string, options: PullOptions, context: CommandContext): Promise<void> {
+  const dir = resolve(context.io.cwd, options.out);
+  // Before anything is fetched: a full folder is the caller's mistake, whatever the project.
+  await checkOutputDir(dir, { force: options.force });
+  const api = await loggedInApi(context);
+  const projectId = await resolveProjectId(api, id);
+  const { project } = await withSpinner(
+    'Fetching the project',
+    () => explained(api, () => api.get(`/api/projects/${encodeURIComponent(projectId)}`, { reply: projectDetailReply })),
+    spinnerOptions(context),
+  );
+  const result = await writeProject(dir, project.fsIndex, { force: options.force });
+  if (result.refused.length > 0) {
+    const { refused } = result;
+    const reasons = refused.slice(0, 3).map((r) => r.reason.replace(/\.$/, '')).join('; ');
+    const more = refused.length > 3 ? `; and ${refused.length - 3} more` : '';
+    throw new AppError('BAD_GATEWAY', `Did not write ${plural(refused.length, 'file')} of the project: ${reasons}${more}. The other files are in ${result.dir}.`);
+  }
+  context.output.result(`Wrote ${plural(result.written.length, 'file')} of project ${project.id} to ${result.dir}.`, {
+    projectId: project.id,
+    dir: result.dir,
+    files: result.written,
+  });
+}
