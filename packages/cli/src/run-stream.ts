@@ -1,4 +1,4 @@
-import { AppError, decodeEventStream, isAppError, pipelineEvent, runInfoReply, type PipelineEvent, type StreamRequest } from '@wolfpack/core';
+import { AppError, decodeEventStream, isAppError, pipelineEvent, runInfoReply, sleep, type PipelineEvent, type StreamRequest } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 
 /** What following a run yields: its numbered events, and word of what the connection is doing. */
@@ -206,17 +206,3 @@ export async function* untilIdle(body: ReadableStream<Uint8Array>, idleMs: numbe
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -14,3 +14,4 @@ export * from './savings/savings.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
 export * from './engines/engine.js';
 export * from './schemas/settings.js';
+export { sleep } from './util/sleep.js';

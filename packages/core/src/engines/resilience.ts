@@ -4,6 +4,7 @@
  * retries with exponential backoff that honour Retry-After. The SDKs' own retries are off, so
  * these are the only ones and `attempts` is true.
  */
+import { sleep } from '../util/sleep.js';
 import { EngineError, type EngineRetryInfo } from './engine.js';
 import { abortedError, formatDuration } from './engine-errors.js';
 
@@ -59,24 +60,7 @@ export function resolveResilience(options: ResilienceOptions = {}): ResolvedResi
   };
 }
 
-/** setTimeout as a promise that rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep } from '../util/sleep.js';
 
 /**
  * The wait before retry number `retry` (1-based): the provider's Retry-After when it gave one,
