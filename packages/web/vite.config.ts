@@ -33,6 +33,12 @@ export default defineConfig({
               priority: 30,
             },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
+            // Only the project page highlights code: its grammars stay out of the shared vendor chunk.
+            {
+              name: 'highlight',
+              test: /node_modules[\\/](lowlight|highlight\.js|devlop)[\\/]/,
+              priority: 25,
+            },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
           ],
         },

@@ -58,3 +58,25 @@ export async function feedMessages(page: Page): Promise<string[]> {
   const items = page.getByTestId('feed-message');
   return (await items.allTextContents()).map((text) => text.trim());
 }
+
+/**
+ * Runs the pack through the API with the page's session (the stream ends with the run) and
+ * returns the new project's id.
+ */
+export async function buildProjectViaApi(page: Page, idea: string): Promise<string> {
+  const res = await page.request.post('/api/wolfpack/stream', { data: { idea, modelOrder: [], cycles: 1 }, timeout: 60_000 });
+  if (!res.ok()) throw new Error(`run: ${res.status()} ${await res.text()}`);
+  const body = await res.text();
+  for (const line of body.split('\n')) {
+    if (!line.startsWith('data: ')) continue;
+    const event = JSON.parse(line.slice(6)) as { type: string; projectId?: string; error?: string };
+    if (event.type === 'complete' && event.projectId) return event.projectId;
+    if (event.type === 'error') throw new Error(`run failed: ${event.error}`);
+  }
+  throw new Error('The run ended without a complete event.');
+}
+
+/** Turns the one-time AI Enhance tip off for this page's origin (call after the first goto). */
+export async function skipEnhanceTip(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.setItem('enhanceTipShown', 'true'));
+}

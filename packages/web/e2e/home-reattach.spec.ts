@@ -14,8 +14,11 @@ import { delay, feedMessages, saveShot, signUpViaApi } from './helpers';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 const IDEA = 'A recipe box with shopping lists and a meal planner';
-/** Each demo engine call takes this long, so a run lasts several seconds. */
-const SERVER_ENV = { WOLFPACK_DEMO_DELAY_MS: '800' };
+/**
+ * Each demo engine call takes this long, so a run lasts several seconds: long enough that a reload
+ * (with a full-page screenshot before it) still lands mid-run on a busy two-core machine.
+ */
+const SERVER_ENV = { WOLFPACK_DEMO_DELAY_MS: '1500' };
 
 /** Requests to the reattach endpoint, with their Last-Event-ID header. */
 function captureReattach(page: Page): Array<{ url: string; lastEventId: string | undefined }> {

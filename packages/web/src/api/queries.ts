@@ -7,13 +7,17 @@ import {
   authReply,
   enginesReply,
   meReply,
+  projectDetailReply,
   projectsReply,
+  promptHistoryReply,
   replitCodeReply,
   statsReply,
   type AuthReply,
   type Credentials,
   type EnginesReply,
+  type ProjectDetailReply,
   type ProjectSummary,
+  type PromptHistoryReply,
   type PublicUser,
   type ReplitCodeReply,
   type StatsReply,
@@ -27,7 +31,12 @@ export const queryKeys = {
   conversations: ['/api/conversations'] as const,
   stats: ['/api/stats'] as const,
   engines: ['/api/engines'] as const,
+  /** Under `projects`, so refreshing the project list refreshes an open project too. */
+  project: (id: string) => ['/api/projects', encodeURIComponent(id)] as const,
+  promptHistory: (id: string) => ['/api/projects', encodeURIComponent(id), 'prompt-history'] as const,
 };
+
+const readJson = getQueryFn<unknown>({ on401: 'throw' });
 
 const readMe = getQueryFn<unknown>({ on401: 'returnNull' });
 
@@ -144,4 +153,27 @@ export function invalidateAfterRun(client: QueryClient): Promise<void> {
     client.invalidateQueries({ queryKey: queryKeys.conversations }),
     client.invalidateQueries({ queryKey: queryKeys.stats }),
   ]).then(() => undefined);
+}
+
+/**
+ * GET /api/projects/{id}: the project with its file map, and the sorted list of its paths. A
+ * missing project (or another user's) fails with a 404 error, a visitor's read with a 401 one.
+ */
+export function useProject(id: string) {
+  return useQuery<ProjectDetailReply>({
+    queryKey: queryKeys.project(id),
+    queryFn: async (ctx) => projectDetailReply.parse(await readJson(ctx)),
+  });
+}
+
+/**
+ * GET /api/projects/{id}/prompt-history: the multi-pass enhancement the project was built from,
+ * with every step; `enhancement` is null for a project built without one.
+ */
+export function usePromptHistory(id: string, enabled = true) {
+  return useQuery<PromptHistoryReply>({
+    queryKey: queryKeys.promptHistory(id),
+    enabled,
+    queryFn: async (ctx) => promptHistoryReply.parse(await readJson(ctx)),
+  });
 }

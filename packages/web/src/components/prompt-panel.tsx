@@ -1,6 +1,6 @@
 import type { Attachment } from '@wolfpack/core';
 import { Eraser, FolderOpen, LoaderCircle, Mic, MicOff, Rocket, WandSparkles, X } from 'lucide-react';
-import { useId, type KeyboardEvent } from 'react';
+import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { cn } from '../lib/cn';
 import { AttachZone } from './attach-zone';
 import { Button } from './button';
@@ -13,7 +13,10 @@ export interface PromptPanelProps {
   onAttachmentsChange: (update: (current: readonly Attachment[]) => readonly Attachment[]) => void;
   /** A run is under way: the start button reads 'Pack in action...'. */
   running: boolean;
+  /** AI Enhance is under way: the prompt is read-only and the run buttons wait. */
   enhancing: boolean;
+  /** Shown under the prompt: AI Enhance's progress or outcome. */
+  enhanceStatus?: ReactNode;
   recording: boolean;
   onToggleVoice: () => void;
   onStart: () => void;
@@ -40,7 +43,7 @@ export function PromptPanel(props: PromptPanelProps) {
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
       event.preventDefault();
-      if (!running) props.onStart();
+      if (!running && !enhancing) props.onStart();
     }
   }
 
@@ -89,21 +92,27 @@ export function PromptPanel(props: PromptPanelProps) {
           value={prompt}
           onChange={(event) => props.onPromptChange(event.target.value)}
           onKeyDown={onKeyDown}
+          readOnly={enhancing}
+          aria-busy={enhancing || undefined}
           aria-describedby={hintId}
           placeholder="e.g. A habit tracker with daily streaks, reminders and a weekly progress chart, built with React and a small Express API."
           data-testid="prompt-input"
-          className="block w-full resize-y rounded-xl border border-zinc-300 bg-white px-4 py-3 pr-14 text-sm leading-relaxed shadow-xs transition-colors outline-none placeholder:text-zinc-400 focus-visible:border-brand focus-visible:ring-2 focus-visible:ring-brand/30 dark:border-zinc-700 dark:bg-zinc-950"
+          className={cn(
+            'block w-full resize-y rounded-xl border border-zinc-300 bg-white px-4 py-3 pr-14 text-sm leading-relaxed shadow-xs transition-colors outline-none placeholder:text-zinc-400 focus-visible:border-brand focus-visible:ring-2 focus-visible:ring-brand/30 dark:border-zinc-700 dark:bg-zinc-950',
+            enhancing && 'cursor-progress bg-zinc-50 text-zinc-500 dark:bg-zinc-900 dark:text-zinc-400',
+          )}
         />
         <button
           type="button"
           onClick={props.onToggleVoice}
+          disabled={enhancing}
           aria-pressed={recording}
           aria-label={recording ? 'Stop voice input' : 'Start voice input'}
           title={recording ? 'Stop voice input' : 'Dictate your idea'}
           data-testid="voice-button"
           data-state={recording ? 'recording' : 'off'}
           className={cn(
-            'absolute top-3 right-3 grid h-9 w-9 cursor-pointer place-items-center rounded-full transition-colors',
+            'absolute top-3 right-3 grid h-9 w-9 cursor-pointer place-items-center rounded-full transition-colors disabled:pointer-events-none disabled:opacity-50',
             recording
               ? 'bg-red-600 text-white shadow-md ring-4 ring-red-500/25 motion-safe:animate-pulse'
               : 'bg-zinc-100 text-zinc-600 hover:bg-zinc-200 hover:text-zinc-900 dark:bg-zinc-800 dark:text-zinc-300 dark:hover:bg-zinc-700',
@@ -117,12 +126,14 @@ export function PromptPanel(props: PromptPanelProps) {
         attachments={props.attachments}
         onChange={props.onAttachmentsChange}
         onLog={props.onLog}
-        disabled={running}
+        disabled={running || enhancing}
       />
+
+      {props.enhanceStatus}
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={props.onClear} disabled={running}>
+          <Button variant="outline" size="sm" onClick={props.onClear} disabled={running || enhancing}>
             <Eraser className="h-4 w-4" aria-hidden />
             Clear
           </Button>
@@ -130,7 +141,7 @@ export function PromptPanel(props: PromptPanelProps) {
             variant="outline"
             size="sm"
             onClick={props.onLoadLatest}
-            disabled={running || props.loadingLatest}
+            disabled={running || enhancing || props.loadingLatest}
             aria-busy={props.loadingLatest || undefined}
           >
             {props.loadingLatest ? (
@@ -146,6 +157,7 @@ export function PromptPanel(props: PromptPanelProps) {
             onClick={props.onEnhance}
             disabled={enhanceDisabled}
             data-testid="enhance-button"
+            aria-busy={enhancing || undefined}
             data-glow={props.enhanceGlow && !enhanceDisabled ? 'true' : undefined}
             className={cn(
               props.enhanceGlow &&
@@ -153,14 +165,18 @@ export function PromptPanel(props: PromptPanelProps) {
                 'enhance-glow border-brand/60 text-brand-strong dark:border-brand/60 dark:text-brand-strong',
             )}
           >
-            <WandSparkles className="h-4 w-4" aria-hidden />
-            AI Enhance
+            {enhancing ? (
+              <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <WandSparkles className="h-4 w-4" aria-hidden />
+            )}
+            {enhancing ? 'Enhancing…' : 'AI Enhance'}
           </Button>
         </div>
         <Button
           size="lg"
           onClick={props.onStart}
-          disabled={running}
+          disabled={running || enhancing}
           data-testid="start-button"
           className="min-w-48 shadow-md shadow-brand/25"
         >

@@ -1,9 +1,7 @@
 import { formatDollars, formatHours, runSavings } from '@wolfpack/core';
 import { CircleCheck, Copy, FolderOpen, GitBranch, LoaderCircle, Repeat2, TriangleAlert } from 'lucide-react';
-import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { fetchReplitCode } from '../api/queries';
-import { toast } from '../hooks/use-toast';
+import { useCopyReplitCode } from '../hooks/use-copy-replit-code';
 import { formatElapsed } from '../lib/format-time';
 import type { RunResult } from '../lib/pipeline-state';
 import { Button } from './button';
@@ -22,41 +20,10 @@ export interface SuccessBannerProps {
  */
 export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerProps) {
   const navigate = useNavigate();
-  const [copying, setCopying] = useState(false);
+  const { copy, copying } = useCopyReplitCode();
   const savings = runSavings(result.executionSeconds);
   const verification = result.verification;
   const failed = verification && !verification.passed;
-
-  async function copyForReplit() {
-    setCopying(true);
-    try {
-      let code: string;
-      try {
-        const reply = await fetchReplitCode(result.projectId);
-        if (!reply.success) {
-          toast({ title: 'Error', description: reply.error || 'Failed to generate code', variant: 'destructive' });
-          return;
-        }
-        code = reply.code;
-      } catch {
-        toast({ title: 'Error', description: 'Failed to copy code', variant: 'destructive' });
-        return;
-      }
-      try {
-        await navigator.clipboard.writeText(code);
-      } catch {
-        toast({
-          title: 'Copy Failed',
-          description: 'The browser did not allow copying. Open View Files and copy the files from there.',
-          variant: 'destructive',
-        });
-        return;
-      }
-      toast({ title: 'Copied!', description: 'The project code is on your clipboard. Paste it into Replit.' });
-    } finally {
-      setCopying(false);
-    }
-  }
 
   return (
     <section
@@ -107,7 +74,7 @@ export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerPr
       ) : null}
 
       <div className="mt-5 grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
-        <Button onClick={() => void copyForReplit()} disabled={copying} data-testid="copy-replit">
+        <Button onClick={() => void copy(result.projectId)} disabled={copying} data-testid="copy-replit">
           {copying ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
           Copy for Replit
         </Button>

@@ -21,3 +21,13 @@ export function formatClock(timestamp: string): string {
   if (Number.isNaN(date.getTime())) return '';
   return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
+
+/**
+ * A date as 'Nov 3, 2026, 2:14 PM' in US English (like the rest of the interface); 'recently'
+ * when it cannot be parsed.
+ */
+export function formatDateTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return 'recently';
+  return date.toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+}

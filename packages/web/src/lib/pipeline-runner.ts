@@ -114,6 +114,11 @@ export class PipelineRunner {
     this.dispatch({ type: 'log', item: clientFeedItem(type, message) });
   }
 
+  /** Adds a feed item that already has its id and time (AI Enhance's lines share the feed). */
+  pushFeed(item: FeedItem): void {
+    this.dispatch({ type: 'log', item });
+  }
+
   clearFeed(): void {
     this.dispatch({ type: 'clear-feed' });
   }

@@ -1,10 +1,11 @@
 import type { Attachment } from '@wolfpack/core';
 import { LogIn, Sparkles } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useEngines, useMe } from '../api/queries';
 import { ActivityFeed } from '../components/activity-feed';
 import { DemoNotice } from '../components/demo-notice';
+import { EnhanceStatus } from '../components/enhance-status';
 import { EnhanceTipDialog } from '../components/enhance-tip-dialog';
 import { LearnMore } from '../components/learn-more';
 import { PipelineProgress } from '../components/pipeline-progress';
@@ -13,6 +14,7 @@ import { RunStatusCallout } from '../components/run-status-callout';
 import { SavingsSummary } from '../components/savings-summary';
 import { StatisticsPanel } from '../components/statistics-panel';
 import { SuccessBanner } from '../components/success-banner';
+import { useEnhance } from '../hooks/use-enhance';
 import { useEnhanceTip } from '../hooks/use-enhance-tip';
 import { useLoadLatestProject } from '../hooks/use-load-latest-project';
 import { usePipelineRun } from '../hooks/use-pipeline-run';
@@ -24,6 +26,20 @@ import { isRunActive } from '../lib/pipeline-state';
 /** Spec core §9: a stored tweak request starts this long after the page opens with autostart=true. */
 export const AUTOSTART_DELAY_MS = 500;
 
+/**
+ * Router state another screen passes when it sends the user here (Continue on a project): the idea
+ * to put in the prompt. The continue-project id itself travels in browser storage.
+ */
+export interface HomeLocationState {
+  idea?: string;
+}
+
+function ideaFromLocation(state: unknown): string | undefined {
+  if (!state || typeof state !== 'object' || !('idea' in state)) return undefined;
+  const idea = (state as HomeLocationState).idea;
+  return typeof idea === 'string' && idea.trim() ? idea : undefined;
+}
+
 function showPublishComingSoon() {
   toast({
     title: 'Publishing is coming soon',
@@ -34,7 +50,16 @@ function showPublishComingSoon() {
 /** Home (/): the build screen (spec core §2 Home). */
 export function HomePage() {
   const { state, start, resume, reconnect, log, clearFeed, dismissResult } = usePipelineRun();
-  const [prompt, setPrompt] = useState('');
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Continue from a project page arrives with the project's idea.
+  const [prompt, setPrompt] = useState(() => ideaFromLocation(location.state) ?? '');
+  useEffect(() => {
+    // The idea is used once: a reload or Back must not bring it back over newer edits.
+    if (ideaFromLocation(location.state) !== undefined) {
+      void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
+    }
+  }, [location.state, location.pathname, location.search, navigate]);
   const [attachments, setAttachments] = useState<readonly Attachment[]>([]);
   const { user, isPending: mePending } = useMe();
   const engines = useEngines(user !== null);
@@ -53,6 +78,8 @@ export function HomePage() {
     onLog: log,
   });
   const latest = useLoadLatestProject(setPrompt);
+  const enhancer = useEnhance({ onPrompt: setPrompt });
+  const enhancing = enhancer.enhancing;
 
   const modelOrder = useRef<string[]>([]);
   modelOrder.current = engines.data?.engines.map((engine) => engine.key) ?? [];
@@ -64,12 +91,14 @@ export function HomePage() {
   );
 
   function handleStart() {
+    if (enhancing) return;
     if (!prompt.trim()) {
       log('warning', 'Please enter an idea or speak.');
       toast({ title: 'Input Required', description: 'Please enter an idea or use voice input', variant: 'destructive' });
       return;
     }
     voice.stop();
+    enhancer.dismiss();
     runIdea(prompt);
   }
 
@@ -161,12 +190,16 @@ export function HomePage() {
             attachments={attachments}
             onAttachmentsChange={(update) => setAttachments(update)}
             running={running}
-            enhancing={false}
+            enhancing={enhancing}
+            enhanceStatus={
+              <EnhanceStatus state={enhancer.state} onDismiss={enhancer.dismiss} onRestore={enhancer.restoreOriginal} />
+            }
             recording={voice.recording}
             onToggleVoice={voice.toggle}
             onStart={handleStart}
             onClear={() => {
               voice.stop();
+              enhancer.dismiss();
               setPrompt('');
               setAttachments([]);
             }}
@@ -174,10 +207,9 @@ export function HomePage() {
             loadingLatest={latest.loading}
             onEnhance={() => {
               tip.stopGlow();
-              toast({
-                title: 'AI Enhance is coming soon',
-                description: 'Multi-pass prompt enhancement arrives in a later update. Your idea is used as written.',
-              });
+              if (!prompt.trim() || running || enhancing) return;
+              voice.stop();
+              enhancer.enhance(prompt, attachments);
             }}
             enhanceGlow={tip.glow}
             continueProjectId={continueProjectId}
@@ -207,7 +239,7 @@ export function HomePage() {
         </div>
 
         <aside className="flex min-w-0 flex-col gap-6" aria-label="Activity and statistics">
-          <ActivityFeed items={state.feed} processing={running} onClear={clearFeed} />
+          <ActivityFeed items={state.feed} processing={running || enhancing} onClear={clearFeed} />
           <StatisticsPanel />
           <SavingsSummary />
         </aside>

@@ -1,12 +1,337 @@
-import { useParams } from 'react-router-dom';
-import { ComingSoon } from '../components/coming-soon';
+import type { ProjectDetailReply } from '@wolfpack/core';
+import {
+  ArrowLeft,
+  CalendarDays,
+  ChevronDown,
+  Copy,
+  Download,
+  FileQuestion,
+  Files,
+  HardDrive,
+  LoaderCircle,
+  LogIn,
+  Repeat2,
+  Sparkles,
+  TriangleAlert,
+} from 'lucide-react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { describeRequestFailure, httpErrorParts } from '../api/client';
+import { useProject } from '../api/queries';
+import { Button, buttonClass } from '../components/button';
+import { Card } from '../components/card';
+import { CodeViewer } from '../components/code-viewer';
+import { FileTreeList } from '../components/file-tree-list';
+import { PromptEvolutionPanel } from '../components/prompt-evolution-panel';
+import { Tabs } from '../components/tabs';
+import { useCopyReplitCode } from '../hooks/use-copy-replit-code';
+import { toast } from '../hooks/use-toast';
+import { cn } from '../lib/cn';
+import { continueProjectIdStore } from '../lib/build-stores';
+import { downloadProjectZip } from '../lib/download-zip';
+import { buildFileTree, defaultFile } from '../lib/file-tree';
+import { formatDateTime } from '../lib/format-time';
+import { formatBytes, utf8Length } from '../lib/highlight';
+import type { HomeLocationState } from './home';
 
-/** Project (/projects/:id); a later change builds the screen. */
+type TabKey = 'files' | 'prompt-evolution';
+
+/** Project detail (/projects/:id, spec core §2): the files, the prompt evolution and the actions. */
 export function ProjectDetailPage() {
-  const { id } = useParams();
+  const { id = '' } = useParams();
+  const project = useProject(id);
+
+  if (project.isPending) return <DetailSkeleton />;
+  if (project.isError) {
+    const status = httpErrorParts(project.error)?.status;
+    // A malformed id is as missing as an unknown one; the server says 404 for another user's too.
+    if (status === 404 || status === 400) return <ProjectNotFound />;
+    if (status === 401) return <SignInToView />;
+    return (
+      <CenteredCard testId="project-error">
+        <TriangleAlert className="h-10 w-10 text-red-500" aria-hidden />
+        <h1 className="text-xl font-semibold">This project could not be loaded</h1>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {describeRequestFailure(project.error, {
+            failed: 'The server could not read it. Try again in a moment.',
+            exception: 'Check your connection and try again.',
+          })}
+        </p>
+        <Button variant="outline" onClick={() => void project.refetch()}>
+          Try again
+        </Button>
+      </CenteredCard>
+    );
+  }
+  return <ProjectView detail={project.data} />;
+}
+
+function ProjectView({ detail }: { detail: ProjectDetailReply }) {
+  const { project, files } = detail;
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab: TabKey = params.get('tab') === 'prompt-evolution' ? 'prompt-evolution' : 'files';
+  const tree = useMemo(() => buildFileTree(files), [files]);
+  const requested = params.get('file');
+  const selected = requested !== null && Object.hasOwn(project.fsIndex, requested) ? requested : defaultFile(tree);
+  const totalBytes = useMemo(
+    () => Object.values(project.fsIndex).reduce((sum, content) => sum + utf8Length(content), 0),
+    [project.fsIndex],
+  );
+
+  const setParam = (key: string, value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === null) next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const { copy, copying } = useCopyReplitCode();
+  const [downloading, setDownloading] = useState(false);
+
+  function continueProject() {
+    continueProjectIdStore.set(project.id);
+    toast({ title: 'Continue Mode Enabled', description: 'Describe what to add or change; the next run builds on this project.' });
+    void navigate('/', { state: { idea: project.idea } satisfies HomeLocationState });
+  }
+
+  async function download() {
+    setDownloading(true);
+    try {
+      await downloadProjectZip(project.id);
+    } catch {
+      toast({ title: 'Download Failed', description: 'Export failed', variant: 'destructive' });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
   return (
-    <ComingSoon title="Project" description="The files and prompt evolution of one project.">
-      <p className="font-mono text-sm text-zinc-500 dark:text-zinc-400">id: {id}</p>
-    </ComingSoon>
+    <div className="flex flex-col gap-6" data-testid="project-detail">
+      <Link
+        to="/projects"
+        className="inline-flex w-fit items-center gap-1.5 text-sm font-medium text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-white"
+      >
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        All projects
+      </Link>
+
+      <Card className="overflow-hidden">
+        <div className="h-1 bg-gradient-to-r from-brand via-brand/50 to-transparent" aria-hidden />
+        <div className="flex flex-col gap-5 p-5 sm:p-6">
+          <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+            <IdeaHeading idea={project.idea} />
+            <div className="flex shrink-0 flex-wrap gap-2">
+              <Button onClick={continueProject} data-testid="continue-project">
+                <Repeat2 className="h-4 w-4" aria-hidden />
+                Continue
+              </Button>
+              <Button variant="outline" onClick={() => void copy(project.id)} disabled={copying} data-testid="copy-replit">
+                {copying ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+                Copy/Paste to Replit
+              </Button>
+              <Button variant="outline" onClick={() => void download()} disabled={downloading} data-testid="download-zip">
+                {downloading ? (
+                  <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
+                ) : (
+                  <Download className="h-4 w-4" aria-hidden />
+                )}
+                Download ZIP
+              </Button>
+            </div>
+          </div>
+          <dl className="grid grid-cols-2 gap-3 border-t border-zinc-100 pt-4 text-sm sm:grid-cols-4 dark:border-zinc-800">
+            <Fact icon={<CalendarDays className="h-4 w-4" aria-hidden />} label="Created" testId="project-created">
+              <time dateTime={project.createdAt}>{formatDateTime(project.createdAt)}</time>
+            </Fact>
+            <Fact icon={<CalendarDays className="h-4 w-4" aria-hidden />} label="Updated">
+              <time dateTime={project.updatedAt}>{formatDateTime(project.updatedAt)}</time>
+            </Fact>
+            <Fact icon={<Files className="h-4 w-4" aria-hidden />} label="Files">
+              {files.length}
+            </Fact>
+            <Fact icon={<HardDrive className="h-4 w-4" aria-hidden />} label="Size">
+              {formatBytes(totalBytes)}
+            </Fact>
+          </dl>
+        </div>
+      </Card>
+
+      <Tabs<TabKey>
+        label="Project views"
+        value={tab}
+        onChange={(next) => setParam('tab', next === 'files' ? null : next)}
+        items={[
+          {
+            key: 'files',
+            label: (
+              <>
+                <Files className="h-4 w-4" aria-hidden />
+                Files
+                <span className="rounded-full bg-zinc-200/80 px-1.5 text-xs tabular-nums dark:bg-zinc-700">{files.length}</span>
+              </>
+            ),
+          },
+          {
+            key: 'prompt-evolution',
+            label: (
+              <>
+                <Sparkles className="h-4 w-4" aria-hidden />
+                Prompt Evolution
+              </>
+            ),
+          },
+        ]}
+      >
+        {tab === 'files' ? (
+          files.length === 0 ? (
+            <Card className="px-6 py-12 text-center text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-files">
+              This project has no files yet. Continue it to let the pack build some.
+            </Card>
+          ) : (
+            <div className="grid items-start gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
+              <Card className="flex flex-col lg:sticky lg:top-20">
+                <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">
+                  Files
+                  <span className="text-xs font-normal text-zinc-500 tabular-nums">{files.length}</span>
+                </div>
+                <div className="max-h-[60vh] overflow-y-auto p-2">
+                  <FileTreeList nodes={tree} selected={selected} onSelect={(path) => setParam('file', path)} />
+                </div>
+              </Card>
+              {selected !== undefined ? <CodeViewer path={selected} content={Object.hasOwn(project.fsIndex, selected) ? (project.fsIndex[selected] ?? '') : ''} /> : null}
+            </div>
+          )
+        ) : (
+          <PromptEvolutionPanel projectId={project.id} />
+        )}
+      </Tabs>
+    </div>
+  );
+}
+
+/**
+ * The idea's first line as the heading and, when there is more to it, the rest below, so heading
+ * and text together read as the whole idea.
+ */
+function IdeaHeading({ idea }: { idea: string }) {
+  const trimmed = idea.trim();
+  const newline = trimmed.indexOf('\n');
+  const firstLine = (newline === -1 ? trimmed : trimmed.slice(0, newline)).trim();
+  const rest = newline === -1 ? '' : trimmed.slice(newline + 1).trim();
+  const title = firstLine || 'Untitled Project';
+  const hasMore = rest.length > 0;
+  const long = rest.length > 360 || rest.split('\n').length > 5;
+  const [expanded, setExpanded] = useState(false);
+  return (
+    <div className="flex min-w-0 flex-col gap-2">
+      <span className="text-xs font-medium tracking-wide text-brand-strong uppercase">Project</span>
+      <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl" data-testid="project-title">
+        {title}
+      </h1>
+      {hasMore ? (
+        <div className="flex max-w-3xl flex-col items-start gap-1">
+          <p
+            className={cn(
+              'text-sm leading-relaxed break-words whitespace-pre-wrap text-zinc-600 dark:text-zinc-400',
+              long && !expanded && 'line-clamp-4',
+            )}
+            data-testid="project-idea"
+          >
+            {rest}
+          </p>
+          {long ? (
+            <button
+              type="button"
+              onClick={() => setExpanded((current) => !current)}
+              aria-expanded={expanded}
+              className="inline-flex cursor-pointer items-center gap-1 text-sm font-medium text-brand-strong hover:underline"
+            >
+              {expanded ? 'Show less' : 'Show the full idea'}
+              <ChevronDown className={cn('h-4 w-4 transition-transform', expanded && 'rotate-180')} aria-hidden />
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Fact({ icon, label, children, testId }: { icon: ReactNode; label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="flex min-w-0 flex-col gap-0.5">
+      <dt className="flex items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+        {icon}
+        {label}
+      </dt>
+      <dd className="truncate font-medium tabular-nums" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+function CenteredCard({ children, testId }: { children: ReactNode; testId: string }) {
+  return (
+    <div className="flex justify-center py-10">
+      <Card className="flex w-full max-w-md flex-col items-center gap-3 p-8 text-center" data-testid={testId}>
+        {children}
+      </Card>
+    </div>
+  );
+}
+
+/** Spec core §2: a missing project shows 'Project not found' with a link home. */
+function ProjectNotFound() {
+  return (
+    <CenteredCard testId="project-not-found">
+      <span className="grid h-14 w-14 place-items-center rounded-2xl bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
+        <FileQuestion className="h-7 w-7" aria-hidden />
+      </span>
+      <h1 className="text-xl font-semibold">Project not found</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        It may have been deleted, or it belongs to another account. Check the link, or build something new.
+      </p>
+      <Link to="/" className={buttonClass('primary', 'md', 'mt-2')} data-testid="not-found-home">
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        Go home
+      </Link>
+    </CenteredCard>
+  );
+}
+
+function SignInToView() {
+  return (
+    <CenteredCard testId="project-sign-in">
+      <span className="grid h-14 w-14 place-items-center rounded-2xl bg-brand/10 text-brand-strong">
+        <LogIn className="h-7 w-7" aria-hidden />
+      </span>
+      <h1 className="text-xl font-semibold">Sign in to see this project</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">Projects belong to the account that built them.</p>
+      <Link to="/login" className={buttonClass('primary', 'md', 'mt-2')}>
+        Sign in
+      </Link>
+    </CenteredCard>
+  );
+}
+
+function DetailSkeleton() {
+  return (
+    <div className="flex flex-col gap-6" role="status" aria-label="Loading project">
+      <div className="h-5 w-28 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+      <Card className="flex flex-col gap-4 p-6">
+        <div className="h-3 w-16 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+        <div className="h-8 w-2/3 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+        <div className="h-4 w-1/2 animate-pulse rounded bg-zinc-100 dark:bg-zinc-800/70" />
+      </Card>
+      <div className="grid gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
+        <Card className="h-72 animate-pulse" />
+        <Card className="h-96 animate-pulse" />
+      </div>
+    </div>
   );
 }

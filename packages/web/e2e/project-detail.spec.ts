@@ -1,0 +1,253 @@
+/**
+ * Project detail (/projects/{id}, spec core §2): the files as text with a per-file Copy, the Prompt
+ * Evolution of an enhanced idea, the actions, and what a missing or someone else's project shows.
+ * Runs on the shared server, whose demo engines enhance and build offline.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { uniqueUsername, useBrowser } from './harness';
+import { buildProjectViaApi, delay, pathOf, saveShot, signUpViaApi, skipEnhanceTip, waitForToast } from './helpers';
+
+const IDEA = 'A reading list that tracks books, notes and finished dates';
+
+async function openSignedIn(page: Page, path = '/'): Promise<string> {
+  const username = uniqueUsername('detail');
+  await signUpViaApi(page, username);
+  await page.goto(path);
+  await skipEnhanceTip(page);
+  return username;
+}
+
+/** Element names inside the file content: only the highlighter's spans, never the file's markup. */
+function elementsInContent(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('file-content')
+    .evaluate((el) => [...new Set([...el.querySelectorAll('*')].map((child) => child.tagName.toLowerCase()))].sort());
+}
+
+describe('Project detail', () => {
+  const browser = useBrowser();
+
+  it('enhances, builds, and shows the files as text and the prompt evolution', async () => {
+    const page = await browser.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openSignedIn(page);
+    const prompt = page.getByTestId('prompt-input');
+    await prompt.fill(IDEA);
+    await page.getByTestId('enhance-button').click();
+    await page.locator('[data-testid="enhance-status"][data-outcome="enhanced"]').waitFor({ timeout: 30_000 });
+    const enhanced = await prompt.inputValue();
+    expect(enhanced).toContain(IDEA);
+
+    await page.getByTestId('start-button').click();
+    await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
+    const projectId = await page.evaluate(() => localStorage.getItem('completedProjectId'));
+    expect(projectId).toBeTruthy();
+    await page.getByRole('button', { name: 'View Files' }).click();
+    await page.waitForURL((url) => url.pathname === `/projects/${projectId}`);
+
+    // Title: the idea's first line as the heading, the rest of the idea below, the created date.
+    await page.getByTestId('project-detail').waitFor();
+    const [firstLine, ...rest] = enhanced.trim().split('\n');
+    expect(await page.getByTestId('project-title').textContent()).toBe(firstLine);
+    expect(await page.getByTestId('project-idea').textContent()).toBe(rest.join('\n').trim());
+    expect(await page.getByTestId('project-created').textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/);
+
+    // Files: every path listed, README opened first.
+    const paths = await page.getByTestId('file-item').evaluateAll((els) => els.map((el) => el.getAttribute('data-path')));
+    expect([...paths].sort()).toEqual(['README.md', 'app.js', 'index.html', 'styles.css']);
+    await page.getByTestId('viewer-path').filter({ hasText: 'README.md' }).waitFor();
+    await saveShot(page, 'project-detail-files', { fullPage: true });
+
+    // An HTML file is shown as its text: the markup is visible, none of it is rendered.
+    await page.locator('[data-testid="file-item"][data-path="index.html"]').click();
+    await page.getByTestId('viewer-path').filter({ hasText: 'index.html' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('file')).toBe('index.html');
+    const content = page.getByTestId('file-content');
+    const shown = (await content.textContent()) ?? '';
+    expect(shown.startsWith('<!doctype html>')).toBe(true);
+    expect(shown).toContain('<script src="app.js"></script>');
+    expect(await page.getByText('<!doctype html>').first().isVisible()).toBe(true);
+    expect(await content.getAttribute('data-highlighted')).toBe('true');
+    expect(await elementsInContent(page)).toEqual(['code', 'span']);
+    await saveShot(page, 'project-detail-html');
+
+    // Copy: the file lands on the clipboard; 'Copied' shows for 2 s.
+    const copy = page.getByTestId('copy-file');
+    const clickedAt = Date.now();
+    await copy.click();
+    // Writing to the clipboard is asynchronous: the indicator appears once it succeeded.
+    await page.locator('[data-testid="copy-file"][data-state="copied"]').waitFor({ timeout: 1000 });
+    const copiedAt = Date.now();
+    expect(await copy.textContent()).toContain('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await saveShot(page, 'project-detail-copied');
+    // Still shown 1.7 s after it appeared, gone within 2 s of it plus a margin for slow machines.
+    await delay(Math.max(0, 1700 - (Date.now() - copiedAt)));
+    expect(await copy.getAttribute('data-state')).toBe('copied');
+    await page.locator('[data-testid="copy-file"][data-state="idle"]').waitFor({ timeout: 2000 });
+    expect(Date.now() - clickedAt).toBeLessThan(3500);
+    expect(await copy.textContent()).toContain('Copy');
+
+    // Prompt Evolution: the original idea, 2 cycles of 4 engines, the final prompt.
+    await page.getByTestId('tab-prompt-evolution').click();
+    await page.getByTestId('prompt-evolution').waitFor();
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('prompt-evolution');
+    expect((await page.getByTestId('evolution-original').locator('p').last().textContent())?.trim()).toBe(IDEA);
+    const passes = page.getByTestId('evolution-pass');
+    expect(await passes.count()).toBe(2);
+    for (const index of [0, 1]) {
+      expect(await passes.nth(index).locator('h3').textContent()).toBe(`Cycle ${index + 1}`);
+      expect(await passes.nth(index).getByTestId('evolution-step').count()).toBe(4);
+      const orders = await passes.nth(index).getByTestId('evolution-step').evaluateAll((els) => els.map((el) => el.getAttribute('data-engine-order')));
+      expect(orders).toEqual(['1', '2', '3', '4']);
+    }
+    const durations = await page.getByTestId('evolution-step-duration').allTextContents();
+    expect(durations).toHaveLength(8);
+    for (const text of durations) expect(text.trim()).toMatch(/^\d+\.\ds$/);
+
+    const firstStep = page.getByTestId('evolution-step').first();
+    const toggle = firstStep.getByTestId('evolution-step-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await firstStep.getByTestId('evolution-step-detail').count()).toBe(0);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await firstStep.getByTestId('step-input').textContent()).toContain(IDEA);
+    expect(((await firstStep.getByTestId('step-output').textContent()) ?? '').trim().length).toBeGreaterThan(0);
+    const secondPassStep = passes.nth(1).getByTestId('evolution-step').first();
+    await secondPassStep.getByTestId('evolution-step-toggle').click();
+    expect(await secondPassStep.getByTestId('step-input').textContent()).toContain('Proposals from the previous pass');
+
+    const final = page.getByTestId('evolution-final');
+    expect((await final.locator('p').last().textContent())?.trim()).toBe(enhanced.trim());
+    await saveShot(page, 'project-detail-evolution', { fullPage: true });
+    await toggle.click();
+    expect(await firstStep.getByTestId('evolution-step-detail').count()).toBe(0);
+
+    // Copy/Paste to Replit puts the consolidated code on the clipboard.
+    await page.getByTestId('copy-replit').click();
+    expect((await waitForToast(page, 'The project code is on your clipboard. Paste it into Replit.')).title).toBe('Copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('FILE: index.html');
+
+    // Continue: back to the build screen with the idea and the continue-project id.
+    await page.getByTestId('continue-project').click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect((await waitForToast(page, 'Describe what to add or change; the next run builds on this project.')).title).toBe(
+      'Continue Mode Enabled',
+    );
+    expect(await page.getByTestId('prompt-input').inputValue()).toBe(enhanced);
+    expect(await page.evaluate(() => localStorage.getItem('continueProjectId'))).toBe(projectId);
+    await page.getByTestId('continue-mode').waitFor();
+    // The idea was handed over once: a reload does not bring it back.
+    await page.reload();
+    await page.getByTestId('prompt-input').waitFor();
+    expect(await page.getByTestId('prompt-input').inputValue()).toBe('');
+  });
+
+  it('downloads the ZIP as project-{8 characters}.zip, and says when the export fails', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page);
+    const projectId = await buildProjectViaApi(page, 'A tiny pomodoro timer');
+    await page.goto(`/projects/${projectId}`);
+    await page.getByTestId('project-detail').waitFor();
+
+    // The server's archive, saved under the spec's name.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-zip').click()]);
+    expect(download.suggestedFilename()).toBe(`project-${projectId.slice(0, 8)}.zip`);
+    const saved = await download.path();
+    const bytes = await readFile(saved);
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    for (const name of ['index.html', 'app.js', 'styles.css', 'README.md']) expect(bytes.includes(Buffer.from(name))).toBe(true);
+
+    // When the export fails, the page says so.
+    await page.route(`**/api/projects/${projectId}/export`, (route) =>
+      route.fulfill({ status: 500, json: { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' } }),
+    );
+    await page.getByTestId('download-zip').click();
+    const toast = await waitForToast(page, 'Export failed');
+    expect(toast).toMatchObject({ title: 'Download Failed', variant: 'destructive' });
+    await page.unroute(`**/api/projects/${projectId}/export`);
+
+    // The viewer in dark mode, for the pictures.
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.goto(`/projects/${projectId}?file=app.js`);
+    await page.getByTestId('viewer-path').filter({ hasText: 'app.js' }).waitFor();
+    await saveShot(page, 'project-detail-dark');
+  });
+
+  it('shows a file above 200 KB as plain text without freezing the page', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page);
+    const projectId = await buildProjectViaApi(page, 'A big data dump');
+    // One very large generated file, added to the real reply.
+    const big = `${'<div class="row">&lt;tr&gt; not markup</div>\n'.repeat(12_000)}`;
+    await page.route(`**/api/projects/${projectId}`, async (route) => {
+      const res = await route.fetch();
+      const reply = (await res.json()) as { project: { fsIndex: Record<string, string> }; files: string[] };
+      reply.project.fsIndex['data/big.html'] = big;
+      reply.files = [...reply.files, 'data/big.html'].sort();
+      await route.fulfill({ response: res, json: reply });
+    });
+    await page.goto(`/projects/${projectId}`);
+    await page.getByTestId('folder-item').filter({ hasText: 'data' }).waitFor();
+    const started = Date.now();
+    await page.locator('[data-testid="file-item"][data-path="data/big.html"]').click();
+    await page.getByTestId('highlight-skipped').waitFor();
+    expect(Date.now() - started).toBeLessThan(5000);
+    const content = page.getByTestId('file-content');
+    expect(await content.getAttribute('data-highlighted')).toBe('false');
+    expect(await elementsInContent(page)).toEqual(['code']);
+    expect((await content.textContent())?.length).toBe(big.length);
+    expect(await page.getByTestId('highlight-skipped').textContent()).toContain('without syntax highlighting');
+    await saveShot(page, 'project-detail-large-file');
+  });
+
+  it('says a project built without AI Enhance predates the multi-pass enhancement feature', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page);
+    const projectId = await buildProjectViaApi(page, 'A plain shopping list');
+    await page.goto(`/projects/${projectId}?tab=prompt-evolution`);
+    const message = page.getByTestId('evolution-predates');
+    await message.waitFor();
+    expect(await message.textContent()).toContain('predates the multi-pass enhancement feature');
+    expect(await page.getByTestId('project-title').textContent()).toBe('A plain shopping list');
+    // A one-line idea is only the heading.
+    expect(await page.getByTestId('project-idea').count()).toBe(0);
+    await saveShot(page, 'project-detail-predates');
+  });
+
+  it("shows 'Project not found' with a link home for an unknown id", async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, `/projects/${randomUUID()}`);
+    await page.getByRole('heading', { name: 'Project not found' }).waitFor();
+    await saveShot(page, 'project-detail-not-found');
+    await page.getByRole('link', { name: 'Go home' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await page.goto('/projects/not-a-uuid');
+    await page.getByRole('heading', { name: 'Project not found' }).waitFor();
+  });
+
+  it("does not show one user's project to another", async () => {
+    const owner = await browser.newPage();
+    await openSignedIn(owner);
+    const projectId = await buildProjectViaApi(owner, 'A private diary');
+    await owner.goto(`/projects/${projectId}`);
+    await owner.getByTestId('project-title').filter({ hasText: 'A private diary' }).waitFor();
+
+    // A second user in a browser context of their own.
+    const intruder = await browser.newPage();
+    await openSignedIn(intruder, `/projects/${projectId}`);
+    await intruder.getByRole('heading', { name: 'Project not found' }).waitFor();
+    expect(await intruder.getByText('A private diary').count()).toBe(0);
+    expect((await intruder.request.get(`/api/projects/${projectId}/prompt-history`)).status()).toBe(404);
+    expect(pathOf(intruder)).toBe(`/projects/${projectId}`);
+
+    // A visitor is asked to sign in.
+    const visitor = await browser.newPage();
+    await visitor.goto(`/projects/${projectId}`);
+    await visitor.getByRole('heading', { name: 'Sign in to see this project' }).waitFor();
+  });
+});
