@@ -121,7 +121,7 @@ describe('verifyProject on a valid React + Vite project', () => {
     const checks = Object.fromEntries(report.checked.map((c) => [c.path, c.checks]));
     expect(checks['package.json']).toEqual(['json', 'package-json']);
     expect(checks['tsconfig.json']).toEqual(['json']);
-    expect(checks['src/App.tsx']).toEqual(['syntax', 'imports']);
+    expect(checks['src/App.tsx']).toEqual(['syntax', 'imports', 'types']);
     expect(checks['src/index.css']).toEqual(['syntax', 'imports']);
     expect(checks['index.html']).toEqual(['html', 'imports']);
     expect(checks['tools/report.py']).toEqual([]);

@@ -2,8 +2,8 @@
  * Static checks of a generated project, run before it is shown or saved, so an engine can be
  * asked to fix what is broken while the context is still warm. Everything runs in memory.
  *
- * Not done here yet: TypeScript type-checking (needs the project's dependencies' types), Python
- * syntax (needs a Python parser in JS), SCSS/Less, Vue/Svelte single-file components.
+ * TypeScript type-checking runs with packages typed `any` (they are not installed). Not done here
+ * yet: Python syntax (needs a Python parser in JS), SCSS/Less, Vue/Svelte single-file components.
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { familyFor } from './code-scan.js';
@@ -11,8 +11,9 @@ import { scanModule } from './scan-module.js';
 import { checkHtml } from './verify-html.js';
 import { ImportChecker } from './verify-imports.js';
 import { classifySpecifier } from './resolve-imports.js';
+import { isTypeScriptPath, typeCheck } from './verify-types.js';
 
-export type VerifyCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html';
+export type VerifyCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types';
 
 export interface VerifyProblem {
   path: string;
@@ -105,7 +106,7 @@ const LOCAL_URL = /^(?![a-z][a-z0-9+.-]*:|\/\/|#|\{\{|<%|%)/i;
 /**
  * Runs every static check that applies: JSON/JSONC validity, package.json shape and declared
  * dependencies, JS/TS/JSX/CSS syntax (esbuild), local imports and HTML script/stylesheet
- * references resolving to generated files, and HTML well-formedness.
+ * references resolving to generated files, HTML well-formedness, and TypeScript types.
  */
 export function verifyProject(files: Readonly<Record<string, string>>): VerifyReport {
   const problems: VerifyProblem[] = [];
@@ -157,6 +158,13 @@ export function verifyProject(files: Readonly<Record<string, string>>): VerifyRe
   }
 
   problems.push(...imports.problems, ...imports.undeclaredPackages());
+
+  // Type errors on top of syntax errors are mostly noise: type-check once the TS files parse.
+  const tsChecked = checked.filter((c) => isTypeScriptPath(c.path));
+  if (tsChecked.length > 0 && !problems.some((p) => p.check === 'syntax' && isTypeScriptPath(p.path))) {
+    problems.push(...typeCheck(files));
+    for (const entry of tsChecked) entry.checks.push('types');
+  }
   problems.sort((a, b) => (a.path === b.path ? (a.line ?? 0) - (b.line ?? 0) : a.path < b.path ? -1 : 1));
   return { checked, problems, passed: problems.length === 0 };
 }
