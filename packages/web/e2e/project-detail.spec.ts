@@ -126,10 +126,14 @@ describe('Project detail', () => {
     await toggle.click();
     expect(await firstStep.getByTestId('evolution-step-detail').count()).toBe(0);
 
-    // Copy/Paste to Replit puts the consolidated code on the clipboard.
+    // Copy/Paste to Replit opens the publish dialog, whose Copy code puts the consolidated code on the clipboard.
     await page.getByTestId('copy-replit').click();
+    await page.getByTestId('publish-dialog').waitFor();
+    await page.getByTestId('publish-copy-code').click();
     expect((await waitForToast(page, 'The project code is on your clipboard. Paste it into Replit.')).title).toBe('Copied!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('FILE: index.html');
+    // Copying instead of publishing closes the dialog.
+    await page.getByTestId('publish-dialog').waitFor({ state: 'detached' });
 
     // Continue: back to the build screen with the idea and the continue-project id.
     await page.getByTestId('continue-project').click();

@@ -19,6 +19,8 @@ export const STORAGE_KEYS = {
   continueProjectId: 'continueProjectId',
   /** JSON {idea, projectId?} run automatically with /?autostart=true, then removed. */
   tweakRequest: 'tweakRequest',
+  /** All Projects' sort order: newest, oldest, a-z, z-a, most-files or least-files. */
+  projectSort: 'projectSort',
   /** 'true' once the one-time AI Enhance tip has been shown. */
   enhanceTipShown: 'enhanceTipShown',
   /** JSON {timeSavedHours, costSavedDollars, runs} of this browser session. */

@@ -7,9 +7,11 @@ import { ActivityFeed } from '../components/activity-feed';
 import { DemoNotice } from '../components/demo-notice';
 import { EnhanceStatus } from '../components/enhance-status';
 import { EnhanceTipDialog } from '../components/enhance-tip-dialog';
+import { HistoryPanel } from '../components/history-panel';
 import { LearnMore } from '../components/learn-more';
 import { PipelineProgress } from '../components/pipeline-progress';
 import { PromptPanel } from '../components/prompt-panel';
+import { usePublishDialog } from '../components/publish-dialog';
 import { RunStatusCallout } from '../components/run-status-callout';
 import { SavingsSummary } from '../components/savings-summary';
 import { StatisticsPanel } from '../components/statistics-panel';
@@ -38,13 +40,6 @@ function ideaFromLocation(state: unknown): string | undefined {
   if (!state || typeof state !== 'object' || !('idea' in state)) return undefined;
   const idea = (state as HomeLocationState).idea;
   return typeof idea === 'string' && idea.trim() ? idea : undefined;
-}
-
-function showPublishComingSoon() {
-  toast({
-    title: 'Publishing is coming soon',
-    description: 'Pushing to GitHub and opening in Replit arrive in a later update. Meanwhile use Copy for Replit.',
-  });
 }
 
 /** Home (/): the build screen (spec core §2 Home). */
@@ -80,6 +75,7 @@ export function HomePage() {
   const latest = useLoadLatestProject(setPrompt);
   const enhancer = useEnhance({ onPrompt: setPrompt });
   const enhancing = enhancer.enhancing;
+  const publish = usePublishDialog();
 
   const modelOrder = useRef<string[]>([]);
   modelOrder.current = engines.data?.engines.map((engine) => engine.key) ?? [];
@@ -149,16 +145,19 @@ export function HomePage() {
 
   return (
     <div className="flex flex-col gap-6">
-      <header className="flex flex-col gap-2">
-        <span className="inline-flex w-fit items-center gap-1.5 rounded-full bg-brand/10 px-2.5 py-1 text-xs font-medium text-brand-strong">
-          <Sparkles className="h-3.5 w-3.5" aria-hidden />
-          Staged AI engines
-        </span>
-        <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">Build with the pack</h1>
-        <p className="max-w-2xl text-zinc-600 dark:text-zinc-400">
-          Describe a project idea and Wolfpack&apos;s engines plan, build, check and polish it into a multi-file
-          project you can download, copy to Replit or push to GitHub.
-        </p>
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex flex-col gap-2">
+          <span className="inline-flex w-fit items-center gap-1.5 rounded-full bg-brand/10 px-2.5 py-1 text-xs font-medium text-brand-strong">
+            <Sparkles className="h-3.5 w-3.5" aria-hidden />
+            Staged AI engines
+          </span>
+          <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">Build with the pack</h1>
+          <p className="max-w-2xl text-zinc-600 dark:text-zinc-400">
+            Describe a project idea and Wolfpack&apos;s engines plan, build, check and polish it into a multi-file
+            project you can download, copy to Replit or push to GitHub.
+          </p>
+        </div>
+        <HistoryPanel />
       </header>
 
       <LearnMore />
@@ -223,7 +222,7 @@ export function HomePage() {
               <SuccessBanner
                 result={result}
                 onContinue={() => continueBuilding(result.projectId)}
-                onPublish={showPublishComingSoon}
+                onPublish={() => publish.open(result.projectId)}
               />
             ) : null}
             {showRun || completedProjectId ? (
@@ -232,7 +231,7 @@ export function HomePage() {
                 stages={state.stages}
                 progress={state.progress}
                 completedProjectId={completedProjectId}
-                onPublish={showPublishComingSoon}
+                onPublish={() => publish.open(completedProjectId)}
               />
             ) : null}
           </div>
@@ -246,6 +245,7 @@ export function HomePage() {
       </div>
 
       <EnhanceTipDialog open={tip.open} onOpenChange={tip.setOpen} />
+      {publish.dialog}
     </div>
   );
 }

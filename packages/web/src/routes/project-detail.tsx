@@ -23,8 +23,8 @@ import { Card } from '../components/card';
 import { CodeViewer } from '../components/code-viewer';
 import { FileTreeList } from '../components/file-tree-list';
 import { PromptEvolutionPanel } from '../components/prompt-evolution-panel';
+import { usePublishDialog } from '../components/publish-dialog';
 import { Tabs } from '../components/tabs';
-import { useCopyReplitCode } from '../hooks/use-copy-replit-code';
 import { toast } from '../hooks/use-toast';
 import { cn } from '../lib/cn';
 import { continueProjectIdStore } from '../lib/build-stores';
@@ -90,7 +90,8 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
       { replace: true },
     );
 
-  const { copy, copying } = useCopyReplitCode();
+  // Copy/Paste to Replit opens the publish dialog (spec core §2), which can also just copy the code.
+  const publish = usePublishDialog();
   const [downloading, setDownloading] = useState(false);
 
   function continueProject() {
@@ -130,8 +131,8 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
                 <Repeat2 className="h-4 w-4" aria-hidden />
                 Continue
               </Button>
-              <Button variant="outline" onClick={() => void copy(project.id)} disabled={copying} data-testid="copy-replit">
-                {copying ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+              <Button variant="outline" onClick={() => publish.open(project.id, project.idea)} data-testid="copy-replit">
+                <Copy className="h-4 w-4" aria-hidden />
                 Copy/Paste to Replit
               </Button>
               <Button variant="outline" onClick={() => void download()} disabled={downloading} data-testid="download-zip">
@@ -210,6 +211,7 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
           <PromptEvolutionPanel projectId={project.id} />
         )}
       </Tabs>
+      {publish.dialog}
     </div>
   );
 }
