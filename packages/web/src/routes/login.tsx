@@ -1,51 +1,19 @@
-import { credentials, type Credentials } from '@wolfpack/core';
+import { credentials } from '@wolfpack/core';
 import { LoaderCircle } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { describeRequestFailure } from '../api/client';
-import { useInvalidateMe, useLogin } from '../api/queries';
+import { Link } from 'react-router-dom';
+import { useLogin } from '../api/queries';
 import { AuthCard } from '../components/auth-card';
 import { Button } from '../components/button';
 import { InputField } from '../components/input-field';
-import { useFormErrors } from '../hooks/use-form-errors';
-import { toast } from '../hooks/use-toast';
+import { useAuthForm } from '../hooks/use-auth-form';
 
 /** Sign-in (spec core §2, §4, §8). */
 export function LoginPage() {
-  const [values, setValues] = useState<Credentials>({ username: '', password: '' });
-  const { errors, validate, revalidate } = useFormErrors(credentials);
-  const login = useLogin();
-  const invalidateMe = useInvalidateMe();
-  const navigate = useNavigate();
-  const busy = login.isPending;
-
-  const change = (field: keyof Credentials) => (value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    revalidate(next);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = validate(values);
-    if (!data || busy) return;
-    try {
-      const reply = await login.mutateAsync(data);
-      if (reply.success) {
-        toast({ title: 'Success', description: 'You have successfully logged in.' });
-        await invalidateMe();
-        navigate('/');
-      } else {
-        toast({ variant: 'destructive', title: 'Error', description: reply.error || 'Login failed' });
-      }
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: describeRequestFailure(error, { failed: 'Login failed', exception: 'An error occurred during login' }),
-      });
-    }
-  };
+  const { values, change, errors, busy, onSubmit } = useAuthForm(credentials, { username: '', password: '' }, useLogin(), {
+    success: 'You have successfully logged in.',
+    failed: 'Login failed',
+    exception: 'An error occurred during login',
+  });
 
   return (
     <AuthCard

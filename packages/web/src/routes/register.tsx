@@ -1,50 +1,19 @@
-import { registerForm, type RegisterForm } from '@wolfpack/core';
+import { registerForm } from '@wolfpack/core';
 import { LoaderCircle } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { describeRequestFailure } from '../api/client';
-import { useInvalidateMe, useRegister } from '../api/queries';
+import { Link } from 'react-router-dom';
+import { useRegister } from '../api/queries';
 import { AuthCard } from '../components/auth-card';
 import { Button } from '../components/button';
 import { InputField } from '../components/input-field';
-import { useFormErrors } from '../hooks/use-form-errors';
-import { toast } from '../hooks/use-toast';
-
-const wording = { failed: 'Registration failed', exception: 'An error occurred during registration' };
+import { useAuthForm } from '../hooks/use-auth-form';
 
 /** Account creation (spec core §2, §4, §5, §8). confirmPassword is checked here and never sent. */
 export function RegisterPage() {
-  const [values, setValues] = useState<RegisterForm>({ username: '', password: '', confirmPassword: '' });
-  const { errors, validate, revalidate } = useFormErrors(registerForm);
-  const register = useRegister();
-  const invalidateMe = useInvalidateMe();
-  const navigate = useNavigate();
-  const busy = register.isPending;
-
-  const change = (field: keyof RegisterForm) => (value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    revalidate(next);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = validate(values);
-    if (!data || busy) return;
-    try {
-      const reply = await register.mutateAsync({ username: data.username, password: data.password });
-      if (reply.success) {
-        toast({ title: 'Success', description: 'Your account has been created successfully.' });
-        // Registration signs the new user in; refresh the header before leaving the form.
-        await invalidateMe();
-        navigate('/');
-      } else {
-        toast({ variant: 'destructive', title: 'Error', description: reply.error || wording.failed });
-      }
-    } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: describeRequestFailure(error, wording) });
-    }
-  };
+  const { values, change, errors, busy, onSubmit } = useAuthForm(registerForm, { username: '', password: '', confirmPassword: '' }, useRegister(), {
+    success: 'Your account has been created successfully.',
+    failed: 'Registration failed',
+    exception: 'An error occurred during registration',
+  });
 
   return (
     <AuthCard
