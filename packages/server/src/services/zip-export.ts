@@ -9,7 +9,9 @@ import type { Logger } from '../logger.js';
  * stays flat whatever the project's size. Entry names are checked again for path traversal.
  */
 export function zipStream(files: AsyncIterable<{ path: string; content: string }>, log: Logger): ZipArchive {
-  const archive = new ZipArchive({ zlib: { level: 6 } });
+  // Each entry gets its own deflate stream; a smaller window and memLevel cut its native memory
+  // (~72 KB instead of ~256 KB per stream) for a zip about 3 % larger.
+  const archive = new ZipArchive({ zlib: { level: 6, memLevel: 4, windowBits: 14 } });
   // A client that leaves destroys the stream: stop reading files then, instead of waiting forever.
   const gone = new Promise<void>((resolve) => archive.once('close', () => resolve()));
   void (async () => {
