@@ -7,4 +7,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/toolchain.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm build >/dev/null
-exec node packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"
+# A smaller young generation keeps the server's memory flat while it streams large exports
+# (see the export benchmark) at about the same speed.
+exec node --max-semi-space-size=4 packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"
