@@ -1,14 +1,12 @@
-import type { LogLevel } from '@wolfpack/core';
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
-import { useEffect, useState } from 'react';
 import type { EnhanceReporter } from '../enhance-report.js';
 import { formatEstimate, merging, remainingSeconds, type EnhanceState, type EnhanceStepView } from '../enhance-state.js';
+import { LEVEL_COLORS, useNow } from './live.js';
 
 const BAR_WIDTH = 30;
 const LABEL_WIDTH = 9;
 const MIN_CELL_WIDTH = 14;
-const LEVEL_COLORS: Record<LogLevel, string | undefined> = { info: undefined, success: 'green', warning: 'yellow', error: 'red' };
 
 export interface EnhanceViewProps {
   state: EnhanceState;
@@ -21,13 +19,8 @@ export interface EnhanceViewProps {
  * and the time left as '~Ns' / '~Nm Ns', counting down between events, and the newest feed lines.
  */
 export function EnhanceView({ state, color }: EnhanceViewProps) {
-  const [now, setNow] = useState(() => Date.now());
   const going = state.outcome === undefined;
-  useEffect(() => {
-    if (!going) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [going]);
+  const now = useNow(going);
 
   const paint = (name: string | undefined) => (color ? name : undefined);
   const percent = state.progress?.percent ?? 0;

@@ -1,12 +1,10 @@
-import type { LogLevel } from '@wolfpack/core';
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
-import { useEffect, useState } from 'react';
 import type { RunReporter } from '../run-report.js';
 import { formatDuration, liveTimes, type RunState, type StageView } from '../run-state.js';
+import { LEVEL_COLORS, useNow } from './live.js';
 
 const BAR_WIDTH = 30;
-const LEVEL_COLORS: Record<LogLevel, string | undefined> = { info: undefined, success: 'green', warning: 'yellow', error: 'red' };
 
 export interface RunViewProps {
   state: RunState;
@@ -19,13 +17,8 @@ export interface RunViewProps {
  * log coloured by level. Elapsed time keeps ticking between events while the run goes on.
  */
 export function RunView({ state, color }: RunViewProps) {
-  const [now, setNow] = useState(() => Date.now());
   const going = state.outcome === undefined;
-  useEffect(() => {
-    if (!going) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [going]);
+  const now = useNow(going);
 
   const paint = (name: string | undefined) => (color ? name : undefined);
   const times = liveTimes(state, Math.max(now, state.progressAt ?? 0));

@@ -9,9 +9,10 @@ import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } fr
 import {
   classifyFailure,
   classifyTransportError,
+  errorContextFor,
   type ErrorContext,
 } from './engine-errors.js';
-import { hostOf, IMAGE_DROPPED_NOTE, parseDataUrl, partsOf, textOf } from './message-parts.js';
+import { IMAGE_DROPPED_NOTE, parseDataUrl, partsOf, textOf } from './message-parts.js';
 import { SDK_TIMEOUT_MARGIN_MS, callBack, resolveResilience, type AttemptContext } from './resilience.js';
 import { createStreamingEngine } from './streaming-engine.js';
 
@@ -84,12 +85,7 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
     timeout: resilience.firstChunkTimeoutMs + SDK_TIMEOUT_MARGIN_MS,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const errorContext: ErrorContext = {
-    engineKey: config.key,
-    host: hostOf(baseURL),
-    secrets: config.apiKey ? [config.apiKey] : [],
-    now: resilience.now,
-  };
+  const errorContext = errorContextFor(config, baseURL, resilience.now);
   const supportsImages = config.supportsImages ?? false;
 
   async function attempt(request: EngineRequest, ctx: AttemptContext) {

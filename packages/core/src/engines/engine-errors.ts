@@ -1,3 +1,4 @@
+import { hostOf } from './message-parts.js';
 /**
  * Turns whatever an SDK threw into an EngineError whose message says which engine failed, why,
  * and what to do. Both adapters reduce their SDK's error to a ProviderFailure first, so the rules
@@ -234,4 +235,9 @@ export function emptyAnswerError(engineKey: string, truncated: boolean): EngineE
       ? `Engine ${engineKey} used up its output tokens without writing any answer. Allow it more output tokens, or use another engine.`
       : `Engine ${engineKey} answered with nothing. Try again, or use another engine.`,
   );
+}
+
+/** The error context of an adapter's engine: its key, the host it calls, and the key to redact. */
+export function errorContextFor(config: { key: string; apiKey?: string | undefined }, baseURL: string, now: () => number): ErrorContext {
+  return { engineKey: config.key, host: hostOf(baseURL), secrets: config.apiKey ? [config.apiKey] : [], now };
 }

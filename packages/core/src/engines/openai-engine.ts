@@ -10,6 +10,7 @@ import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } fr
 import {
   classifyFailure,
   classifyTransportError,
+  errorContextFor,
   type ErrorContext,
 } from './engine-errors.js';
 import { hostOf, partsOf, textOf } from './message-parts.js';
@@ -84,12 +85,7 @@ export function createOpenAIEngine(config: EngineAdapterConfig, options: EngineO
     timeout: resilience.firstChunkTimeoutMs + SDK_TIMEOUT_MARGIN_MS,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const errorContext: ErrorContext = {
-    engineKey: config.key,
-    host: hostOf(baseURL),
-    secrets: config.apiKey ? [config.apiKey] : [],
-    now: resilience.now,
-  };
+  const errorContext = errorContextFor(config, baseURL, resilience.now);
   const supportsImages = config.supportsImages ?? false;
   // OpenAI's newer models reject `max_tokens`; compatible servers mostly only know it.
   const maxTokensField = hostOf(baseURL) === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
