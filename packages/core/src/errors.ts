@@ -6,6 +6,7 @@
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'UNAUTHORIZED',
+  'PAYMENT_REQUIRED',
   'FORBIDDEN',
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
@@ -24,6 +25,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -11,6 +11,7 @@ export * from './schemas/admin.js';
 export * from './sse/sse.js';
 export * from './schemas/runs.js';
 export * from './savings/savings.js';
+export * from './billing/index.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
 export * from './engines/engine.js';
 export * from './schemas/settings.js';

@@ -5,6 +5,7 @@
  * a vendor's.
  */
 import { z } from 'zod';
+import { DEFAULT_PRICE_PER_1K_TOKENS_CENTS } from '../billing/money.js';
 import { createAnthropicEngine } from './anthropic-engine.js';
 import type { Engine, EngineProvider } from './engine.js';
 import { createOpenAIEngine } from './openai-engine.js';
@@ -23,7 +24,7 @@ export interface EngineAdapterConfig {
   supportsImages?: boolean | undefined;
   /** @default 8192 */
   contextTokens?: number | undefined;
-  /** @default 0 */
+  /** What users are billed per 1,000 tokens, in cents. @default 305 (the spec's $3.05) */
   pricePer1kTokensCents?: number | undefined;
 }
 
@@ -131,7 +132,7 @@ function parseEnginesJson(raw: string, env: Env): EngineConfig[] {
       model: entry.model,
       baseURL: entry.baseURL,
       apiKey,
-      pricePer1kTokensCents: entry.pricePer1kTokensCents ?? 0,
+      pricePer1kTokensCents: entry.pricePer1kTokensCents ?? DEFAULT_PRICE_PER_1K_TOKENS_CENTS,
       supportsImages: entry.supportsImages ?? false,
       contextTokens: entry.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
     };
@@ -157,8 +158,8 @@ function shortcutConfigs(env: Env): EngineConfig[] {
       model: env['OPENAI_MODEL']?.trim() || 'gpt-4o-mini',
       baseURL,
       apiKey: openaiKey,
-      // Rough list prices of the default model (input and output averaged); set WOLFPACK_ENGINES for exact ones.
-      pricePer1kTokensCents: baseURL === undefined ? 0.04 : 0,
+      // Users pay the spec's price unless WOLFPACK_ENGINES sets one per engine.
+      pricePer1kTokensCents: DEFAULT_PRICE_PER_1K_TOKENS_CENTS,
       // The default model reads images; an unknown compatible endpoint is assumed not to.
       supportsImages: baseURL === undefined,
       contextTokens: baseURL === undefined ? 128_000 : DEFAULT_CONTEXT_TOKENS,
@@ -171,7 +172,7 @@ function shortcutConfigs(env: Env): EngineConfig[] {
       provider: 'anthropic',
       model: env['ANTHROPIC_MODEL']?.trim() || 'claude-sonnet-4-5',
       apiKey: anthropicKey,
-      pricePer1kTokensCents: 0.9,
+      pricePer1kTokensCents: DEFAULT_PRICE_PER_1K_TOKENS_CENTS,
       supportsImages: true,
       contextTokens: 200_000,
     });

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
 import { EngineError, type Engine, type EngineUsage } from '../engines/engine.js';
 import { newLogId } from '../pipeline/engine-runner.js';
 import { withEvents } from '../pipeline/event-channel.js';
@@ -125,7 +126,7 @@ async function callEngine(
   const start = now();
   const base = { passNumber, engineOrder, engineKey: engine.key, engineModel: engine.model, inputPrompt: user };
   try {
-    const result = await engine.complete({ messages: [{ role: 'system', content: system }, { role: 'user', content: user }], signal });
+    const result = await engine.complete({ messages: [{ role: 'system', content: system }, { role: 'user', content: user }], maxTokens: MAX_OUTPUT_TOKENS_PER_CALL, signal });
     const outputPrompt = cleanPromptOutput(result.text);
     return {
       ...base,

@@ -1,6 +1,10 @@
 import { AppError } from '../errors.js';
 import { EngineError, type ChatMessage, type ContentPart, type Engine, type EngineResult } from '../engines/engine.js';
+import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
 import type { LogLevel, PipelineRole } from '../schemas/events.js';
+
+/** Why a call was made: repairs are refunded when the Proven Code gate still fails. */
+export type CallPurpose = 'stage' | 'repair' | 'completion';
 
 /** One engine call as recorded for usage, cost and the conversation's stage details. */
 export interface EngineCallRecord {
@@ -14,13 +18,19 @@ export interface EngineCallRecord {
   attempts: number;
   /** Cost in thousandths of a cent (price per 1k tokens in cents x tokens): exact integers. */
   costMillicents: number;
+  /** The engine's price when the call was made, cents per 1,000 tokens (billing rounds per call). */
+  pricePer1kTokensCents: number;
+  purpose: CallPurpose;
 }
 
 export interface StageCall {
   system: string;
   user: string;
   images?: ContentPart[];
+  /** @default MAX_OUTPUT_TOKENS_PER_CALL: every call is bounded, so a stage's worst case is too. */
   maxTokens?: number;
+  /** @default 'stage' */
+  purpose?: CallPurpose;
 }
 
 export type Emit = (level: LogLevel, message: string) => void;
@@ -64,7 +74,7 @@ export class EngineRunner {
       try {
         const result = await engine.complete({
           messages: buildMessages(call),
-          maxTokens: call.maxTokens,
+          maxTokens: call.maxTokens ?? MAX_OUTPUT_TOKENS_PER_CALL,
           signal: this.signal,
         });
         this.onCall({
@@ -77,6 +87,8 @@ export class EngineRunner {
           durationMs: result.durationMs,
           attempts: result.attempts,
           costMillicents: Math.round(engine.pricePer1kTokensCents * result.usage.totalTokens),
+          pricePer1kTokensCents: engine.pricePer1kTokensCents,
+          purpose: call.purpose ?? 'stage',
         });
         return { text: result.text, engine, result };
       } catch (error) {

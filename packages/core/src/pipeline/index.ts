@@ -31,6 +31,6 @@ export {
   type PipelineStreamEvent,
   type StageRecord,
 } from './run-pipeline.js';
-export type { EngineCallRecord } from './engine-runner.js';
+export type { CallPurpose, EngineCallRecord } from './engine-runner.js';
 export { parsePlan, formatPlan, type PlannedFile, type ProjectPlan } from './plan.js';
 export { scriptedEngine, systemOf, userOf, type ScriptedAnswer, type ScriptedEngine } from './testing-engines.js';

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { stageWorstCase, type WorstCase } from '../billing/guardrail.js';
 import type { ContentPart, Engine } from '../engines/engine.js';
 import type { Attachment } from '../schemas/projects.js';
 import { PIPELINE_STAGES, type LogEvent, type PipelineRole, type StageEvent, type VerificationSummary } from '../schemas/events.js';
@@ -6,7 +7,7 @@ import { contextBudgetChars } from './context-budget.js';
 import { EngineRunner, newLogId, type EngineCallRecord, type Emit } from './engine-runner.js';
 import { withEvents } from './event-channel.js';
 import { pipelineProgress } from './progress.js';
-import type { ProjectPlan } from './plan.js';
+import { formatPlan, type ProjectPlan } from './plan.js';
 import { ideaSection } from './prompts/index.js';
 import { STAGE_HANDLERS, type StageState } from './stages.js';
 import { verifyProject } from './verify.js';
@@ -56,7 +57,26 @@ export interface PipelineInput {
    * persist both together and a resumed run neither redoes nor re-charges that stage.
    */
   onCheckpoint?: (checkpoint: PipelineCheckpoint, stageCalls: EngineCallRecord[]) => Promise<void> | void;
+  /**
+   * Called before each stage starts, with the most it can cost: reserve it here, or throw (an
+   * AppError PAYMENT_REQUIRED) to stop the run before the stage calls any engine.
+   */
+  beforeStage?: (stage: StageBudget) => Promise<void> | void;
 }
+
+export interface StageBudget {
+  position: number;
+  cycle: number;
+  role: PipelineRole;
+  worstCase: WorstCase;
+}
+
+/** Characters an image attachment counts for in the worst case (about 2,000 tokens). */
+const IMAGE_INPUT_CHARS = 6000;
+/** Completion calls resend up to this much of the cut-off file. */
+const COMPLETION_INPUT_CHARS = 20_000;
+/** Room for the problem list of a repair call. */
+const PROBLEMS_INPUT_CHARS = 4000;
 
 export interface PipelineOutcome {
   files: Record<string, string>;
@@ -105,6 +125,11 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     const cycle = Math.floor(position / PIPELINE_STAGES.length) + 1;
     const role = PIPELINE_STAGES[position % PIPELINE_STAGES.length]!;
     const primary = runner.primaryFor(position);
+    if (input.beforeStage) {
+      const shape = { role, plannedFiles: state.plan?.files.length ?? 0, repairRounds: shared.repairRounds, completionAttempts: shared.completionAttempts };
+      const worstCase = stageWorstCase(shape, stageInputChars(role, shared, state), input.engines.map((e) => e.pricePer1kTokensCents));
+      await input.beforeStage({ position, cycle, role, worstCase });
+    }
     const stageStart = now();
     yield { type: 'stage', role, ok: false, executionTime: 0, progress: pipelineProgress(position, total, startedAt, now()), engine: primary.key };
     if (position % PIPELINE_STAGES.length === 0) {
@@ -149,6 +174,27 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     stages,
     executionMs,
   };
+}
+
+/** The most characters one call of the stage may send (an over-estimate on purpose). */
+function stageInputChars(role: PipelineRole, shared: { ideaText: string; images: ContentPart[]; budgetChars: number }, state: StageState): number {
+  const filesChars = Object.values(state.files).reduce((sum, c) => sum + c.length + 40, 0);
+  const base = shared.ideaText.length + (state.plan ? formatPlan(state.plan).length : 0) + shared.images.length * IMAGE_INPUT_CHARS;
+  const context = Math.min(shared.budgetChars, filesChars);
+  switch (role) {
+    case 'Planning':
+    case 'Polishing':
+      return base + context;
+    case 'Building':
+      return base + COMPLETION_INPUT_CHARS;
+    case 'Checking':
+    case 'Proven Code':
+      return base + context + PROBLEMS_INPUT_CHARS;
+    default: {
+      const unreachable: never = role;
+      return unreachable;
+    }
+  }
 }
 
 function log(level: LogEvent['level'], message: string): LogEvent {

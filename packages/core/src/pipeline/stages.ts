@@ -1,7 +1,7 @@
 import type { ContentPart } from '../engines/engine.js';
 import type { PipelineRole } from '../schemas/events.js';
 import { formatFilesForPrompt, selectFilesForContext } from './context-budget.js';
-import type { EngineRunner, Emit } from './engine-runner.js';
+import type { CallPurpose, EngineRunner, Emit } from './engine-runner.js';
 import { mapConcurrent } from './event-channel.js';
 import { applyLimits, detectIncomplete, parseFileBlocks } from './file-blocks.js';
 import { formatPlan, parsePlan, type PlannedFile, type ProjectPlan } from './plan.js';
@@ -50,8 +50,8 @@ type StageHandler = (ctx: StageContext) => Promise<StageResult>;
 
 const MAX_POLISHED_FILES = 8;
 
-async function ask(ctx: StageContext, system: string, user: string, positionOffset = 0) {
-  return ctx.runner.call(ctx.position + positionOffset, ctx.role, ctx.cycle, { system, user, images: ctx.images }, ctx.emit);
+async function ask(ctx: StageContext, system: string, user: string, positionOffset = 0, purpose: CallPurpose = 'stage') {
+  return ctx.runner.call(ctx.position + positionOffset, ctx.role, ctx.cycle, { system, user, images: ctx.images, purpose }, ctx.emit);
 }
 
 function filesForPrompt(ctx: StageContext, files: Record<string, string>): string {
@@ -83,7 +83,7 @@ async function completeFile(ctx: StageContext, path: string, reason: string, pre
   let last = previous;
   for (let attempt = 1; attempt <= ctx.completionAttempts; attempt++) {
     ctx.emit('warning', `${path} was incomplete (${why}); asking for the complete file (attempt ${attempt} of ${ctx.completionAttempts}).`);
-    const { text, result } = await ask(ctx, BUILDING_SYSTEM, completionUser(ctx.ideaText, path, why, last.slice(0, 20_000)));
+    const { text, result } = await ask(ctx, BUILDING_SYSTEM, completionUser(ctx.ideaText, path, why, last.slice(0, 20_000)), 0, 'completion');
     const parsed = parseFileBlocks(text);
     const file = parsed.files.find((f) => f.path === path) ?? (parsed.files.length === 1 ? { ...parsed.files[0]!, path } : undefined);
     if (!file) {
@@ -174,7 +174,7 @@ async function verifyAndRepair(ctx: StageContext): Promise<{ report: VerifyRepor
     const involved = new Set(report.problems.map((p) => p.path));
     if (ctx.state.files['package.json'] !== undefined) involved.add('package.json');
     const subset = Object.fromEntries(Object.entries(ctx.state.files).filter(([p]) => involved.has(p)));
-    const { text, engine, result } = await ask(ctx, REPAIR_SYSTEM, repairUser(ctx.ideaText, formatProblems(report), filesForPrompt(ctx, subset)));
+    const { text, engine, result } = await ask(ctx, REPAIR_SYSTEM, repairUser(ctx.ideaText, formatProblems(report), filesForPrompt(ctx, subset)), 0, 'repair');
     engineKey = engine.key;
     const changed = mergeFiles(ctx, takeFiles(ctx, text, result.finishReason === 'length'));
     report = verifyProject(ctx.state.files);

@@ -51,6 +51,20 @@ export const password = z
 export const credentials = z.object({ username, password });
 export type Credentials = z.infer<typeof credentials>;
 
+/**
+ * POST /api/auth/register: credentials plus the referral code the visitor arrived with
+ * (`?ref=`). An unknown code is ignored, never an error; a malformed one is dropped too.
+ */
+export const registerRequest = credentials.extend({
+  referralCode: z
+    .string()
+    .max(64)
+    .optional()
+    .catch(undefined)
+    .transform((code) => (code && /^[A-Za-z0-9]{1,32}$/.test(code.trim()) ? code.trim().toUpperCase() : undefined)),
+});
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
 /** The registration form (web): confirmPassword exists only here. */
 export const registerForm = credentials
   .extend({ confirmPassword: z.string() })

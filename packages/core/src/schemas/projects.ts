@@ -108,6 +108,8 @@ export const streamRequest = z.object({
   /** Continue building on this project. */
   projectId: entityId.optional(),
   attachments: attachments.optional(),
+  /** The most this run may spend, in cents; it stops before a stage that could pass it. */
+  maxCostCents: z.int('maxCostCents must be a whole number of cents').min(0, 'maxCostCents must be 0 or more').optional(),
 });
 export type StreamRequest = z.infer<typeof streamRequest>;
 export type StreamRequestInput = z.input<typeof streamRequest>;
@@ -115,6 +117,8 @@ export type StreamRequestInput = z.input<typeof streamRequest>;
 export const enhancementRequest = z.object({
   prompt: z.string().trim().min(1, 'Please enter a prompt to enhance.').max(IDEA_MAX, 'The prompt must be at most 50000 characters'),
   attachments: attachments.default([]),
+  /** The most this enhancement may spend, in cents. */
+  maxCostCents: z.int('maxCostCents must be a whole number of cents').min(0, 'maxCostCents must be 0 or more').optional(),
 });
 export type EnhancementRequest = z.infer<typeof enhancementRequest>;
 export type EnhancementRequestInput = z.input<typeof enhancementRequest>;

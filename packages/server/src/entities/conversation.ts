@@ -65,6 +65,10 @@ export const EngineUsage = defineEntity({
     durationMs: p.integer(),
     attempts: p.integer(),
     costMillicents: p.bigint('number'),
+    /** What the user was charged for the call, in cents (0 for free engines; capped by the hold). */
+    billedCents: p.integer().default(0),
+    /** 'stage', 'repair', 'completion' or 'enhance': repairs are refunded when the gate fails. */
+    purpose: p.string().length(16).default('stage'),
     createdAt: p.datetime(),
   },
 });

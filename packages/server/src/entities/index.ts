@@ -1,4 +1,5 @@
 import { ApiToken } from './api-token.js';
+import { Hold, LedgerEntry, PaymentCard, ReferralReward, StripeCheckout, StripeEvent, Wallet } from './billing.js';
 import { Conversation, EngineUsage, RunEvent } from './conversation.js';
 import { Enhancement, EnhancementStep } from './enhancement.js';
 import { LoginFailure } from './login-failure.js';
@@ -6,7 +7,7 @@ import { Folder, Project, ProjectFile, ProjectVersion, UserSecret } from './proj
 import { SessionRecord } from './session-record.js';
 import { User } from './user.js';
 
-export { ApiToken, Conversation, Enhancement, EnhancementStep, EngineUsage, Folder, LoginFailure, Project, ProjectFile, ProjectVersion, RunEvent, SessionRecord, User, UserSecret };
+export { ApiToken, Hold, LedgerEntry, PaymentCard, ReferralReward, StripeCheckout, StripeEvent, Wallet, Conversation, Enhancement, EnhancementStep, EngineUsage, Folder, LoginFailure, Project, ProjectFile, ProjectVersion, RunEvent, SessionRecord, User, UserSecret };
 
 /** Every entity the ORM knows; migrations must create exactly these tables. */
-export const allEntities = [User, SessionRecord, ApiToken, LoginFailure, Project, ProjectFile, ProjectVersion, Folder, UserSecret, Conversation, RunEvent, EngineUsage, Enhancement, EnhancementStep];
+export const allEntities = [User, SessionRecord, ApiToken, LoginFailure, Project, ProjectFile, ProjectVersion, Folder, UserSecret, Conversation, RunEvent, EngineUsage, Enhancement, EnhancementStep, Wallet, LedgerEntry, Hold, ReferralReward, StripeCheckout, StripeEvent, PaymentCard];

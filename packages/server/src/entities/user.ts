@@ -11,5 +11,12 @@ export const User = defineEntity({
     passwordHash: p.text().hidden(),
     plan: p.string().length(32).default('Free'),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** "WP" + 6 letters or digits, stable per user (issue 8). */
+    referralCode: p.string().length(16).nullable().unique(),
+    /** Who referred this user at sign-up; set once, so the chain can never form a cycle. */
+    referredBy: p.uuid().nullable(),
+    /** 'active' or 'closed' (Cancel Account). */
+    status: p.string().length(16).default('active'),
+    closedAt: p.datetime().nullable(),
   },
 });

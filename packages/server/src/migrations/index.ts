@@ -2,6 +2,7 @@ import { Migration0001Accounts } from './migration-0001-accounts.js';
 import { Migration0002RunsProjects } from './migration-0002-runs-projects.js';
 import { Migration0003Enhancements } from './migration-0003-enhancements.js';
 import { Migration0004FilesFolders } from './migration-0004-files-folders.js';
+import { Migration0005Billing } from './migration-0005-billing.js';
 
 /** Applied in order on start, the same on PGlite and PostgreSQL. Append only. */
-export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects, Migration0003Enhancements, Migration0004FilesFolders];
+export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects, Migration0003Enhancements, Migration0004FilesFolders, Migration0005Billing];

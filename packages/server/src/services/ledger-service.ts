@@ -1,0 +1,259 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import {
+  AppError,
+  centsToDollars,
+  formatCents,
+  grantMonth,
+  LEDGER_KIND_LABELS,
+  MONTHLY_GRANT_CENTS,
+  WELCOME_BONUS_CENTS,
+  type LedgerEntryItem,
+  type LedgerKind,
+} from '@wolfpack/core';
+
+export interface EntryInput {
+  kind: LedgerKind;
+  /** Signed: + credit, - debit. */
+  amountCents: number;
+  /** Globally unique: the same reference twice moves money once. */
+  reference: string;
+  conversationId?: string | null;
+  enhancementId?: string | null;
+  description?: string | null;
+  /**
+   * How much of this month's grant the entry gives back (a released hold returns what its
+   * reservation took). Debits take from the grant first on their own.
+   */
+  grantReturnCents?: number;
+}
+
+export interface Posted {
+  id: number;
+  amountCents: number;
+  balanceAfterCents: number;
+  /** The reference was already in the ledger: nothing changed. */
+  duplicate: boolean;
+}
+
+export interface HoldScope {
+  conversationId?: string | null;
+  enhancementId?: string | null;
+}
+
+export type ReserveResult = { ok: true; balanceCents: number } | { ok: false; balanceCents: number };
+
+/** The work of one wallet transaction: the wallet row is locked until it returns. */
+export interface WalletTx {
+  /** The transaction's entity manager: writes through it commit or roll back with the entries. */
+  em: EntityManager;
+  userId: string;
+  balanceCents(): number;
+  /**
+   * Appends an entry and moves the balance. A debit larger than the balance throws
+   * PAYMENT_REQUIRED, or with `clamp` debits only what is there (0: no entry).
+   */
+  post(entry: EntryInput, options?: { clamp?: boolean }): Promise<Posted>;
+  /** Holds `cents` for a stage; answers ok false (and holds nothing) when the balance is short. */
+  reserve(holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult>;
+  /**
+   * Gives a hold back and charges what the stage really cost (at most what was held, which the
+   * caller ensures). Settling a settled hold changes nothing.
+   */
+  settle(holdId: string, chargeCents: number, usage: EntryInput | null): Promise<void>;
+  /** Releases every open hold of a run or enhancement uncharged (the work they covered was lost). */
+  releaseOpenHolds(scope: HoldScope): Promise<number>;
+}
+
+interface WalletRow {
+  balance_cents: string | number;
+  grant_cents: number;
+  grant_month: string | null;
+}
+
+type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+
+/**
+ * The only place money moves. Every movement is a ledger entry with a unique reference, written in
+ * the same transaction as the balance change, under the wallet row's lock (SELECT … FOR UPDATE), so
+ * concurrent debits never lose an update and the balance never goes below zero (the table's check
+ * constraint backs that up). Opening a wallet credits the welcome bonus and this month's grant;
+ * every transaction first rolls the grant over when the month changed.
+ */
+export class LedgerService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async transact<T>(userId: string, work: (tx: WalletTx) => Promise<T>): Promise<T> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const sql = em as Sql;
+      const wallet = await this.lockWallet(sql, userId);
+      const tx = new Tx(sql, userId, wallet, this.clock);
+      await tx.openAndRollOver();
+      return work(tx);
+    });
+  }
+
+  post(userId: string, entry: EntryInput, options?: { clamp?: boolean }): Promise<Posted> {
+    return this.transact(userId, (tx) => tx.post(entry, options));
+  }
+
+  async balance(userId: string): Promise<{ balanceCents: number; grantCents: number; grantMonth: string }> {
+    return this.transact(userId, async (tx) => ({ balanceCents: tx.balanceCents(), grantCents: (tx as Tx).grantCents, grantMonth: grantMonth(this.clock()) }));
+  }
+
+  /** Newest first; `before` is the id of the last entry of the previous page. */
+  async entries(userId: string, query: { limit: number; before?: number }): Promise<LedgerEntryItem[]> {
+    const em = this.orm.em.fork() as Sql;
+    const rows = await em.execute<Array<{ id: string | number; kind: LedgerKind; amount_cents: string | number; balance_after_cents: string | number; created_at: Date | string }>>(
+      `select id, kind, amount_cents, balance_after_cents, created_at from ledger_entries
+       where user_id = ? ${query.before ? 'and id < ?' : ''} order by id desc limit ?`,
+      query.before ? [userId, query.before, query.limit] : [userId, query.limit],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      kind: r.kind,
+      label: LEDGER_KIND_LABELS[r.kind] ?? r.kind,
+      amountCents: Number(r.amount_cents),
+      amountDollars: centsToDollars(Number(r.amount_cents)),
+      balanceAfterCents: Number(r.balance_after_cents),
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
+  }
+
+  private async lockWallet(em: Sql, userId: string): Promise<WalletRow & { created: boolean }> {
+    const now = this.clock();
+    // Two first requests of a new user race here: one insert wins, both then lock the same row.
+    const inserted = await em.execute<Array<{ user_id: string }>>(
+      `insert into wallets (user_id, balance_cents, grant_cents, grant_month, created_at, updated_at)
+       values (?, 0, 0, null, ?, ?) on conflict (user_id) do nothing returning user_id`,
+      [userId, now, now],
+    );
+    const rows = await em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ? for update', [userId]);
+    const row = rows[0];
+    if (!row) throw new AppError('NOT_FOUND', 'This account has no wallet.');
+    return { ...row, created: inserted.length > 0 };
+  }
+}
+
+class Tx implements WalletTx {
+  private balance: number;
+  grantCents: number;
+  private grantMonthValue: string | null;
+  private readonly created: boolean;
+
+  constructor(
+    readonly em: Sql,
+    readonly userId: string,
+    wallet: WalletRow & { created: boolean },
+    private readonly clock: () => Date,
+  ) {
+    this.balance = Number(wallet.balance_cents);
+    this.grantCents = wallet.grant_cents;
+    this.grantMonthValue = wallet.grant_month;
+    this.created = wallet.created;
+  }
+
+  balanceCents(): number {
+    return this.balance;
+  }
+
+  /** Welcome bonus on a new wallet; the monthly grant once per calendar month (UTC). */
+  async openAndRollOver(): Promise<void> {
+    const month = grantMonth(this.clock());
+    if (this.created) {
+      await this.post({ kind: 'welcome_bonus', amountCents: WELCOME_BONUS_CENTS, reference: `welcome:${this.userId}`, description: 'Welcome to the Pack' });
+    }
+    if (this.grantMonthValue === month) return;
+    if (this.grantMonthValue !== null && this.grantCents > 0) {
+      const expired = Math.min(this.grantCents, this.balance);
+      await this.post({ kind: 'grant_expiry', amountCents: -expired, reference: `grant-expiry:${this.userId}:${this.grantMonthValue}`, description: `Unused free credits of ${this.grantMonthValue}` }, { clamp: true });
+    }
+    this.grantCents = 0;
+    await this.post({ kind: 'monthly_grant', amountCents: MONTHLY_GRANT_CENTS, reference: `grant:${this.userId}:${month}`, description: `Free credits for ${month}` });
+    this.grantMonthValue = month;
+    await this.em.execute('update wallets set grant_month = ?, grant_cents = ?, updated_at = ? where user_id = ?', [month, this.grantCents, this.clock(), this.userId]);
+  }
+
+  async post(entry: EntryInput, options: { clamp?: boolean } = {}): Promise<Posted> {
+    const existing = await this.em.execute<Array<{ id: string | number; amount_cents: string | number; balance_after_cents: string | number; user_id: string }>>(
+      'select id, amount_cents, balance_after_cents, user_id from ledger_entries where reference = ?',
+      [entry.reference],
+    );
+    const found = existing[0];
+    if (found) {
+      if (found.user_id !== this.userId) throw new AppError('CONFLICT', 'That reference belongs to another account.');
+      return { id: Number(found.id), amountCents: Number(found.amount_cents), balanceAfterCents: Number(found.balance_after_cents), duplicate: true };
+    }
+    let amount = Math.trunc(entry.amountCents);
+    if (amount < 0 && -amount > this.balance) {
+      if (!options.clamp) {
+        throw new AppError('PAYMENT_REQUIRED', `Not enough credits: this needs ${formatCents(-amount)} and your balance is ${formatCents(this.balance)}. Add credits in Settings.`);
+      }
+      amount = -this.balance;
+    }
+    if (amount === 0 && entry.kind !== 'welcome_bonus' && entry.kind !== 'monthly_grant') {
+      return { id: 0, amountCents: 0, balanceAfterCents: this.balance, duplicate: false };
+    }
+    let grantDelta = 0;
+    if (entry.kind === 'monthly_grant') grantDelta = amount;
+    else if (amount < 0) grantDelta = -Math.min(this.grantCents, -amount);
+    else if (entry.grantReturnCents) grantDelta = Math.max(0, Math.min(entry.grantReturnCents, amount));
+    const balanceAfter = this.balance + amount;
+    const now = this.clock();
+    const rows = await this.em.execute<Array<{ id: string | number }>>(
+      `insert into ledger_entries (user_id, kind, amount_cents, balance_after_cents, grant_delta_cents, reference, conversation_id, enhancement_id, description, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      [this.userId, entry.kind, amount, balanceAfter, grantDelta, entry.reference, entry.conversationId ?? null, entry.enhancementId ?? null, entry.description ?? null, now],
+    );
+    this.balance = balanceAfter;
+    this.grantCents = Math.min(this.balance, Math.max(0, this.grantCents + grantDelta));
+    await this.em.execute('update wallets set balance_cents = ?, grant_cents = ?, updated_at = ? where user_id = ?', [this.balance, this.grantCents, now, this.userId]);
+    return { id: Number(rows[0]!.id), amountCents: amount, balanceAfterCents: balanceAfter, duplicate: false };
+  }
+
+  async reserve(holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult> {
+    const held = await this.em.execute<Array<{ status: string }>>('select status from holds where id = ?', [holdId]);
+    if (held[0]) return { ok: true, balanceCents: this.balance };
+    const amount = Math.max(0, Math.ceil(cents));
+    if (amount > this.balance) return { ok: false, balanceCents: this.balance };
+    await this.post({ kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' });
+    await this.em.execute(
+      `insert into holds (id, user_id, amount_cents, status, conversation_id, enhancement_id, created_at, settled_at) values (?, ?, ?, 'open', ?, ?, ?, null)`,
+      [holdId, this.userId, amount, scope.conversationId ?? null, scope.enhancementId ?? null, this.clock()],
+    );
+    return { ok: true, balanceCents: this.balance };
+  }
+
+  async settle(holdId: string, chargeCents: number, usage: EntryInput | null): Promise<void> {
+    const rows = await this.em.execute<Array<{ amount_cents: string | number; status: string; conversation_id: string | null; enhancement_id: string | null }>>(
+      'select amount_cents, status, conversation_id, enhancement_id from holds where id = ? and user_id = ? for update',
+      [holdId, this.userId],
+    );
+    const hold = rows[0];
+    if (!hold || hold.status !== 'open') return;
+    const amount = Number(hold.amount_cents);
+    const reservation = await this.em.execute<Array<{ grant_delta_cents: number }>>('select grant_delta_cents from ledger_entries where reference = ?', [`hold:${holdId}`]);
+    await this.post({
+      kind: 'reservation_release',
+      amountCents: amount,
+      reference: `release:${holdId}`,
+      conversationId: hold.conversation_id,
+      enhancementId: hold.enhancement_id,
+      grantReturnCents: -(reservation[0]?.grant_delta_cents ?? 0),
+      description: 'Hold released',
+    });
+    if (usage && chargeCents > 0) await this.post({ ...usage, amountCents: -Math.min(chargeCents, amount) });
+    await this.em.execute(`update holds set status = 'settled', settled_at = ? where id = ?`, [this.clock(), holdId]);
+  }
+
+  async releaseOpenHolds(scope: HoldScope): Promise<number> {
+    const column = scope.conversationId ? 'conversation_id' : 'enhancement_id';
+    const value = scope.conversationId ?? scope.enhancementId;
+    if (!value) return 0;
+    const open = await this.em.execute<Array<{ id: string }>>(`select id from holds where user_id = ? and ${column} = ? and status = 'open'`, [this.userId, value]);
+    for (const hold of open) await this.settle(hold.id, 0, null);
+    return open.length;
+  }
+}
