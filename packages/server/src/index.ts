@@ -25,6 +25,8 @@ export interface StartServerOptions {
   quiet?: boolean;
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
+  /** The time money rules see (monthly grant, referral decay): tests move it. */
+  clock?: () => Date;
 }
 
 export interface RunningServer {
@@ -64,7 +66,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const env = options.env ?? process.env;
     const registry = await EngineRegistry.create(env);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, secretKey, engines: registry });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, engines: registry, ...(options.clock ? { clock: options.clock } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
     await runs.startBackgroundWork();

@@ -32,5 +32,6 @@ export {
   type StageRecord,
 } from './run-pipeline.js';
 export type { CallPurpose, EngineCallRecord } from './engine-runner.js';
+export type { StageBudget } from './run-pipeline.js';
 export { parsePlan, formatPlan, type PlannedFile, type ProjectPlan } from './plan.js';
 export { scriptedEngine, systemOf, userOf, type ScriptedAnswer, type ScriptedEngine } from './testing-engines.js';

@@ -143,3 +143,11 @@ export const referralStatsReply = z.object({
   byLevel: z.array(z.object({ level: z.int(), referrals: countLike, earnedDollars: numberLike })),
 });
 export type ReferralStatsReply = z.infer<typeof referralStatsReply>;
+
+/** Replies as the server writes them (dollar amounts as "15.00" strings; clients parse to numbers). */
+export type BalanceReplyJson = z.input<typeof balanceReply>;
+export type UsageHistoryItemJson = z.input<typeof usageHistoryItem>;
+export type LedgerEntryItemJson = z.input<typeof ledgerEntryItem>;
+export type AccountReplyJson = z.input<typeof accountReply>;
+export type ReferralStatsReplyJson = z.input<typeof referralStatsReply>;
+export type SavingsReplyJson = z.input<typeof savingsReply>;

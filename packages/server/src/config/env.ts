@@ -25,6 +25,9 @@ const envSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   WOLFPACK_RUN_STALE_SECONDS: z.coerce.number().positive().default(30),
+  STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  STRIPE_API_BASE: z.url({ error: 'STRIPE_API_BASE must be a URL such as http://127.0.0.1:12111' }).optional(),
 });
 
 export interface ServerConfig {
@@ -52,6 +55,20 @@ export interface ServerConfig {
   sseHeartbeatMs: number;
   /** A running run whose server has not reported for this long counts as interrupted. */
   runStaleMs: number;
+  /** Stripe keys (payments are off without both) and another API host for tests. Never logged. */
+  stripe: StripeConfig;
+}
+
+export interface StripeConfig {
+  secretKey: string | undefined;
+  webhookSecret: string | undefined;
+  /** e.g. http://127.0.0.1:12111: the stripe SDK talks to this host instead of api.stripe.com. */
+  apiBase: string | undefined;
+}
+
+/** Payments need both keys: one to create Checkout Sessions, one to trust webhooks. */
+export function paymentsConfigured(stripe: StripeConfig): boolean {
+  return Boolean(stripe.secretKey && stripe.webhookSecret);
 }
 
 /** Reads the environment; options given in code win over it. Throws a readable error. */
@@ -81,6 +98,7 @@ export function loadConfig(
     githubApiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
     runStaleMs: e.WOLFPACK_RUN_STALE_SECONDS * 1000,
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     ...stripUndefined(overrides),
   };
   config.dataDir = resolve(config.dataDir);

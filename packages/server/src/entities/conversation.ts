@@ -15,6 +15,8 @@ export const Conversation = defineEntity({
     idea: p.text(),
     modelOrder: p.json<string[]>(),
     cycles: p.integer(),
+    /** The most the run may spend, in cents (null: only the balance limits it). */
+    maxCostCents: p.integer().nullable(),
     attachments: p.json<Attachment[]>().lazy(),
     /** The project this run continues (set at start) or produced (set at completion). */
     projectId: p.uuid().nullable(),

@@ -55,6 +55,7 @@ export class Migration0005Billing extends Migration {
     );`);
     this.addSql(`create index "holds_user_id_status_index" on "holds" ("user_id", "status");`);
 
+    this.addSql(`alter table "conversations" add column "max_cost_cents" int null;`);
     this.addSql(`alter table "engine_usage" add column "billed_cents" int not null default 0;`);
     this.addSql(`alter table "engine_usage" add column "purpose" varchar(16) not null default 'stage';`);
     this.addSql(`create index "engine_usage_user_id_id_index" on "engine_usage" ("user_id", "id" desc);`);

@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { AppError, type EnhancementEvent, type EnhancementRequest, type PromptHistoryReply } from '@wolfpack/core';
+import {
+  AppError,
+  callCostCents,
+  costCapMessage,
+  ENHANCEMENT_ENGINES_PER_PASS,
+  ENHANCEMENT_STEPS,
+  enhancementWorstCase,
+  notEnoughCreditsMessage,
+  settleCalls,
+  type EnhancementEvent,
+  type EnhancementRequest,
+  type PromptHistoryReply,
+} from '@wolfpack/core';
 import { runEnhancement, type EnhancementOutcome } from '@wolfpack/core/enhance';
 import { EngineUsage, Enhancement, EnhancementStep } from '../entities/index.js';
 import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
+import type { LedgerService, WalletTx } from './ledger-service.js';
 import type { ProjectService } from './project-service.js';
 
 /** Multi-pass enhancement: runs it, stores every step and its engine usage, links it to a project. */
@@ -14,20 +27,39 @@ export class EnhancementService {
     private readonly engines: EngineRegistry,
     private readonly projects: ProjectService,
     private readonly log: Logger,
+    private readonly ledger: LedgerService,
   ) {}
 
   /** The enhancement's events; stored once it completes. An abort (client gone) stores nothing. */
   async *enhance(user: { id: string }, request: EnhancementRequest, signal: AbortSignal): AsyncGenerator<EnhancementEvent> {
+    const id = randomUUID();
+    const holdId = `enhance:${id}`;
+    let held = 0;
     try {
-      const gen = runEnhancement({ prompt: request.prompt, attachments: request.attachments, engines: this.engines.resolve([]), signal });
+      const engines = this.engines.resolve([]);
+      // Reserve the worst case of all eight steps and the final merge first, as a run's stage does.
+      const inputChars = request.prompt.length + request.attachments.reduce((sum, a) => sum + a.content.length, 0);
+      const worst = enhancementWorstCase(inputChars, ENHANCEMENT_STEPS + engines.length, ENHANCEMENT_ENGINES_PER_PASS, engines.map((e) => e.pricePer1kTokensCents));
+      if (request.maxCostCents !== undefined && worst.cents > request.maxCostCents) {
+        throw new AppError('PAYMENT_REQUIRED', costCapMessage(worst.cents, request.maxCostCents, request.maxCostCents));
+      }
+      if (worst.cents > 0) {
+        const reserved = await this.ledger.transact(user.id, (tx) => tx.reserve(holdId, worst.cents, { enhancementId: null }));
+        if (!reserved.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(worst.cents, reserved.balanceCents));
+        held = worst.cents;
+      }
+      const gen = runEnhancement({ prompt: request.prompt, attachments: request.attachments, engines, signal });
       let step = await gen.next();
       while (!step.done) {
         yield step.value;
         step = await gen.next();
       }
-      await this.store(user.id, step.value);
+      await this.store(user.id, id, step.value, holdId, held);
+      held = 0;
       yield { type: 'complete', finalPrompt: step.value.finalPrompt };
     } catch (error) {
+      // A failed or abandoned enhancement gives its hold back uncharged.
+      if (held > 0) await this.ledger.transact(user.id, (tx) => tx.settle(holdId, 0, null)).catch((e) => this.log.warn('releasing an enhancement hold failed', e));
       if (signal.aborted) return;
       if (!(error instanceof AppError)) this.log.error('enhancement failed', error);
       const message = error instanceof AppError ? error.message : 'Failed to enhance prompt';
@@ -35,10 +67,11 @@ export class EnhancementService {
     }
   }
 
-  private async store(userId: string, outcome: EnhancementOutcome): Promise<void> {
+  /** Stores the steps and their usage, and settles the hold to what the calls cost: one transaction. */
+  private async store(userId: string, id: string, outcome: EnhancementOutcome, holdId: string, heldCents: number): Promise<void> {
     const byKey = new Map(this.engines.engines.map((e) => [e.key, e]));
-    await this.orm.em.fork().transactional(async (em) => {
-      const id = randomUUID();
+    await this.ledger.transact(userId, async (tx: WalletTx) => {
+      const em = tx.em;
       const now = new Date();
       em.create(Enhancement, {
         id,
@@ -68,8 +101,10 @@ export class EnhancementService {
           error: s.error,
         });
       }
-      for (const c of calls) {
-        if (c.usage.totalTokens === 0 && !c.ok) continue;
+      const billable = calls.filter((c) => !(c.usage.totalTokens === 0 && !c.ok));
+      const prices = billable.map((c) => byKey.get(c.engineKey)?.pricePer1kTokensCents ?? 0);
+      const billed = settleCalls(billable.map((c, i) => ({ cents: callCostCents(prices[i]!, c.usage.totalTokens) })), heldCents);
+      for (const [i, c] of billable.entries()) {
         em.create(EngineUsage, {
           userId,
           conversationId: null,
@@ -85,8 +120,15 @@ export class EnhancementService {
           durationMs: c.durationMs,
           attempts: 1,
           costMillicents: c.costMillicents,
+          billedCents: billed[i] ?? 0,
+          purpose: 'enhance',
           createdAt: now,
         });
+      }
+      await em.flush();
+      if (heldCents > 0) {
+        const total = billed.reduce((sum, c) => sum + c, 0);
+        await tx.settle(holdId, total, { kind: 'engine_usage', amountCents: -total, reference: `usage:${holdId}`, enhancementId: id, description: 'AI Enhance' });
       }
     });
   }

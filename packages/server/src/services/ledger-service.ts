@@ -7,7 +7,7 @@ import {
   LEDGER_KIND_LABELS,
   MONTHLY_GRANT_CENTS,
   WELCOME_BONUS_CENTS,
-  type LedgerEntryItem,
+  type LedgerEntryItemJson,
   type LedgerKind,
 } from '@wolfpack/core';
 
@@ -104,7 +104,7 @@ export class LedgerService {
   }
 
   /** Newest first; `before` is the id of the last entry of the previous page. */
-  async entries(userId: string, query: { limit: number; before?: number }): Promise<LedgerEntryItem[]> {
+  async entries(userId: string, query: { limit: number; before?: number }): Promise<LedgerEntryItemJson[]> {
     const em = this.orm.em.fork() as Sql;
     const rows = await em.execute<Array<{ id: string | number; kind: LedgerKind; amount_cents: string | number; balance_after_cents: string | number; created_at: Date | string }>>(
       `select id, kind, amount_cents, balance_after_cents, created_at from ledger_entries

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { AppError, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
+import { AppError, formatCents, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
 import { runPipeline, type EngineCallRecord, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
-import { Conversation, EngineUsage, RunEvent } from '../entities/index.js';
+import type { LedgerService } from './ledger-service.js';
+import { RunBilling } from './run-billing.js';
+import { Conversation, RunEvent } from '../entities/index.js';
 import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
 import { isUuid, type ProjectService } from './project-service.js';
@@ -43,6 +45,7 @@ export class RunService {
     private readonly projects: ProjectService,
     private readonly hub: RunHub,
     private readonly log: Logger,
+    private readonly ledger: LedgerService,
     options: RunServiceOptions = {},
   ) {
     this.instanceId = options.instanceId ?? randomUUID();
@@ -104,6 +107,7 @@ export class RunService {
       idea: request.idea,
       modelOrder: engines.map((e) => e.key),
       cycles: request.cycles,
+      maxCostCents: request.maxCostCents ?? null,
       attachments: request.attachments ?? [],
       projectId: request.projectId ?? null,
       status: 'running',
@@ -133,7 +137,7 @@ export class RunService {
       : await this.orm.em.fork().nativeUpdate(
           Conversation,
           { id: runId, userId: user.id, $or: [{ status: 'interrupted' }, { status: 'running', heartbeatAt: { $lt: cutoff } }] },
-          { status: 'running', instanceId: this.instanceId, heartbeatAt: new Date(), updatedAt: new Date() },
+          { status: 'running', error: null, instanceId: this.instanceId, heartbeatAt: new Date(), updatedAt: new Date() },
         );
     if (claimed === 0) {
       const run = await this.info(user, runId);
@@ -166,7 +170,9 @@ export class RunService {
     const run = await em.findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] });
     const checkpoint = (run.checkpoint ?? undefined) as PipelineCheckpoint | undefined;
     let costMillicents = 0;
+    const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null);
     try {
+      await billing.releaseLeftoverHolds();
       const engines = this.engines.resolve(run.modelOrder);
       const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
       if (resumed) {
@@ -181,7 +187,8 @@ export class RunService {
         existingFiles,
         checkpoint,
         signal,
-        onCheckpoint: (cp, calls) => this.saveCheckpoint(run.userId, runId, cp, calls, engines),
+        beforeStage: (stage) => billing.reserve(stage),
+        onCheckpoint: (cp, calls) => this.saveCheckpoint(billing, cp, calls, engines),
       });
       let step = await pipeline.next();
       while (!step.done) {
@@ -189,6 +196,10 @@ export class RunService {
         step = await pipeline.next();
       }
       const outcome = step.value;
+      if (!outcome.verification.passed) {
+        const refunded = await billing.refundRepairs();
+        if (refunded > 0) await emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
+      }
       costMillicents = await this.totalCost(runId);
       const projectId = await this.projects.saveRunResult({
         userId: run.userId,
@@ -212,38 +223,27 @@ export class RunService {
       if (signal.aborted) return; // shutting down: the run stays resumable
       const message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
-      await this.orm.em.fork().nativeUpdate(Conversation, { id: runId }, { status: 'failed', error: message, completedAt: new Date(), updatedAt: new Date() });
+      // The stage that failed made calls nobody can use: its hold goes back uncharged.
+      await billing.releaseLeftoverHolds().catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
+      // Out of credits (or over its own cap): stopped before a stage, resumable after a top-up.
+      const stopped = error instanceof AppError && error.code === 'PAYMENT_REQUIRED';
+      await this.orm.em.fork().nativeUpdate(
+        Conversation,
+        { id: runId },
+        stopped ? { status: 'interrupted', error: message, updatedAt: new Date() } : { status: 'failed', error: message, completedAt: new Date(), updatedAt: new Date() },
+      );
       await emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
     }
   }
 
-  private async saveCheckpoint(userId: string, runId: string, cp: PipelineCheckpoint, calls: EngineCallRecord[], engines: { key: string; provider: string; model: string }[]): Promise<void> {
-    await this.orm.em.fork().transactional(async (em) => {
+  /** The stage's checkpoint, its engine usage and its settled charge: one transaction. */
+  private async saveCheckpoint(billing: RunBilling, cp: PipelineCheckpoint, calls: EngineCallRecord[], engines: { key: string; provider: string; model: string }[]): Promise<void> {
+    await billing.settleStage(calls, engines, async (em) => {
       await em.nativeUpdate(
         Conversation,
-        { id: runId },
+        { id: billing.runId },
         { checkpoint: cp as unknown as Record<string, unknown>, stages: cp.stages, executionMs: cp.executionMs, updatedAt: new Date(), heartbeatAt: new Date() },
       );
-      const byKey = new Map(engines.map((e) => [e.key, e]));
-      for (const call of calls) {
-        const engine = byKey.get(call.engineKey);
-        em.create(EngineUsage, {
-          userId,
-          conversationId: runId,
-          cycle: call.cycle,
-          stage: call.stage,
-          engineKey: call.engineKey,
-          provider: engine?.provider ?? 'openai',
-          model: engine?.model ?? '',
-          inputTokens: call.inputTokens,
-          outputTokens: call.outputTokens,
-          totalTokens: call.totalTokens,
-          durationMs: Math.round(call.durationMs),
-          attempts: call.attempts,
-          costMillicents: call.costMillicents,
-          createdAt: new Date(),
-        });
-      }
     });
   }
 

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { billingHistoryReply, balanceReply, type ChatMessage } from '@wolfpack/core';
+import { demoReply } from '@wolfpack/core/demo';
+import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
+import { LedgerService } from '../services/ledger-service.js';
+import { TestClient } from '../testing/http-client.js';
+import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
+import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+
+type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+
+/** A priced OpenAI-compatible engine that answers like the demo engines (optionally breaking app.js). */
+async function pricedEngine(options: { brokenAppJs?: boolean } = {}): Promise<OpenAIFakeServer> {
+  return startFakeOpenAIServer({
+    fallback: (request) => {
+      const messages = (request.body as { messages: ChatMessage[] }).messages;
+      let text = demoReply(messages);
+      // A defect no repair fixes: the engine keeps writing the same syntax error.
+      if (options.brokenAppJs) text = text.replaceAll('```js app.js\n', '```js app.js\nconst = ;\n');
+      return { kind: 'stream', deltas: [text] };
+    },
+  });
+}
+
+function engineEnv(fake: OpenAIFakeServer, pricePer1kTokensCents: number): Record<string, string> {
+  return {
+    WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: fake.baseURL, apiKey: 'sk-test', pricePer1kTokensCents }]),
+  };
+}
+
+const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'system')?.content as string) ?? '';
+
+describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await Promise.all(cleanup.splice(0).map((c) => c()));
+  });
+
+  async function setup(price: number, options: { brokenAppJs?: boolean } = {}) {
+    const fake = await pricedEngine(options);
+    cleanup.push(() => fake.close());
+    const server = await startTestServer(kind, { env: engineEnv(fake, price) });
+    cleanup.push(() => server.dispose());
+    const client = new TestClient(server.url);
+    expect((await client.post('/api/auth/register', { username: 'spender', password: 'correct-horse' })).status).toBe(201);
+    return { fake, server, client };
+  }
+
+  const balance = async (client: TestClient) => balanceReply.parse((await client.get('/api/billing/balance')).json).balanceCents;
+
+  async function run(server: TestServer, client: TestClient, body: Record<string, unknown>): Promise<ReceivedEvent[]> {
+    const { events } = await readEvents(`${server.url}/api/wolfpack/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: client.cookieHeader() },
+      body: JSON.stringify({ idea: 'A habit tracker', modelOrder: [], cycles: 1, ...body }),
+    });
+    return events;
+  }
+
+  async function openHolds(server: TestServer): Promise<number> {
+    const rows = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ n: string | number }>>(`select count(*) as n from holds where status = 'open'`);
+    return Number(rows[0]!.n);
+  }
+
+  it('charges each call at the engine price, rounded up per call, and the ledger adds up', async () => {
+    const { server, client } = await setup(1);
+    expect(await balance(client)).toBe(1500);
+    const events = await run(server, client, {});
+    expect(events.at(-1)!.event.type).toBe('complete');
+    const after = await balance(client);
+    const history = billingHistoryReply.parse((await client.get('/api/billing/history?limit=100')).json).history;
+    expect(history.length).toBeGreaterThanOrEqual(5);
+    for (const item of history) expect(item.billedDollars).toBe(Math.ceil(item.totalTokens / 1000) / 100);
+    const billedCents = history.reduce((sum, h) => sum + Math.round(h.billedDollars * 100), 0);
+    expect(billedCents).toBeGreaterThan(0);
+    expect(after).toBe(1500 - billedCents);
+    expect(await openHolds(server)).toBe(0);
+    // Paging: newest first, `before` continues after the last id.
+    const first = billingHistoryReply.parse((await client.get('/api/billing/history?limit=2')).json).history;
+    const next = billingHistoryReply.parse((await client.get(`/api/billing/history?limit=2&before=${first[1]!.id}`)).json).history;
+    expect(next[0]!.id).toBe(history[2]!.id);
+    expect((await client.get('/api/billing/history?limit=0')).status).toBe(400);
+    const ledger = (await client.get('/api/billing/ledger?limit=100')).json as { entries: Array<{ balanceAfterCents: number }> };
+    expect(ledger.entries[0]!.balanceAfterCents).toBe(after);
+  });
+
+  it('stops before a stage it cannot reserve, calls no engine for it, and resumes after a top-up', async () => {
+    const { fake, server, client } = await setup(15);
+    const events = await run(server, client, {});
+    const last = events.at(-1)!.event;
+    expect(last).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
+    if (last.type !== 'error') return;
+    expect(last.error).toMatch(/^Not enough credits: this stage needs about \$\d+\.\d\d and your balance is \$\d+\.\d\d\. Add credits in Settings\.$/);
+    const stages = events.flatMap((e) => (e.event.type === 'stage' ? [`${e.event.role}:${e.event.ok}`] : []));
+    expect(stages).toEqual(['Planning:false', 'Planning:true']);
+    expect(fake.requests.map((r) => systemOf(r.body)).filter((s) => /Planning engine/.test(s))).toHaveLength(1);
+    const callsBefore = fake.requests.length;
+    expect(callsBefore).toBe(1);
+    const stranded = await balance(client);
+    expect(stranded).toBeLessThan(1500);
+    expect(await openHolds(server)).toBe(0);
+    const runId = events[0]!.event.type === 'run' ? events[0]!.event.runId : '';
+    expect((await client.get(`/api/wolfpack/runs/${runId}`)).json).toMatchObject({ run: { status: 'interrupted' } });
+
+    // A top-up lands (as the Stripe webhook would post it), then the run goes on from Building.
+    const users = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ id: string }>>(`select id from users where username = 'spender'`);
+    await new LedgerService(server.db.orm).post(users[0]!.id, { kind: 'top_up', amountCents: 10_000, reference: 'test-top-up' });
+    expect((await client.post(`/api/wolfpack/runs/${runId}/resume`, {})).status).toBeLessThan(300);
+    const { events: rest } = await readEvents(`${server.url}/api/wolfpack/runs/${runId}/events`, { headers: { cookie: client.cookieHeader(), 'last-event-id': String(events.at(-1)!.id) } });
+    expect(rest.at(-1)!.event.type).toBe('complete');
+    expect(fake.requests.slice(callsBefore).some((r) => /Planning engine/.test(systemOf(r.body)))).toBe(false);
+    const history = billingHistoryReply.parse((await client.get('/api/billing/history?limit=100')).json).history;
+    const billed = history.reduce((sum, h) => sum + Math.round(h.billedDollars * 100), 0);
+    expect(await balance(client)).toBe(1500 + 10_000 - billed);
+  });
+
+  it('never plans to spend past maxCostCents', async () => {
+    const { fake, server, client } = await setup(1);
+    const events = await run(server, client, { maxCostCents: 60 });
+    const last = events.at(-1)!.event;
+    expect(last).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
+    if (last.type === 'error') expect(last.error).toMatch(/^Cost limit reached/);
+    const history = billingHistoryReply.parse((await client.get('/api/billing/history?limit=100')).json).history;
+    const billed = history.reduce((sum, h) => sum + Math.round(h.billedDollars * 100), 0);
+    expect(billed).toBeLessThanOrEqual(60);
+    expect(fake.requests.length).toBe(history.length);
+    expect((await client.post('/api/wolfpack/stream', { idea: 'x', maxCostCents: -1 })).status).toBe(400);
+  });
+
+  it('refunds the repair rounds when the Proven Code gate still fails', async () => {
+    const { server, client } = await setup(1, { brokenAppJs: true });
+    const events = await run(server, client, {});
+    const last = events.at(-1)!.event;
+    expect(last.type).toBe('complete');
+    if (last.type !== 'complete') return;
+    expect(last.verification?.passed).toBe(false);
+    const rows = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ purpose: string; billed: string | number }>>(
+      `select purpose, sum(billed_cents) as billed from engine_usage group by purpose`,
+    );
+    const repairs = Number(rows.find((r) => r.purpose === 'repair')?.billed ?? 0);
+    const all = rows.reduce((sum, r) => sum + Number(r.billed), 0);
+    expect(repairs).toBeGreaterThan(0);
+    const refunds = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ amount_cents: string | number }>>(`select amount_cents from ledger_entries where kind = 'refund'`);
+    expect(refunds.map((r) => Number(r.amount_cents))).toEqual([repairs]);
+    expect(await balance(client)).toBe(1500 - all + repairs);
+    expect(events.some((e) => e.event.type === 'log' && /Refunded \$\d+\.\d\d for repair rounds/.test(e.event.message))).toBe(true);
+  });
+});

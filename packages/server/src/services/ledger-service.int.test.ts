@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, balanceReply } from '@wolfpack/core';
+import { TestClient } from '../testing/http-client.js';
+import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import { LedgerService } from './ledger-service.js';
+
+type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+
+describe.each(testDatabases())('the ledger on %s', (kind) => {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.dispose()));
+  });
+
+  async function withUser(clock?: () => Date): Promise<{ server: TestServer; client: TestClient; userId: string; sql: Sql }> {
+    const server = await startTestServer(kind, clock ? { clock } : {});
+    servers.push(server);
+    const client = new TestClient(server.url);
+    expect((await client.post('/api/auth/register', { username: `u${randomUUID().slice(0, 8)}`, password: 'correct-horse' })).status).toBe(201);
+    const sql = server.db.orm.em.fork() as unknown as Sql;
+    const rows = await sql.execute<Array<{ id: string }>>('select id from users order by created_at desc limit 1');
+    return { server, client, userId: rows[0]!.id, sql };
+  }
+
+  const sumOf = async (sql: Sql, userId: string) =>
+    Number((await sql.execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]))[0]!.s);
+  const walletOf = async (sql: Sql, userId: string) =>
+    Number((await sql.execute<Array<{ b: string | number }>>('select balance_cents as b from wallets where user_id = ?', [userId]))[0]!.b);
+
+  it('opens a wallet with the welcome bonus and this month\'s grant: 1,500 cents', async () => {
+    const { client } = await withUser(() => new Date('2026-11-23T12:00:00Z'));
+    const reply = balanceReply.parse((await client.get('/api/billing/balance')).json);
+    expect(reply).toMatchObject({ balanceCents: 1500, balanceDollars: 15, monthlyGrantDollars: 5, grantResetDate: '2026-12-01T00:00:00.000Z' });
+    const raw = (await client.get('/api/billing/balance')).json as Record<string, unknown>;
+    expect(raw['balanceDollars']).toBe('15.00');
+  });
+
+  it('200 concurrent debits leave the balance exact and never negative', async () => {
+    const { server, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    await ledger.post(userId, { kind: 'adjustment', amountCents: 500, reference: `seed:${userId}` }); // 2,000 in all
+    // 200 debits of 13 cents want 2,600: exactly 153 fit (1,989), the other 47 must be refused.
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => ledger.post(userId, { kind: 'engine_usage', amountCents: -13, reference: `debit:${userId}:${i}` })),
+    );
+    const ok = results.filter((r) => r.status === 'fulfilled').length;
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(ok).toBe(153);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(AppError);
+    expect(refused.every((r) => ((r as PromiseRejectedResult).reason as AppError).code === 'PAYMENT_REQUIRED')).toBe(true);
+    expect(await walletOf(sql, userId)).toBe(2000 - 153 * 13);
+    expect(await sumOf(sql, userId)).toBe(2000 - 153 * 13);
+    // The same references again change nothing.
+    const again = await Promise.all(Array.from({ length: 20 }, (_, i) => ledger.post(userId, { kind: 'engine_usage', amountCents: -13, reference: `debit:${userId}:${i}` }).catch(() => null)));
+    expect(again.filter((p) => p && !p.duplicate)).toHaveLength(0);
+    expect(await walletOf(sql, userId)).toBe(2000 - 153 * 13);
+  });
+
+  it('grants once per month however many requests race, and expires what was left', async () => {
+    let now = new Date('2026-11-20T10:00:00Z');
+    const { server, client, userId, sql } = await withUser(() => now);
+    expect(balanceReply.parse((await client.get('/api/billing/balance')).json).balanceCents).toBe(1500);
+    // Spend 200 of the 500 grant this month.
+    await new LedgerService(server.db.orm, () => now).post(userId, { kind: 'engine_usage', amountCents: -200, reference: 'spend-nov' });
+    now = new Date('2026-12-02T09:00:00Z');
+    const replies = await Promise.all(Array.from({ length: 25 }, () => client.get('/api/billing/balance')));
+    expect(new Set(replies.map((r) => (r.json as { balanceCents: number }).balanceCents))).toEqual(new Set([1500 - 200 - 300 + 500]));
+    const kinds = await sql.execute<Array<{ kind: string; amount_cents: string | number }>>(
+      `select kind, amount_cents from ledger_entries where user_id = ? order by id`,
+      [userId],
+    );
+    expect(kinds.map((k) => [k.kind, Number(k.amount_cents)])).toEqual([
+      ['welcome_bonus', 1000],
+      ['monthly_grant', 500],
+      ['engine_usage', -200],
+      ['grant_expiry', -300],
+      ['monthly_grant', 500],
+    ]);
+    expect(balanceReply.parse((await client.get('/api/billing/balance')).json).grantResetDate).toBe('2027-01-01T00:00:00.000Z');
+  });
+
+  it('a hold takes grant first and gives it back when released', async () => {
+    const { server, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    const held = await ledger.transact(userId, (tx) => tx.reserve('h1', 700, { conversationId: null }));
+    expect(held).toEqual({ ok: true, balanceCents: 800 });
+    expect(await ledger.transact(userId, (tx) => tx.reserve('h2', 900, { conversationId: null }))).toEqual({ ok: false, balanceCents: 800 });
+    await ledger.transact(userId, (tx) => tx.settle('h1', 120, { kind: 'engine_usage', amountCents: -120, reference: 'usage:h1' }));
+    await ledger.transact(userId, (tx) => tx.settle('h1', 120, { kind: 'engine_usage', amountCents: -120, reference: 'usage:h1' }));
+    expect(await walletOf(sql, userId)).toBe(1380);
+    const grant = await sql.execute<Array<{ g: number }>>('select grant_cents as g from wallets where user_id = ?', [userId]);
+    expect(grant[0]!.g).toBe(380);
+  });
+});

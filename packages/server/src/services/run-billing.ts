@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
+import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
+import { EngineUsage } from '../entities/index.js';
+import type { LedgerService } from './ledger-service.js';
+
+type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
+
+/**
+ * The money side of one run: before each stage its worst case is held (or the run stops with
+ * PAYMENT_REQUIRED before any engine is called); after it, the hold settles to the real cost in the
+ * same transaction as the stage's checkpoint and usage rows, so a resumed run never charges a
+ * finished stage twice and a crashed stage's hold is given back on the next attempt.
+ */
+export class RunBilling {
+  private hold: { id: string; cents: number; role: PipelineRole } | null = null;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly ledger: LedgerService,
+    readonly userId: string,
+    readonly runId: string,
+    private readonly maxCostCents: number | null,
+  ) {}
+
+  /** Holds of an earlier attempt whose stage never finished go back uncharged. */
+  async releaseLeftoverHolds(): Promise<void> {
+    this.hold = null;
+    await this.ledger.transact(this.userId, (tx) => tx.releaseOpenHolds({ conversationId: this.runId }));
+  }
+
+  async reserve(stage: StageBudget): Promise<void> {
+    const cents = stage.worstCase.cents;
+    if (this.maxCostCents !== null) {
+      const spent = await this.spentCents();
+      if (spent + cents > this.maxCostCents) {
+        throw new AppError('PAYMENT_REQUIRED', costCapMessage(cents, Math.max(0, this.maxCostCents - spent), this.maxCostCents));
+      }
+    }
+    const id = `run:${this.runId}:${stage.position}:${randomUUID().slice(0, 8)}`;
+    if (cents > 0) {
+      const result = await this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
+      if (!result.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(cents, result.balanceCents));
+    }
+    this.hold = { id, cents, role: stage.role };
+  }
+
+  /**
+   * Stores the stage's engine calls with what each was billed (the real cost, at most the hold),
+   * settles the hold and runs `alsoInTransaction` (the checkpoint) in the same transaction.
+   */
+  async settleStage(calls: readonly EngineCallRecord[], engines: readonly { key: string; provider: string; model: string }[], alsoInTransaction: (em: EntityManager) => Promise<void>): Promise<void> {
+    const hold = this.hold;
+    const billed = settleCalls(calls.map((c) => ({ cents: callCostCents(c.pricePer1kTokensCents, c.totalTokens) })), hold?.cents ?? 0);
+    const byKey = new Map(engines.map((e) => [e.key, e]));
+    await this.ledger.transact(this.userId, async (tx) => {
+      await alsoInTransaction(tx.em);
+      const now = new Date();
+      calls.forEach((call, i) => {
+        const engine = byKey.get(call.engineKey);
+        tx.em.create(EngineUsage, {
+          userId: this.userId,
+          conversationId: this.runId,
+          cycle: call.cycle,
+          stage: call.stage,
+          engineKey: call.engineKey,
+          provider: engine?.provider ?? 'openai',
+          model: engine?.model ?? '',
+          inputTokens: call.inputTokens,
+          outputTokens: call.outputTokens,
+          totalTokens: call.totalTokens,
+          durationMs: Math.round(call.durationMs),
+          attempts: call.attempts,
+          costMillicents: call.costMillicents,
+          billedCents: billed[i] ?? 0,
+          purpose: call.purpose,
+          createdAt: now,
+        });
+      });
+      await tx.em.flush();
+      if (hold && hold.cents > 0) {
+        const total = billed.reduce((sum, c) => sum + c, 0);
+        const tokens = calls.reduce((sum, c) => sum + c.totalTokens, 0);
+        await tx.settle(hold.id, total, { kind: 'engine_usage', amountCents: -total, reference: `usage:${hold.id}`, conversationId: this.runId, description: `${hold.role}: ${tokens} tokens` });
+      }
+    });
+    this.hold = null;
+  }
+
+  /**
+   * When the Proven Code gate still fails, what the run's repair rounds were billed comes back
+   * (once: the reference is the run's). Answers the cents refunded now.
+   */
+  async refundRepairs(): Promise<number> {
+    const cents = await this.sum(`select coalesce(sum(billed_cents), 0) as total from engine_usage where conversation_id = ? and purpose = 'repair'`);
+    if (cents <= 0) return 0;
+    const posted = await this.ledger.post(this.userId, {
+      kind: 'refund',
+      amountCents: cents,
+      reference: `refund-repairs:${this.runId}`,
+      conversationId: this.runId,
+      description: 'Repair rounds that did not pass the Proven Code gate',
+    });
+    return posted.duplicate ? 0 : cents;
+  }
+
+  /** What this run has been billed so far (over every attempt). */
+  private spentCents(): Promise<number> {
+    return this.sum('select coalesce(sum(billed_cents), 0) as total from engine_usage where conversation_id = ?');
+  }
+
+  private async sum(sql: string): Promise<number> {
+    const rows = await (this.orm.em.fork() as unknown as Sql).execute<Array<{ total: string | number }>>(sql, [this.runId]);
+    return Number(rows[0]?.total ?? 0);
+  }
+}
