@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { billingHistoryReply, balanceReply, type ChatMessage } from '@wolfpack/core';
+import { billingHistoryReply, balanceReply, decodeEventStream, enhancementEvent, type ChatMessage, type EnhancementEvent } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { LedgerService } from '../services/ledger-service.js';
@@ -144,5 +144,37 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(refunds.map((r) => Number(r.amount_cents))).toEqual([repairs]);
     expect(await balance(client)).toBe(1500 - all + repairs);
     expect(events.some((e) => e.event.type === 'log' && /Refunded \$\d+\.\d\d for repair rounds/.test(e.event.message))).toBe(true);
+  });
+
+  async function enhance(server: TestServer, client: TestClient): Promise<Array<{ event: EnhancementEvent }>> {
+    const res = await fetch(`${server.url}/api/multi-pass-enhancements`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: client.cookieHeader() },
+      body: JSON.stringify({ prompt: 'A habit tracker with streaks', attachments: [] }),
+    });
+    const events: Array<{ event: EnhancementEvent }> = [];
+    for await (const { data } of decodeEventStream(res.body!, enhancementEvent)) events.push({ event: data });
+    return events;
+  }
+
+  it('bills AI Enhance per call from a hold that settles to the real cost', async () => {
+    const { fake, server, client } = await setup(1);
+    const events = await enhance(server, client);
+    expect(events.at(-1)!.event.type).toBe('complete');
+    const history = billingHistoryReply.parse((await client.get('/api/billing/history?limit=100')).json).history;
+    expect(history.length).toBe(fake.requests.length);
+    expect(history.every((h) => h.role === 'enhance')).toBe(true);
+    const billed = history.reduce((sum, h) => sum + Math.round(h.billedDollars * 100), 0);
+    expect(billed).toBeGreaterThan(0);
+    expect(await balance(client)).toBe(1500 - billed);
+    expect(await openHolds(server)).toBe(0);
+  });
+
+  it('an enhancement that cannot reserve calls no engine', async () => {
+    const { fake, server, client } = await setup(15);
+    const events = await enhance(server, client);
+    expect(events.at(-1)!.event).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
+    expect(fake.requests).toHaveLength(0);
+    expect(await balance(client)).toBe(1500);
   });
 });

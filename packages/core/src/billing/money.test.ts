@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stageMaxCalls, stageWorstCase, settleCalls, callMaxTokens, MAX_OUTPUT_TOKENS_PER_CALL, PROMPT_OVERHEAD_TOKENS } from './guardrail.js';
+import { callCostCents, centsToDollars, CREDIT_PACKS, formatCents, grantResetDate, grantMonth, notEnoughCreditsMessage, packForAmountCents } from './money.js';
+
+describe('money', () => {
+  it('has the four packs with their bonuses, rounded down', () => {
+    expect(CREDIT_PACKS.map((p) => [p.dollars, p.amountCents, p.bonusCents, p.popular])).toEqual([
+      [10, 1000, 0, false],
+      [25, 2500, 50, false],
+      [50, 5000, 200, true],
+      [100, 10000, 400, false],
+    ]);
+    expect(packForAmountCents(2500)?.dollars).toBe(25);
+    expect(packForAmountCents(2400)).toBeUndefined();
+  });
+
+  it('bills a call up to the next whole cent, never less than its exact price', () => {
+    expect(callCostCents(305, 20_000)).toBe(6100); // the spec: about 20K tokens is about $60
+    expect(callCostCents(0, 1_000_000)).toBe(0);
+    expect(callCostCents(0.06, 1)).toBe(1);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 2_000_000 }), (priceMilli, tokens) => {
+        const price = priceMilli / 1000;
+        const exactMillicents = priceMilli * tokens; // thousandths of a cent x 1000
+        const cents = callCostCents(price, tokens);
+        expect(cents * 1_000_000).toBeGreaterThanOrEqual(exactMillicents);
+        expect((cents - 1) * 1_000_000).toBeLessThan(exactMillicents);
+      }),
+    );
+  });
+
+  it('writes dollars as strings with two decimals', () => {
+    expect(centsToDollars(1500)).toBe('15.00');
+    expect(centsToDollars(5)).toBe('0.05');
+    expect(centsToDollars(-1234)).toBe('-12.34');
+    expect(formatCents(-5)).toBe('-$0.05');
+    fc.assert(fc.property(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), (c) => expect(Math.round(Number(centsToDollars(c)) * 100)).toBe(c)));
+  });
+
+  it('resets the grant on the first day of next month (UTC)', () => {
+    expect(grantResetDate(new Date('2026-11-23T10:00:00Z')).toISOString()).toBe('2026-12-01T00:00:00.000Z');
+    expect(grantResetDate(new Date('2026-12-31T23:59:59Z')).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(grantMonth(new Date('2026-01-05T00:00:00Z'))).toBe('2026-01');
+  });
+
+  it('says how much a stage needs and what the balance is', () => {
+    expect(notEnoughCreditsMessage(1234, 56)).toBe('Not enough credits: this stage needs about $12.34 and your balance is $0.56. Add credits in Settings.');
+  });
+});
+
+describe('spend guardrail', () => {
+  it('counts the calls a stage can make', () => {
+    const shape = { plannedFiles: 4, repairRounds: 2, completionAttempts: 2 };
+    expect(stageMaxCalls({ ...shape, role: 'Planning' })).toBe(1);
+    expect(stageMaxCalls({ ...shape, role: 'Building' })).toBe(14);
+    expect(stageMaxCalls({ ...shape, role: 'Checking' })).toBe(2);
+    expect(stageMaxCalls({ ...shape, role: 'Polishing' })).toBe(1);
+    expect(stageMaxCalls({ ...shape, role: 'Proven Code' })).toBe(2);
+  });
+
+  it('prices the worst case at the dearest engine, each call rounded up', () => {
+    const worst = stageWorstCase({ role: 'Planning', plannedFiles: 0, repairRounds: 2, completionAttempts: 2 }, 3000, [0.5, 2]);
+    expect(worst.tokens).toBe(1000 + PROMPT_OVERHEAD_TOKENS + MAX_OUTPUT_TOKENS_PER_CALL);
+    expect(worst.cents).toBe(callCostCents(2, callMaxTokens(3000)));
+  });
+
+  it('never settles more than was held, nor more than a call cost', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 10_000 }), { maxLength: 30 }), fc.integer({ min: 0, max: 100_000 }), (costs, held) => {
+        const billed = settleCalls(costs.map((cents) => ({ cents })), held);
+        const total = billed.reduce((a, b) => a + b, 0);
+        expect(total).toBeLessThanOrEqual(held);
+        billed.forEach((b, i) => expect(b).toBeLessThanOrEqual(costs[i]!));
+        expect(total).toBe(Math.min(held, costs.reduce((a, b) => a + b, 0)));
+      }),
+    );
+  });
+});
