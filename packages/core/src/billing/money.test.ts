@@ -35,7 +35,10 @@ describe('money', () => {
     expect(centsToDollars(5)).toBe('0.05');
     expect(centsToDollars(-1234)).toBe('-12.34');
     expect(formatCents(-5)).toBe('-$0.05');
-    fc.assert(fc.property(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), (c) => expect(Math.round(Number(centsToDollars(c)) * 100)).toBe(c)));
+    fc.assert(fc.property(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), (c) => {
+        expect(Math.round(Number(centsToDollars(c)) * 100)).toBe(c);
+      }),
+    );
   });
 
   it('resets the grant on the first day of next month (UTC)', () => {
