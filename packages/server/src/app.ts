@@ -2,7 +2,7 @@ import Koa from 'koa';
 import session from 'koa-session';
 import { AppError } from '@wolfpack/core';
 import './koa-session-types.js';
-import type { ServerConfig } from './config/env.js';
+import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import type { Database } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -10,15 +10,24 @@ import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { serveWeb } from './middleware/serve-web.js';
+import { accountRoutes } from './routes/account-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { billingRoutes } from './routes/billing-routes.js';
+import { paymentRoutes } from './routes/payment-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { folderRoutes } from './routes/folder-routes.js';
 import { previewRoutes } from './routes/preview-routes.js';
 import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
+import { referralRoutes } from './routes/referral-routes.js';
 import { runRoutes } from './routes/run-routes.js';
+import { AccountService } from './services/account-service.js';
 import { AuthService } from './services/auth-service.js';
+import { BillingService } from './services/billing-service.js';
+import { LedgerService } from './services/ledger-service.js';
+import { PaymentService } from './services/payment-service.js';
+import { StripeGateway } from './services/stripe-gateway.js';
 import type { EngineRegistry } from './services/engine-registry.js';
 import { EnhancementService } from './services/enhancement-service.js';
 import { FolderService } from './services/folder-service.js';
@@ -28,6 +37,7 @@ import { SecretBox } from './services/secret-box.js';
 import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
+import { ReferralService } from './services/referral-service.js';
 import { RunHub } from './services/run-hub.js';
 import { RunService } from './services/run-service.js';
 import { DatabaseSessionStore } from './services/session-store.js';
@@ -43,28 +53,38 @@ export interface AppDeps {
   /** Encrypts stored user secrets (GitHub tokens). */
   secretKey: string;
   engines: EngineRegistry;
+  /** The time money rules see (monthly grant, referral decay); tests move it. @default () => new Date() */
+  clock?: () => Date;
 }
 
 export interface WolfpackApp {
   koa: Koa;
   sessions: DatabaseSessionStore;
   runs: RunService;
+  ledger: LedgerService;
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, secretKey, engines }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines, clock = () => new Date() }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
+  const ledger = new LedgerService(db.orm, clock);
+  const referrals = new ReferralService(db.orm, ledger, { log, clock });
+  const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
   const auth = new AuthService(db.orm);
   const tokens = new TokenService(db.orm);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
-  const stats = new StatsService(db.orm);
+  const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
-  const enhancements = new EnhancementService(db.orm, engines, projects, log);
-  const runs = new RunService(db.orm, engines, projects, new RunHub(), log, {
+  const enhancements = new EnhancementService(db.orm, engines, projects, log, ledger);
+  const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     staleAfterMs: config.runStaleMs,
-    onProjectSaved: (run) => enhancements.linkRun(run.userId, run.idea, run.conversationId, run.projectId),
+    onProjectSaved: async (run) => {
+      // Pays the referrers once, on the first completed build; never throws into the run.
+      await referrals.onFirstBuild(run.userId);
+      await enhancements.linkRun(run.userId, run.idea, run.conversationId, run.projectId);
+    },
   });
 
   koa.on('error', (error: NodeJS.ErrnoException) => {
@@ -107,11 +127,15 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines }: 
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  for (const router of [healthRoutes(db), authRoutes({ auth, tokens }), runRoutes(runs, config.sseHeartbeatMs),
+  for (const router of [healthRoutes(db), authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
     previewRoutes(new PreviewService(db.orm, secretKey)),
+    billingRoutes(billing),
+    paymentRoutes(new PaymentService(db.orm, ledger, StripeGateway.fromConfig(config.stripe), log, clock), config.publicOrigin),
+    referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
+    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats }),
   ]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
@@ -119,7 +143,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines }: 
 
   if (config.webDir) koa.use(serveWeb(config.webDir));
 
-  return { koa, sessions, runs };
+  return { koa, sessions, runs, ledger };
 }
 
 function methodNotAllowed(): AppError {

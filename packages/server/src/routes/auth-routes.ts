@@ -1,22 +1,26 @@
 import Router from '@koa/router';
-import { createTokenRequest, credentials, type AuthReply, type CreateTokenReply, type MeReply } from '@wolfpack/core';
+import { createTokenRequest, credentials, registerRequest, type AuthReply, type CreateTokenReply, type MeReply } from '@wolfpack/core';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import type { AuthService } from '../services/auth-service.js';
+import type { ReferralService } from '../services/referral-service.js';
 import type { TokenService } from '../services/token-service.js';
 
 export interface AuthRoutesDeps {
   auth: AuthService;
   tokens: TokenService;
+  referrals: Pick<ReferralService, 'onSignup'>;
 }
 
 /** POST register/login/logout, GET me, and personal API tokens for the CLI. */
-export function authRoutes({ auth, tokens }: AuthRoutesDeps): Router {
+export function authRoutes({ auth, tokens, referrals }: AuthRoutesDeps): Router {
   const router = new Router({ prefix: '/api/auth' });
   router.use(jsonBody('16kb'));
 
   router.post('/register', async (ctx) => {
-    const user = await auth.register(parseWith(credentials, ctx.request.body));
+    const user = await auth.register(parseWith(registerRequest, ctx.request.body));
+    // The referrers' sign-up rewards; logged, never an error for the new user.
+    await referrals.onSignup(user.id);
     await startSession(ctx, user.id);
     ctx.status = 201;
     ctx.body = { success: true, error: '', user: { username: user.username, plan: user.plan } } satisfies AuthReply;

@@ -4,10 +4,17 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError, type Credentials, type PublicUser } from '@wolfpack/core';
 import { LoginFailure, User } from '../entities/index.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
+import { newReferralCode } from './referral-service.js';
 
 /** After this many failed sign-ins for one username within the window, sign-in is refused. */
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+
+/** Registration: credentials and, when the visitor came through a referral link, its code. */
+export type RegisterInput = Credentials & { referralCode?: string | undefined };
+
+/** Referral codes drawn per registration before giving up (36^6 codes: collisions stay rare). */
+const REFERRAL_CODE_ATTEMPTS = 5;
 
 export interface AuthenticatedUser extends PublicUser {
   id: string;
@@ -26,28 +33,45 @@ export class AuthService {
   constructor(
     private readonly orm: MikroORM,
     private readonly now: () => number = Date.now,
+    private readonly newCode: () => string = newReferralCode,
   ) {}
 
-  async register(input: Credentials): Promise<AuthenticatedUser> {
-    const em = this.orm.em.fork();
+  /**
+   * Creates an account with a fresh referral code. A `referralCode` of an active user makes that
+   * user the referrer; any other code is ignored. The referrer is set only here, to an account that
+   * already exists, so the chain of referrers can never loop (nor point at the new user itself).
+   */
+  async register(input: RegisterInput): Promise<AuthenticatedUser> {
     const key = usernameKey(input.username);
-    if (await em.count(User, { usernameKey: key })) throw usernameTaken(input.username);
-    const user = em.create(User, {
-      id: randomUUID(),
-      username: input.username.trim(),
-      usernameKey: key,
-      passwordHash: await hashPassword(input.password),
-      plan: 'Free',
-      createdAt: new Date(this.now()),
-    });
-    try {
-      await em.flush();
-    } catch (error) {
-      // Two registrations racing for one name: the unique index decides.
-      if (error instanceof UniqueConstraintViolationException) throw usernameTaken(input.username);
-      throw error;
+    if (await this.orm.em.fork().count(User, { usernameKey: key })) throw usernameTaken(input.username);
+    const referrer = input.referralCode
+      ? await this.orm.em.fork().findOne(User, { referralCode: input.referralCode, status: 'active' }, { fields: ['id'] })
+      : null;
+    const passwordHash = await hashPassword(input.password);
+    for (let attempt = 1; ; attempt++) {
+      const em = this.orm.em.fork();
+      const user = em.create(User, {
+        id: randomUUID(),
+        username: input.username.trim(),
+        usernameKey: key,
+        passwordHash,
+        plan: 'Free',
+        createdAt: new Date(this.now()),
+        referralCode: this.newCode(),
+        referredBy: referrer?.id ?? null,
+        status: 'active',
+      });
+      try {
+        await em.flush();
+        return toAuthenticated(user);
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException)) throw error;
+        // Two registrations racing for one name: the unique index decides.
+        if (await this.orm.em.fork().count(User, { usernameKey: key })) throw usernameTaken(input.username);
+        // Otherwise the random referral code was taken: draw another.
+        if (attempt >= REFERRAL_CODE_ATTEMPTS) throw error;
+      }
     }
-    return toAuthenticated(user);
   }
 
   /**
@@ -70,8 +94,9 @@ export class AuthService {
   }
 
   async findById(id: string): Promise<AuthenticatedUser | null> {
-    const user = await this.orm.em.fork().findOne(User, { id }, { fields: ['id', 'username', 'plan'] });
-    return user ? toAuthenticated(user) : null;
+    const user = await this.orm.em.fork().findOne(User, { id }, { fields: ['id', 'username', 'plan', 'status'] });
+    // A closed account has no sessions or tokens left; this also refuses one a racing request revived.
+    return user && user.status !== 'closed' ? toAuthenticated(user) : null;
   }
 
   private async assertNotThrottled(key: string): Promise<void> {
