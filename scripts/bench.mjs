@@ -1,5 +1,7 @@
-// `pnpm bench`: runs every packages/*/bench/*.bench.ts in turn. Each benchmark measures its
-// candidates side by side in one run and prints a table of ratios (never a pass/fail on time).
+// `pnpm bench`: runs every packages/*/bench/*.bench.ts in turn; `pnpm bench ledger stream` only
+// those whose file name contains one of the words. Each benchmark measures its candidates side by
+// side in one run and prints a table of ratios (never a pass/fail on time). Benchmarks that need
+// PostgreSQL (ledger) say so in one line and skip when it is not reachable.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { AppError, projectDetailReply } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
-import { EXIT_INTERRUPTED, EXIT_STRICT, ExitCode } from './exit-code.js';
+import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from './exit-code.js';
 import { wantsColor } from './output.js';
 import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
 import { initialRunState, reduceRun, type RunState } from './run-state.js';
@@ -22,8 +22,9 @@ export interface FollowOptions {
 /**
  * Follows a run to its end and shows it (live view, plain lines or JSON lines), then writes the
  * files and prints the summary. Ctrl+C detaches: the run goes on on the server, the person is told
- * how to reattach, and the exit code is 130. A failed run exits 1; a completed run 0, or 3 under
- * `--strict` when the Proven Code gate found problems.
+ * how to reattach, and the exit code is 130. A failed run exits 1; a run paused for lack of
+ * credits (or at its --max-cost) exits 4; a completed run 0, or 3 under `--strict` when the Proven
+ * Code gate found problems.
  */
 export async function followToEnd(context: CommandContext, api: ApiClient, source: RunSource, options: FollowOptions): Promise<void> {
   const { io, output } = context;
@@ -67,6 +68,7 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
 async function finish(context: CommandContext, api: ApiClient, state: RunState, options: FollowOptions): Promise<void> {
   const { outcome } = state;
   if (outcome === undefined) throw new AppError('BAD_GATEWAY', 'The event stream ended before the run did. Reattach with `wolfpack attach`.');
+  if (outcome.type === 'error' && outcome.code === 'PAYMENT_REQUIRED') throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(outcome.error, state.runId));
   if (outcome.type === 'error') throw new AppError(outcome.code ?? 'INTERNAL', outcome.error);
 
   let written: WriteProjectResult | undefined;
@@ -96,4 +98,16 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
   if (options.strict && outcome.verification?.passed === false) {
     throw new ExitCode(EXIT_STRICT, 'The Proven Code gate found problems (see above); exiting with 3 because of --strict.');
   }
+}
+
+/**
+ * The server's sentence and what to do next. Out of credits, the run is paused (interrupted) and
+ * `attach` resumes it once credits are in; stopped at its own cost limit, it would stop there
+ * again (the limit is the run's), so only a new build with a higher --max-cost goes further.
+ */
+export function paymentRequiredMessage(error: string, runId: string | undefined): string {
+  // core's costCapMessage starts so; notEnoughCreditsMessage does not.
+  if (error.startsWith('Cost limit reached')) return `${error.replace(/ Raise maxCostCents.*$/, '')} The run stopped at its --max-cost limit; build again with a higher --max-cost to go further.`;
+  const resume = `resume it with: wolfpack attach ${runId ?? 'RUN_ID'}`;
+  return `${error} The run is paused; once credits are in (\`wolfpack topup 25\` prints a checkout link), ${resume}`;
 }

@@ -72,6 +72,12 @@ describe('usage errors: one line, exit 2', () => {
     [['whoami', 'extra'], "Too many arguments for 'whoami'. Expected 0 arguments but got 1: extra. See `wolfpack --help`."],
     [['serve', '--port', '70000'], "Option '-p, --port <port>' argument '70000' is invalid. Use a whole number from 0 to 65535. See `wolfpack --help`."],
     [['login', '--username'], "Option '-u, --username <name>' argument missing. See `wolfpack --help`."],
+    [['usage', '--limit', '0'], "Option '-n, --limit <n>' argument '0' is invalid. Use a whole number from 1 to 100. See `wolfpack --help`."],
+    [['usage', '-n', '101'], "Option '-n, --limit <n>' argument '101' is invalid. Use a whole number from 1 to 100. See `wolfpack --help`."],
+    [['topup', '7'], '"7" is not a credit pack. Choose $10, $25, $50 or $100: wolfpack topup 25'],
+    [['topup', '$25.5'], '"$25.5" is not a credit pack. Choose $10, $25, $50 or $100: wolfpack topup 25'],
+    [['topup'], "Missing required argument 'amount'. See `wolfpack --help`."],
+    [['build', 'an idea', '--max-cost', '1.5'], "Option '--max-cost <cents>' argument '1.5' is invalid. Use a whole number. See `wolfpack --help`."],
   ])('wolfpack %j', async (argv, message) => {
     const result = await run(argv);
     expect(result.code).toBe(2);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { attach, type AttachOptions } from './commands/attach.js';
+import { balance } from './commands/balance.js';
 import { build, parseEngineList, type BuildOptions } from './commands/build.js';
 import { enhance, type EnhanceOptions } from './commands/enhance.js';
 import { exportProject, type ExportOptions } from './commands/export.js';
@@ -20,6 +21,8 @@ import {
 import { publish, type PublishOptions } from './commands/publish.js';
 import { pull, type PullOptions } from './commands/pull.js';
 import { parsePort, serve, type ServeOptions } from './commands/serve.js';
+import { topup } from './commands/topup.js';
+import { DEFAULT_USAGE_LIMIT, MAX_USAGE_LIMIT, usage, type UsageOptions } from './commands/usage.js';
 import { whoami } from './commands/whoami.js';
 import { contextFor } from './context.js';
 import type { CliIo } from './io.js';
@@ -85,6 +88,24 @@ export function createProgram(io: CliIo): Command {
     .action((_options: object, command: Command) => whoami({}, contextFor(io, command)));
 
   program
+    .command('balance')
+    .description('show your credits, the monthly free grant and your referral code')
+    .action((_options: object, command: Command) => balance({}, contextFor(io, command)));
+
+  program
+    .command('usage')
+    .description('list your newest engine calls: date, stage, tokens and what each was billed')
+    .addOption(new Option('-n, --limit <n>', `how many calls, 1 to ${MAX_USAGE_LIMIT}`).argParser(usageLimit).default(DEFAULT_USAGE_LIMIT))
+    .action((options: UsageOptions, command: Command) => usage(options, contextFor(io, command)));
+
+  program
+    .command('topup')
+    .description('buy credits: print the Stripe Checkout link for a credit pack')
+    .argument('<amount>', 'the pack in dollars: 10, 25, 50 or 100 ($25 and 25 both work)')
+    .addHelpText('after', TOPUP_HELP)
+    .action((amount: string, _options: object, command: Command) => topup(amount, {}, contextFor(io, command)));
+
+  program
     .command('build')
     .description('turn an idea into a project: run the five stages on the server and show them live (Ctrl+C detaches)')
     .argument('<idea>', 'what to build, in your words (quote it)')
@@ -96,6 +117,7 @@ export function createProgram(io: CliIo): Command {
     .option('-o, --out <dir>', 'write the generated files into this folder when the run completes')
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
+    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; it stops before a stage that could cost more (default: no limit but your balance)').argParser(wholeNumber))
     .addHelpText('after', RUN_HELP)
     .action((idea: string, options: BuildOptions, command: Command) => build(idea, options, contextFor(io, command)));
 
@@ -209,12 +231,25 @@ repository again adds a commit on top.`;
 
 const RUN_HELP = `
 Exit codes: 0 the run completed, 1 it failed (or the server refused), 2 usage error,
-3 --strict and the Proven Code gate found problems, 130 detached with Ctrl+C (the run goes on).
+3 --strict and the Proven Code gate found problems, 4 out of credits (the run is paused:
+\`wolfpack attach RUN_ID\` resumes it after a top-up) or at --max-cost, 130 detached with Ctrl+C
+(the run goes on).
 With --json, stdout carries one JSON object per event: the event plus its number as eventId.`;
+
+const TOPUP_HELP = `
+Packs: $10; $25 + 2% bonus; $50 + 4% (popular); $100 + 4%. stdout carries the checkout URL alone
+(open "$(wolfpack topup 25)"); the credits arrive once Stripe confirms the payment. --json prints
+{"amountDollars", "bonusDollars", "checkoutUrl"}. A server without Stripe keys says so (exit 1).`;
 
 function wholeNumber(value: string): number {
   if (!/^\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number.');
   return Number(value);
+}
+
+function usageLimit(value: string): number {
+  const limit = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(limit >= 1 && limit <= MAX_USAGE_LIMIT)) throw new InvalidArgumentError(`Use a whole number from 1 to ${MAX_USAGE_LIMIT}.`);
+  return limit;
 }
 
 function eventNumber(value: string): number {

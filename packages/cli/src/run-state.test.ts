@@ -69,6 +69,14 @@ describe('reduceRun', () => {
     expect(state.log.at(-1)?.message).toMatch(/interrupted on the server; resuming/);
   });
 
+  it('goes on after an error when more events follow it (a run resumed after a pause for credits)', () => {
+    const paused = play([stage('Planning', 0, 5, 'start'), { type: 'error', error: 'Not enough credits.', code: 'PAYMENT_REQUIRED' }]);
+    expect(paused.outcome).toEqual({ type: 'error', error: 'Not enough credits.', code: 'PAYMENT_REQUIRED' });
+    const resumed = play([stage('Planning', 0, 5, 'start'), { type: 'error', error: 'Not enough credits.', code: 'PAYMENT_REQUIRED' }, stage('Planning', 0, 5, 'start')]);
+    expect(resumed.outcome).toBeUndefined();
+    expect(statuses(resumed)[0]).toBe('running');
+  });
+
   it('starts the stages over for each cycle and counts the cycles', () => {
     const first = PIPELINE_STAGES.flatMap((role, i) => [stage(role, i, 10, 'start'), stage(role, i, 10, 'done')]);
     const state = play([...first, stage('Planning', 5, 10, 'start')]);

@@ -81,8 +81,11 @@ export function reduceRun(state: RunState, item: RunStreamItem, now: number): Ru
         'The run was interrupted on the server; resuming it from its last finished stage.',
         now,
       );
-    case 'event':
-      return reduceEvent({ ...state, lastEventId: item.id, notice: undefined }, item.event, now);
+    case 'event': {
+      // Events after an error mean the run was resumed (a pause for credits ends with one): it goes on.
+      const outcome = state.outcome?.type === 'error' && item.event.type !== 'error' ? undefined : state.outcome;
+      return reduceEvent({ ...state, lastEventId: item.id, notice: undefined, outcome }, item.event, now);
+    }
     default: {
       const unreachable: never = item;
       return unreachable;

@@ -11,9 +11,10 @@ import { followRun, type RunSource, type RunStreamItem } from './run-stream.js';
 
 const RUN = '11111111-2222-4333-8444-555555555555';
 
-/** Event n of a five-event run: run, two logs, a stage, complete. */
+/** Event n of a five-event run: run, two logs, a stage, complete; or the scenario's pause for credits. */
 function eventNumber(n: number): PipelineEvent {
   if (n === 1) return { type: 'run', runId: RUN, conversationId: RUN };
+  if (n === scenario.paymentRequiredAt) return { type: 'error', error: 'Not enough credits: this stage needs about $19.40 and your balance is $15.00. Add credits in Settings.', code: 'PAYMENT_REQUIRED' };
   if (n === 5) return { type: 'complete', projectId: 'p1', filesGenerated: 1 };
   return { type: 'log', id: `l${n}`, level: 'info', message: `event ${n}`, timestamp: '2026-11-22T10:00:00.000Z' };
 }
@@ -22,6 +23,10 @@ interface Scenario {
   /** Per request to a stream: which events to send (numbers), and then whether to hang. */
   streams: Array<{ events: number[]; hang?: boolean; unnumberedError?: string }>;
   status: RunStatus;
+  /** The run's newest stored event, as GET /runs/{id} says. @default 5 */
+  lastEventId?: number;
+  /** This event is the `error` a run paused for lack of credits ends with. */
+  paymentRequiredAt?: number;
 }
 
 let scenario: Scenario;
@@ -45,7 +50,7 @@ beforeAll(async () => {
     req.resume();
     if (req.method === 'POST' && req.url === '/api/wolfpack/stream') return sse(res, scenario.streams.shift());
     if (req.url === `/api/wolfpack/runs/${RUN}`) {
-      const run = { id: RUN, conversationId: RUN, idea: 'x', status: scenario.status, projectId: null, lastEventId: 5, createdAt: 'now', error: null };
+      const run = { id: RUN, conversationId: RUN, idea: 'x', status: scenario.status, projectId: null, lastEventId: scenario.lastEventId ?? 5, createdAt: 'now', error: null };
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ run }));
     }
     if (req.url === `/api/wolfpack/runs/${RUN}/events`) return sse(res, scenario.streams.shift());
@@ -105,6 +110,21 @@ describe('followRun', () => {
     expect(items[0]).toEqual({ type: 'resuming', runId: RUN });
     expect(ids(items)).toEqual([3, 4, 5]);
     expect(requests.at(-1)).toEqual({ method: 'POST', url: `/api/wolfpack/runs/${RUN}/resume`, lastEventId: '2' });
+  });
+
+  it('ends at a pause for credits, and after resuming such a run treats that error as history', async () => {
+    scenario = { status: 'running', streams: [{ events: [1, 2, 3] }], paymentRequiredAt: 3 };
+    expect(ids(await collect(followRun({ api: api(), source: start })))).toEqual([1, 2, 3]);
+
+    // Paused at event 3, resumed: the server replays 1-3, then the run goes on to complete.
+    scenario = { status: 'interrupted', lastEventId: 3, streams: [{ events: [1, 2, 3, 4, 5] }], paymentRequiredAt: 3 };
+    const items = await collect(followRun({ api: api(), source: { kind: 'attach', runId: RUN, after: 0 } }));
+    expect(items[0]).toEqual({ type: 'resuming', runId: RUN });
+    expect(ids(items)).toEqual([1, 2, 3, 4, 5]);
+
+    // Resumed by someone else and finished since: attaching replays past the old error too.
+    scenario = { status: 'completed', lastEventId: 5, streams: [{ events: [1, 2, 3, 4, 5] }], paymentRequiredAt: 3 };
+    expect(ids(await collect(followRun({ api: api(), source: { kind: 'attach', runId: RUN, after: 0 } })))).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('stops after a few attempts in a row without a new event, naming the run to reattach to', async () => {

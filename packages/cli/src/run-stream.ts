@@ -49,6 +49,11 @@ export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunS
   let runId = source.kind === 'attach' ? source.runId : undefined;
   let last = source.kind === 'attach' ? source.after : 0;
   let mayResume = true;
+  /**
+   * An `error` event at or below this id is history, not the end: a run paused for lack of credits
+   * ends its stored events with one, and events after it (a resume) mean the run went on.
+   */
+  let historyUntil = 0;
   let failures = 0;
   let first = true;
 
@@ -63,11 +68,14 @@ export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunS
         const { run } = await runInfo(api, id, signal);
         if (run.status === 'interrupted' && mayResume) {
           mayResume = false;
+          historyUntil = run.lastEventId;
           yield { type: 'resuming', runId: id };
           response = await resumeOrFollow(api, id, last, signal);
         } else if (run.status === 'interrupted') {
           throw new AppError('CONFLICT', `The run was interrupted on the server again. Resume it with: wolfpack attach ${id}`);
         } else {
+          // Only the newest stored event can be the run's end.
+          historyUntil = Math.max(historyUntil, run.lastEventId - 1);
           response = await api.stream('GET', `/api/wolfpack/runs/${encodeURIComponent(id)}/events`, { lastEventId: last, signal });
         }
       }
@@ -86,7 +94,7 @@ export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunS
         failures = 0;
         if (message.data.type === 'run') runId = message.data.runId;
         yield { type: 'event', id, event: message.data };
-        if (message.data.type === 'complete' || message.data.type === 'error') return;
+        if (message.data.type === 'complete' || (message.data.type === 'error' && id > historyUntil)) return;
       }
       reason = unnumberedError ?? 'the server closed the event stream before the run ended';
     } catch (error) {

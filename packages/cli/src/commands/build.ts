@@ -20,6 +20,8 @@ export interface BuildOptions extends FollowOptions {
   continue?: string | undefined;
   /** Enhance the idea first (2 passes of 4 engines, with the same attachments) and build from the result. */
   enhance?: boolean | undefined;
+  /** `--max-cost CENTS`: the most the run may spend; it stops before a stage that could pass it. */
+  maxCost?: number | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function build(idea: string, options: BuildOptions, context: Comman
   const { cwd } = context.io;
   const body: StreamRequestInput = { idea, modelOrder: options.engines ?? [], cycles: options.cycles ?? 1 };
   if (options.continue !== undefined) body.projectId = options.continue;
+  if (options.maxCost !== undefined) body.maxCostCents = options.maxCost;
   // The idea and flags first, so a blank idea is reported before any file is read.
   validate(body);
   if (options.attach !== undefined && options.attach.length > 0) body.attachments = await readAttachments(options.attach, cwd);
