@@ -39,6 +39,14 @@ export default defineConfig({
               test: /node_modules[\\/](lowlight|highlight\.js|devlop)[\\/]/,
               priority: 25,
             },
+            // The chart library and its helpers load only with the Savings dashboard.
+            {
+              name: 'charts',
+              test: /node_modules[\\/](recharts|victory-vendor|d3-[a-z-]+|internmap|@reduxjs|redux|redux-thunk|react-redux|immer|reselect|decimal\.js-light|es-toolkit|eventemitter3|tiny-invariant|react-is)[\\/]/,
+              priority: 26,
+            },
+            // The QR code drawer loads only with Pack Perks.
+            { name: 'qrcode', test: /node_modules[\\/](qrcode|dijkstrajs)[\\/]/, priority: 26 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
           ],
         },

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import type { Database } from '@wolfpack/server';
 
 /** packages/web */
 export const webRoot = resolve(import.meta.dirname, '..');
@@ -66,6 +67,8 @@ export interface TestServer {
   url: string;
   /** Where its database and secrets live. */
   dataDir: string;
+  /** The server's open database, for tests that set up what no screen can (a low balance). */
+  db: Database;
   close(): Promise<void>;
 }
 
@@ -98,6 +101,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url: server.url,
     dataDir,
+    db: server.db,
     async close() {
       await server.close();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -4,16 +4,34 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  accountReply,
   authReply,
+  balanceReply,
+  billingHistoryReply,
+  checkoutReply,
+  CREDIT_PACKS,
+  DEFAULT_PRICE_PER_1K_TOKENS_CENTS,
   enginesReply,
+  ledgerReply,
+  packsReply,
+  referralStatsReply,
+  savingsReply,
   meReply,
   projectDetailReply,
   projectsReply,
   promptHistoryReply,
   replitCodeReply,
   statsReply,
+  type AccountReply,
   type AuthReply,
+  type BalanceReply,
+  type BillingHistoryReply,
+  type CreditPackDollars,
   type Credentials,
+  type LedgerEntryItem,
+  type PacksReply,
+  type ReferralStatsReply,
+  type SavingsReply,
   type EnginesReply,
   type ProjectDetailReply,
   type ProjectSummary,
@@ -22,6 +40,7 @@ import {
   type ReplitCodeReply,
   type StatsReply,
 } from '@wolfpack/core';
+import { referrerCodeStore } from '../lib/referral-code';
 import { apiRequest, getQueryFn } from './client';
 
 /** Query keys double as URLs (the default query function joins them with '/'). */
@@ -34,6 +53,12 @@ export const queryKeys = {
   /** Under `projects`, so refreshing the project list refreshes an open project too. */
   project: (id: string) => ['/api/projects', encodeURIComponent(id)] as const,
   promptHistory: (id: string) => ['/api/projects', encodeURIComponent(id), 'prompt-history'] as const,
+  balance: ['/api/billing/balance'] as const,
+  billingHistory: (limit: number) => [`/api/billing/history?limit=${limit}`] as const,
+  packs: ['/api/billing/packs'] as const,
+  account: ['/api/account'] as const,
+  savings: ['/api/savings'] as const,
+  referrals: ['/api/referrals'] as const,
 };
 
 const readJson = getQueryFn<unknown>({ on401: 'throw' });
@@ -65,9 +90,25 @@ export function useLogin() {
   return useMutation({ mutationFn: (body: Credentials) => postCredentials('/api/auth/login', body) });
 }
 
-/** POST /api/auth/register with only username and password (confirmPassword stays in the form). */
-export function useRegister() {
-  return useMutation({ mutationFn: (body: Credentials) => postCredentials('/api/auth/register', body) });
+/**
+ * POST /api/auth/register with username and password (confirmPassword stays in the form), plus the
+ * referral code the visitor arrived with, when there is one.
+ */
+export function useRegister(referralCode?: string | null) {
+  return useMutation({
+    mutationFn: async (body: Credentials) => {
+      const res = await apiRequest('POST', '/api/auth/register', {
+        username: body.username,
+        password: body.password,
+        ...(referralCode ? { referralCode } : {}),
+      });
+      return authReply.parse(await res.json());
+    },
+    // The code has done its work once an account exists.
+    onSuccess: (reply) => {
+      if (reply.success && referralCode) referrerCodeStore.remove();
+    },
+  });
 }
 
 /** Refreshes the header's user after a sign-in or account creation. */
@@ -146,12 +187,16 @@ export async function fetchReplitCode(projectId: string): Promise<ReplitCodeRepl
   return replitCodeReply.parse(await res.json());
 }
 
-/** Refreshes what a finished run changes: the project and run lists and the statistics. */
+/**
+ * Refreshes what a finished run changes: the project and run lists, the statistics, and what the
+ * run cost (balance, usage, savings).
+ */
 export function invalidateAfterRun(client: QueryClient): Promise<void> {
   return Promise.all([
     client.invalidateQueries({ queryKey: queryKeys.projects }),
     client.invalidateQueries({ queryKey: queryKeys.conversations }),
     client.invalidateQueries({ queryKey: queryKeys.stats }),
+    invalidateMoney(client),
   ]).then(() => undefined);
 }
 
@@ -176,4 +221,96 @@ export function usePromptHistory(id: string, enabled = true) {
     enabled,
     queryFn: async (ctx) => promptHistoryReply.parse(await readJson(ctx)),
   });
+}
+
+/**
+ * A read that a visitor cannot make: null on 401, the parsed reply otherwise. Enable it only for a
+ * signed-in user (see {@link useStats}).
+ */
+function useSignedInRead<T>(queryKey: readonly string[], parse: (data: unknown) => T, enabled: boolean) {
+  return useQuery<T | null>({
+    queryKey,
+    enabled,
+    queryFn: async (ctx) => {
+      const data = await readOrNull(ctx);
+      return data === null ? null : parse(data);
+    },
+  });
+}
+
+/** GET /api/billing/balance: balance, monthly grant, reset date, referral figures. */
+export function useBalance(enabled = true) {
+  return useSignedInRead<BalanceReply>(queryKeys.balance, (data) => balanceReply.parse(data), enabled);
+}
+
+/** GET /api/billing/history?limit=N: the latest usage items, newest first. */
+export function useBillingHistory(limit: number, enabled = true) {
+  return useSignedInRead<BillingHistoryReply>(queryKeys.billingHistory(limit), (data) => billingHistoryReply.parse(data), enabled);
+}
+
+/**
+ * GET /api/billing/packs: the credit packs, the token price and whether payments work here. Should
+ * the server keep it from a visitor (401), the packs and price of core stand in: a visitor cannot
+ * buy anyway, but can read what there is.
+ */
+export function usePacks() {
+  return useQuery<PacksReply>({
+    queryKey: queryKeys.packs,
+    queryFn: async (ctx) => {
+      const data = await readOrNull(ctx);
+      if (data !== null) return packsReply.parse(data);
+      return { packs: [...CREDIT_PACKS], pricePer1kTokensCents: DEFAULT_PRICE_PER_1K_TOKENS_CENTS, paymentsConfigured: true };
+    },
+  });
+}
+
+/** GET /api/account: status, dates, the card of the last payment and recent activity. */
+export function useAccount(enabled = true) {
+  return useSignedInRead<AccountReply>(queryKeys.account, (data) => accountReply.parse(data), enabled);
+}
+
+/** GET /api/savings: the Savings dashboard's figures from the server. */
+export function useSavings(enabled = true) {
+  return useSignedInRead<SavingsReply>(queryKeys.savings, (data) => savingsReply.parse(data), enabled);
+}
+
+/** GET /api/referrals: the referral code, link, counts and credits. */
+export function useReferralStats(enabled = true) {
+  return useSignedInRead<ReferralStatsReply>(queryKeys.referrals, (data) => referralStatsReply.parse(data), enabled);
+}
+
+/** GET /api/billing/balance, parsed (the checkout poll reads it outside React Query). */
+export async function fetchBalance(): Promise<BalanceReply> {
+  const res = await apiRequest('GET', '/api/billing/balance');
+  return balanceReply.parse(await res.json());
+}
+
+/** GET /api/billing/ledger?limit=N: the newest ledger entries. */
+export async function fetchLedger(limit: number): Promise<LedgerEntryItem[]> {
+  const res = await apiRequest('GET', `/api/billing/ledger?limit=${limit}`);
+  return ledgerReply.parse(await res.json()).entries;
+}
+
+/** POST /api/billing/top-up: the Stripe Checkout URL for a pack. */
+export function useTopUp() {
+  return useMutation({
+    mutationFn: async (amountDollars: CreditPackDollars) => {
+      const res = await apiRequest('POST', '/api/billing/top-up', { amountDollars });
+      return checkoutReply.parse(await res.json()).checkoutUrl;
+    },
+  });
+}
+
+/** DELETE /api/account: closes the account and ends the session. */
+export function useCancelAccount() {
+  return useMutation({ mutationFn: () => apiRequest('DELETE', '/api/account').then(() => undefined) });
+}
+
+/** Refreshes everything that shows money: balance, usage, the account, savings and referrals. */
+export function invalidateMoney(client: QueryClient): Promise<void> {
+  return Promise.all(
+    [queryKeys.balance, queryKeys.account, queryKeys.savings, queryKeys.referrals].map((queryKey) =>
+      client.invalidateQueries({ queryKey }),
+    ).concat(client.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/billing/history') })),
+  ).then(() => undefined);
 }

@@ -1,5 +1,6 @@
-import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Suspense, useEffect } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { rememberReferralCode } from '../lib/referral-code';
 import { PageSpinner } from './page-spinner';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
@@ -9,6 +10,9 @@ import { SiteHeader } from './site-header';
  * Suspense boundary, so the header and footer paint at once on the first visit.
  */
 export function AppLayout() {
+  // A referral link (?ref=WPXXXXXX) may point at any page; the code waits for the sign-up.
+  const { search } = useLocation();
+  useEffect(() => rememberReferralCode(search), [search]);
   return (
     <div className="flex min-h-dvh flex-col">
       <SiteHeader />

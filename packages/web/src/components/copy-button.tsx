@@ -15,10 +15,12 @@ export interface CopyButtonProps extends Omit<ComponentProps<typeof Button>, 'on
   label?: string;
   /** What the failure toast says was not copied, e.g. 'the file'. */
   what?: string;
+  /** @default 'Copied' */
+  copiedLabel?: string;
 }
 
 /** Copies text; 'Copied' with a check mark shows for 2 s afterwards. */
-export function CopyButton({ text, label = 'Copy', what = 'the text', className, ...props }: CopyButtonProps) {
+export function CopyButton({ text, label = 'Copy', what = 'the text', copiedLabel = 'Copied', className, ...props }: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -49,7 +51,7 @@ export function CopyButton({ text, label = 'Copy', what = 'the text', className,
       {...props}
     >
       {copied ? <Check className="h-4 w-4" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
-      <span aria-live="polite">{copied ? 'Copied' : label}</span>
+      <span aria-live="polite">{copied ? copiedLabel : label}</span>
     </Button>
   );
 }

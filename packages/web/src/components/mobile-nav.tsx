@@ -1,7 +1,8 @@
 import type { PublicUser } from '@wolfpack/core';
 import { LogIn, LogOut, UserPlus } from 'lucide-react';
 import { Link, useLocation } from 'react-router-dom';
-import { logout } from '../api/queries';
+import { formatCents } from '@wolfpack/core';
+import { logout, useBalance } from '../api/queries';
 import { cn } from '../lib/cn';
 import { buttonClass } from './button';
 import { buildItem, isNavItemActive, moneyItems, projectsItem, trailingItems, type NavItem } from './nav-items';
@@ -17,6 +18,7 @@ export interface MobileNavProps {
 /** The small-screen menu panel: every header link in one column plus the account actions. */
 export function MobileNav({ user, onNavigate }: MobileNavProps) {
   const { pathname } = useLocation();
+  const balance = useBalance(user !== null);
   const link = (item: NavItem) => {
     const active = isNavItemActive(pathname, item);
     return (
@@ -52,6 +54,11 @@ export function MobileNav({ user, onNavigate }: MobileNavProps) {
             <div className="flex min-w-0 items-center gap-2 text-sm">
               <span className="truncate font-medium">{user.username}</span>
               <PlanBadge plan={user.plan} />
+              {balance.data ? (
+                <span className="text-xs font-medium text-zinc-500 tabular-nums dark:text-zinc-400" data-testid="mobile-balance">
+                  {formatCents(balance.data.balanceCents)}
+                </span>
+              ) : null}
             </div>
             <button type="button" onClick={() => void logout()} className={buttonClass('outline', 'sm')}>
               <LogOut className="h-4 w-4" aria-hidden />

@@ -1,10 +1,10 @@
-import { LoaderCircle, LogIn, Play, RefreshCw, TriangleAlert, UserPlus } from 'lucide-react';
+import { LoaderCircle, LogIn, Play, RefreshCw, TriangleAlert, UserPlus, Wallet } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import type { PipelineState } from '../lib/pipeline-state';
 import { Button, buttonClass } from './button';
 
 export interface RunStatusCalloutProps {
-  state: Pick<PipelineState, 'phase' | 'reconnectAttempt' | 'error'>;
+  state: Pick<PipelineState, 'phase' | 'reconnectAttempt' | 'error' | 'paymentRequired'>;
   onResume: () => void;
   onReconnect: () => void;
 }
@@ -32,6 +32,26 @@ export function RunStatusCallout({ state, onResume, onReconnect }: RunStatusCall
         </div>
       );
     case 'interrupted':
+      if (state.paymentRequired) {
+        return (
+          <div className={`${calloutClass} ${amber}`} role="alert" data-testid="run-callout" data-phase="payment-required">
+            <p className="flex items-start gap-2">
+              <Wallet className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+              <span>
+                {state.error ?? 'Not enough credits for the next stage. Add credits in Settings.'}{' '}
+                <span className="opacity-80">What earlier stages made is kept; resume the run once credits are added.</span>
+              </span>
+            </p>
+            <div className="flex shrink-0 gap-2">
+              <AddCreditsLink />
+              <Button size="sm" variant="outline" onClick={onResume}>
+                <Play className="h-4 w-4" aria-hidden />
+                Resume
+              </Button>
+            </div>
+          </div>
+        );
+      }
       return (
         <div className={`${calloutClass} ${amber}`} role="alert" data-testid="run-callout" data-phase="interrupted">
           <p className="flex items-center gap-2">
@@ -95,9 +115,20 @@ export function RunStatusCallout({ state, onResume, onReconnect }: RunStatusCall
             <TriangleAlert className="h-4 w-4 shrink-0" aria-hidden />
             {state.error}
           </p>
+          {state.paymentRequired ? <AddCreditsLink /> : null}
         </div>
       ) : null;
     default:
       return null;
   }
+}
+
+/** The way to the credit packs in Settings. */
+function AddCreditsLink() {
+  return (
+    <Link to="/settings#buy-credits" className={buttonClass('primary', 'sm')} data-testid="add-credits-link">
+      <Wallet className="h-4 w-4" aria-hidden />
+      Add credits
+    </Link>
+  );
 }

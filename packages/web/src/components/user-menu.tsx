@@ -1,10 +1,17 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { PublicUser } from '@wolfpack/core';
-import { ChevronDown, LogOut } from 'lucide-react';
-import { logout } from '../api/queries';
+import { formatCents } from '@wolfpack/core';
+import { ChevronDown, LogOut, Plus, UserRound } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { logout, useBalance } from '../api/queries';
 
-/** The signed-in user's menu: username and plan, with Logout. */
+const itemClass =
+  'flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm text-zinc-700 outline-none data-[highlighted]:bg-zinc-100 data-[highlighted]:text-zinc-900 dark:text-zinc-300 dark:data-[highlighted]:bg-zinc-800 dark:data-[highlighted]:text-white';
+
+/** The signed-in user's menu: username, plan and credit balance, with Logout. */
 export function UserMenu({ user }: { user: PublicUser }) {
+  const balance = useBalance();
+  const amount = balance.data ? formatCents(balance.data.balanceCents) : null;
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -17,6 +24,11 @@ export function UserMenu({ user }: { user: PublicUser }) {
           {user.username}
         </span>
         <PlanBadge plan={user.plan} />
+        {amount ? (
+          <span className="hidden rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium tabular-nums xl:inline dark:bg-zinc-800" data-testid="user-menu-balance-chip">
+            {amount}
+          </span>
+        ) : null}
         <ChevronDown className="h-3.5 w-3.5 opacity-60" aria-hidden />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
@@ -32,11 +44,26 @@ export function UserMenu({ user }: { user: PublicUser }) {
               <p className="text-xs text-zinc-500 capitalize dark:text-zinc-400">{user.plan} plan</p>
             </div>
           </DropdownMenu.Label>
+          <div className="mx-1 mb-1 flex items-center justify-between rounded-lg bg-zinc-50 px-2.5 py-2 dark:bg-zinc-800/60">
+            <span className="text-xs text-zinc-500 dark:text-zinc-400">Balance</span>
+            <span className="text-sm font-semibold tabular-nums" data-testid="user-menu-balance">
+              {amount ?? '…'}
+            </span>
+          </div>
+          <DropdownMenu.Item asChild>
+            <Link to="/settings#buy-credits" className={itemClass}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Add credits
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild>
+            <Link to="/account" className={itemClass}>
+              <UserRound className="h-4 w-4" aria-hidden />
+              Account
+            </Link>
+          </DropdownMenu.Item>
           <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-          <DropdownMenu.Item
-            onSelect={() => void logout()}
-            className="flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-2 text-sm text-zinc-700 outline-none data-[highlighted]:bg-zinc-100 data-[highlighted]:text-zinc-900 dark:text-zinc-300 dark:data-[highlighted]:bg-zinc-800 dark:data-[highlighted]:text-white"
-          >
+          <DropdownMenu.Item onSelect={() => void logout()} className={itemClass}>
             <LogOut className="h-4 w-4" aria-hidden />
             Logout
           </DropdownMenu.Item>

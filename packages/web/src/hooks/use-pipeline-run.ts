@@ -9,7 +9,7 @@
 import type { Attachment, StreamRequestInput } from '@wolfpack/core';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { queryClient } from '../api/client';
-import { invalidateAfterRun } from '../api/queries';
+import { invalidateAfterRun, invalidateMoney } from '../api/queries';
 import {
   completedProjectIdStore,
   continueProjectIdStore,
@@ -48,7 +48,15 @@ function applyEffect(effect: RunEffect): void {
     }
     case 'failed':
       forgetRun();
+      void invalidateMoney(queryClient);
       toast({ title: 'Pipeline Failed', description: effect.error, variant: 'destructive' });
+      return;
+    case 'payment-required':
+      // The run id stays stored: after a top-up (a full trip to Checkout) the page reattaches and
+      // offers Resume.
+      pipelineProgressStore.remove();
+      void invalidateMoney(queryClient);
+      toast({ title: 'Not Enough Credits', description: effect.error, variant: 'destructive' });
       return;
     case 'run-forgotten':
       forgetRun();

@@ -31,3 +31,18 @@ export function formatDateTime(timestamp: string): string {
   if (Number.isNaN(date.getTime())) return 'recently';
   return date.toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 }
+
+/**
+ * A day as 'Dec 1, 2026' in US English; 'recently' when it cannot be parsed. `utc` shows the UTC
+ * day (the monthly grant resets at 00:00 UTC, which is still the evening before west of London).
+ */
+export function formatDate(timestamp: string, options: { utc?: boolean } = {}): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return 'recently';
+  return date.toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    ...(options.utc ? { timeZone: 'UTC' } : {}),
+  });
+}

@@ -226,6 +226,57 @@ describe('PipelineRunner', () => {
     expect(effects.at(-1)).toEqual({ type: 'failed', error: 'Engines are busy.' });
   });
 
+  it('keeps a run that ran out of credits resumable, then resumes it after a top-up', async () => {
+    const sentence = 'Not enough credits: this stage needs about $0.60 and your balance is $0.10. Add credits in Settings.';
+    const stop: Numbered = [4, { type: 'error', error: sentence, code: 'PAYMENT_REQUIRED' }];
+    const { runner, calls, effects } = makeRunner([
+      sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1), stop]),
+      sse([stage(5, 'Building', false, 1), complete]),
+    ]);
+    await runner.start(request);
+    let state = runner.getState();
+    expect(state.phase).toBe('interrupted');
+    expect(state.paymentRequired).toBe(true);
+    expect(state.error).toBe(sentence);
+    expect(state.feed.at(-1)?.message).toBe(`Error: ${sentence}`);
+    expect(effects.at(-1)).toEqual({ type: 'payment-required', error: sentence });
+    expect(calls).toHaveLength(1); // the end of the stream after the stop is not a dropped connection
+
+    await runner.resume();
+    expect(`${calls[1]?.method} ${calls[1]?.url}`).toBe('POST /api/wolfpack/runs/run-1/resume');
+    expect(calls[1]?.headers['Last-Event-ID']).toBe('4');
+    state = runner.getState();
+    expect(state.phase).toBe('complete');
+    expect(state.paymentRequired).toBe(false);
+    expect(state.error).toBeNull();
+  });
+
+  it('stays resumable with the link to Settings when the resume is refused for credits', async () => {
+    const stop: Numbered = [4, { type: 'error', error: 'Not enough credits.', code: 'PAYMENT_REQUIRED' }];
+    const { runner, notices } = makeRunner([
+      sse([runEvent, stop]),
+      json(402, { success: false, error: 'Not enough credits: still short.', code: 'PAYMENT_REQUIRED' }),
+    ]);
+    await runner.start(request);
+    await runner.resume();
+    const state = runner.getState();
+    expect(state.phase).toBe('interrupted');
+    expect(state.paymentRequired).toBe(true);
+    expect(state.error).toBe('Not enough credits: still short.');
+    expect(notices.at(-1)).toEqual({ title: 'Not Enough Credits', description: 'Not enough credits: still short.', variant: 'destructive' });
+  });
+
+  it('replays a run that was resumed after a payment stop through to its end', async () => {
+    const stop: Numbered = [4, { type: 'error', error: 'Not enough credits.', code: 'PAYMENT_REQUIRED' }];
+    const { runner } = makeRunner([
+      runInfo('running', 6),
+      sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1), stop, stage(5, 'Building', false, 1), complete]),
+    ]);
+    await runner.reattach('run-1');
+    expect(runner.getState().phase).toBe('complete');
+    expect(runner.getState().paymentRequired).toBe(false);
+  });
+
   it('ignores a second start while a run is under way', async () => {
     let release!: (r: Response) => void;
     const pending = new Promise<Response>((resolve) => (release = resolve));

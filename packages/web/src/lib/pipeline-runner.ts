@@ -41,6 +41,8 @@ export interface PipelineRunnerDeps {
 }
 
 export const STREAM_URL = '/api/wolfpack/stream';
+/** HTTP status of a request the balance cannot pay for. */
+const PAYMENT_REQUIRED_STATUS = 402;
 export const runUrl = (runId: string) => `/api/wolfpack/runs/${encodeURIComponent(runId)}`;
 
 const DEFAULT_DELAYS = [500, 1000, 2000, 4000, 8000] as const;
@@ -165,7 +167,7 @@ export class PipelineRunner {
         this.dispatch({ type: 'unauthorized' });
         return;
       }
-      this.cannotStart(await errorSentence(res));
+      this.cannotStart(await errorSentence(res), res.status === PAYMENT_REQUIRED_STATUS);
       return;
     }
     const outcome = await this.consume(res, signal);
@@ -214,8 +216,15 @@ export class PipelineRunner {
     }
     if (!res.ok) {
       if (res.status === 401) return this.dispatch({ type: 'unauthorized' });
+      const sentence = await errorSentence(res);
+      if (res.status === PAYMENT_REQUIRED_STATUS) {
+        // Still not enough credits: the run stays resumable, with the link to Settings.
+        this.dispatch({ type: 'interrupted', paymentRequired: true, ...(sentence ? { error: sentence } : {}) });
+        this.failNotice(sentence ?? 'Not enough credits to resume the run. Add credits in Settings.', 'Not Enough Credits');
+        return;
+      }
       this.dispatch({ type: 'interrupted' });
-      this.failNotice((await errorSentence(res)) ?? 'The run could not be resumed. Start it again.');
+      this.failNotice(sentence ?? 'The run could not be resumed. Start it again.');
       return;
     }
     const outcome = await this.consume(res, signal);
@@ -228,10 +237,10 @@ export class PipelineRunner {
   }
 
   /** 'Failed to start pipeline stream' in the feed, then the 'Pipeline Failed' toast. */
-  private cannotStart(sentence: string | undefined): void {
+  private cannotStart(sentence: string | undefined, paymentRequired = false): void {
     const message = 'Failed to start pipeline stream';
     this.log('error', message);
-    this.dispatch({ type: 'fail', error: sentence ?? message });
+    this.dispatch({ type: 'fail', error: sentence ?? message, paymentRequired });
     this.deps.notify?.({
       title: 'Pipeline Failed',
       description: sentence ?? 'The server could not be reached. Check your connection and try again.',
@@ -239,14 +248,18 @@ export class PipelineRunner {
     });
   }
 
-  private failNotice(description: string): void {
+  private failNotice(description: string, title = 'Pipeline Failed'): void {
     this.log('error', `Error: ${description}`);
-    this.deps.notify?.({ title: 'Pipeline Failed', description, variant: 'destructive' });
+    this.deps.notify?.({ title, description, variant: 'destructive' });
   }
 
   /**
    * Reads one event stream to its end. 'ended' after a complete or error event, 'dropped' when
    * the connection closed or broke first, 'failed' when the server sent something unreadable.
+   *
+   * A PAYMENT_REQUIRED error does not end the reading: in the replay of a run that was resumed
+   * after a top-up, the events of the resumed part follow it. The stream ending right after it
+   * means the run is still waiting for credits, which is an end too.
    */
   private async consume(res: Response, signal: AbortSignal): Promise<StreamOutcome> {
     if (!res.body) return 'dropped';
@@ -254,8 +267,10 @@ export class PipelineRunner {
       for await (const { id, data } of decodeEventStream(res.body, pipelineEvent)) {
         if (signal.aborted) return 'aborted';
         this.handleEvent(data, id);
-        if (data.type === 'complete' || data.type === 'error') return 'ended';
+        if (data.type === 'complete') return 'ended';
+        if (data.type === 'error' && data.code !== 'PAYMENT_REQUIRED') return 'ended';
       }
+      if (!signal.aborted && this.state.paymentRequired) return 'ended';
     } catch (error) {
       if (signal.aborted) return 'aborted';
       // decodeEventStream names a protocol problem with an AppError; anything else is the network.

@@ -77,6 +77,11 @@ export interface PipelineState {
   /** The banner is hidden (Continue Building) while the result stays known. */
   resultDismissed: boolean;
   error: string | null;
+  /**
+   * The run stopped because the balance cannot cover its next stage (an error event with code
+   * PAYMENT_REQUIRED): the build screen links to Settings, and the run can be resumed after a top-up.
+   */
+  paymentRequired: boolean;
   /** 1-based attempt while reconnecting, else 0. */
   reconnectAttempt: number;
 }
@@ -87,6 +92,8 @@ export type RunEffect =
   | { type: 'progress'; progress: PipelineProgress }
   | { type: 'completed'; result: RunResult }
   | { type: 'failed'; error: string }
+  /** The run stopped before a stage it cannot pay for; it stays resumable, so its id is kept. */
+  | { type: 'payment-required'; error: string }
   /** The stored run is unknown to the server (reloaded after the database was reset): drop its id. */
   | { type: 'run-forgotten' };
 
@@ -100,10 +107,11 @@ export type PipelineAction =
   /** A reattach answered: events flow again. */
   | { type: 'connected' }
   | { type: 'resuming' }
-  | { type: 'interrupted' }
+  /** With `paymentRequired`, the resume was refused for credits; `error` is the server's sentence. */
+  | { type: 'interrupted'; paymentRequired?: boolean; error?: string }
   | { type: 'disconnected' }
   | { type: 'unauthorized' }
-  | { type: 'fail'; error: string }
+  | { type: 'fail'; error: string; paymentRequired?: boolean }
   | { type: 'clear-feed' }
   | { type: 'dismiss-result' }
   | { type: 'reset' };
@@ -130,6 +138,7 @@ export const initialPipelineState: PipelineState = {
   result: null,
   resultDismissed: false,
   error: null,
+  paymentRequired: false,
   reconnectAttempt: 0,
 };
 
@@ -146,6 +155,11 @@ function appendFeed(feed: FeedItem[], item: FeedItem): FeedItem[] {
   if (feed.some((existing) => existing.id === item.id)) return feed;
   const next = [...feed, item];
   return next.length > FEED_LIMIT ? next.slice(next.length - FEED_LIMIT) : next;
+}
+
+/** A run that stopped for credits and now sends events again (it was resumed) is no longer stopped. */
+function movedOn(state: PipelineState): PipelineState {
+  return state.paymentRequired ? { ...state, paymentRequired: false, error: null } : state;
 }
 
 /** Progress as shown once the run completed: 100 %, nothing remaining. */
@@ -174,7 +188,13 @@ export function applyPipelineEvent(
     case 'run': {
       const phase = base.phase === 'complete' || base.phase === 'failed' ? base.phase : 'running';
       return {
-        state: { ...base, phase, runId: event.runId, conversationId: event.conversationId, reconnectAttempt: 0 },
+        state: {
+          ...movedOn(base),
+          phase,
+          runId: event.runId,
+          conversationId: event.conversationId,
+          reconnectAttempt: 0,
+        },
         effects: [{ type: 'run-started', runId: event.runId }],
       };
     }
@@ -188,7 +208,7 @@ export function applyPipelineEvent(
       const finished = base.phase === 'complete' || base.phase === 'failed';
       return {
         state: {
-          ...base,
+          ...movedOn(base),
           phase: finished ? base.phase : 'running',
           stages,
           progress: event.progress,
@@ -230,17 +250,20 @@ export function applyPipelineEvent(
         effects: [{ type: 'completed', result }],
       };
     }
-    case 'error':
+    case 'error': {
+      const feed = appendFeed(base.feed, clientFeedItem('error', `Error: ${event.error}`, eventId ? `event-${eventId}` : undefined));
+      if (event.code === 'PAYMENT_REQUIRED') {
+        // Not a failure: the server keeps the run interrupted, to be resumed after a top-up.
+        return {
+          state: { ...base, phase: 'interrupted', error: event.error, paymentRequired: true, reconnectAttempt: 0, feed },
+          effects: [{ type: 'payment-required', error: event.error }],
+        };
+      }
       return {
-        state: {
-          ...base,
-          phase: 'failed',
-          error: event.error,
-          reconnectAttempt: 0,
-          feed: appendFeed(base.feed, clientFeedItem('error', `Error: ${event.error}`, eventId ? `event-${eventId}` : undefined)),
-        },
+        state: { ...base, phase: 'failed', error: event.error, paymentRequired: false, reconnectAttempt: 0, feed },
         effects: [{ type: 'failed', error: event.error }],
       };
+    }
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -273,15 +296,17 @@ export function reducePipeline(state: PipelineState, action: PipelineAction): Pi
     case 'connected':
       return state.phase === 'reconnecting' ? { ...state, phase: 'running', reconnectAttempt: 0 } : state;
     case 'resuming':
-      return { ...state, phase: 'running', error: null, reconnectAttempt: 0 };
+      return { ...state, phase: 'running', error: null, paymentRequired: false, reconnectAttempt: 0 };
     case 'interrupted':
-      return { ...state, phase: 'interrupted', reconnectAttempt: 0 };
+      return action.paymentRequired
+        ? { ...state, phase: 'interrupted', paymentRequired: true, error: action.error ?? state.error, reconnectAttempt: 0 }
+        : { ...state, phase: 'interrupted', reconnectAttempt: 0 };
     case 'disconnected':
       return { ...state, phase: 'disconnected', reconnectAttempt: 0 };
     case 'unauthorized':
       return { ...state, phase: 'unauthorized', reconnectAttempt: 0 };
     case 'fail':
-      return { ...state, phase: 'failed', error: action.error, reconnectAttempt: 0 };
+      return { ...state, phase: 'failed', error: action.error, paymentRequired: action.paymentRequired ?? false, reconnectAttempt: 0 };
     case 'clear-feed':
       return { ...state, feed: [] };
     case 'dismiss-result':

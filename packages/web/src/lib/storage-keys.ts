@@ -29,6 +29,12 @@ export const STORAGE_KEYS = {
   monthlySavings: 'monthlySavings',
   /** JSON {timeSavedHours, costSavedDollars, runs} since the first run in this browser. */
   totalSavings: 'totalSavings',
+  /** 'WPXXXXXX': the referral code of the link the visitor arrived with (?ref=), sent on sign-up. */
+  referrerCode: 'referrerCode',
+  /** Epoch milliseconds when the savings popup last showed (at most once per 60 minutes). */
+  savingsPopupShownAt: 'savingsPopupShownAt',
+  /** JSON {balanceCents, amountDollars, startedAt} of a checkout the user left for, until credited. */
+  pendingCheckout: 'pendingCheckout',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

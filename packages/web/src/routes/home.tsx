@@ -13,6 +13,7 @@ import { PipelineProgress } from '../components/pipeline-progress';
 import { PromptPanel } from '../components/prompt-panel';
 import { usePublishDialog } from '../components/publish-dialog';
 import { RunStatusCallout } from '../components/run-status-callout';
+import { SavingsPopup } from '../components/savings-popup';
 import { SavingsSummary } from '../components/savings-summary';
 import { StatisticsPanel } from '../components/statistics-panel';
 import { SuccessBanner } from '../components/success-banner';
@@ -154,7 +155,10 @@ export function HomePage() {
           <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">Build with the pack</h1>
           <p className="max-w-2xl text-zinc-600 dark:text-zinc-400">
             Describe a project idea and Wolfpack&apos;s engines plan, build, check and polish it into a multi-file
-            project you can download, copy to Replit or push to GitHub.
+            project you can download, copy to Replit or push to GitHub.{' '}
+            <Link to="/how-it-works" className="font-medium text-brand-strong hover:underline" data-testid="link-how-it-works">
+              How it works
+            </Link>
           </p>
         </div>
         <HistoryPanel />
@@ -245,6 +249,7 @@ export function HomePage() {
       </div>
 
       <EnhanceTipDialog open={tip.open} onOpenChange={tip.setOpen} />
+      <SavingsPopup />
       {publish.dialog}
     </div>
   );

@@ -6,10 +6,12 @@ import { AuthCard } from '../components/auth-card';
 import { Button } from '../components/button';
 import { InputField } from '../components/input-field';
 import { useAuthForm } from '../hooks/use-auth-form';
+import { referrerCodeStore } from '../lib/referral-code';
 
 /** Account creation (spec core §2, §4, §5, §8). confirmPassword is checked here and never sent. */
 export function RegisterPage() {
-  const { values, change, errors, busy, onSubmit } = useAuthForm(registerForm, { username: '', password: '', confirmPassword: '' }, useRegister(), {
+  const referralCode = referrerCodeStore.use();
+  const { values, change, errors, busy, onSubmit } = useAuthForm(registerForm, { username: '', password: '', confirmPassword: '' }, useRegister(referralCode), {
     success: 'Your account has been created successfully.',
     failed: 'Registration failed',
     exception: 'An error occurred during registration',
@@ -29,6 +31,11 @@ export function RegisterPage() {
       }
     >
       <form className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+        {referralCode ? (
+          <p className="rounded-lg bg-brand/10 px-3 py-2 text-sm text-brand-strong" data-testid="register-referral">
+            Invited with code <span className="font-mono font-semibold">{referralCode}</span>: your friend earns credits when you join and build.
+          </p>
+        ) : null}
         <InputField
           label="Username"
           name="username"

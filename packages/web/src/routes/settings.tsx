@@ -1,182 +1,176 @@
-import { ArrowLeft, GitBranch, Moon, Palette, RotateCcw, Settings as SettingsIcon, Sun } from 'lucide-react';
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
-import { Button } from '../components/button';
-import { Card } from '../components/card';
+import { ArrowLeft, Coins, GitBranch, History, Info, Lightbulb, Palette, Settings as SettingsIcon, ShoppingCart } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { useBalance, useBillingHistory, useMe, usePacks } from '../api/queries';
+import { AppearanceSettings } from '../components/appearance-settings';
+import { BalanceCard } from '../components/balance-card';
+import { CheckoutStatus } from '../components/checkout-status';
+import { CreditPacks } from '../components/credit-packs';
 import { GithubSettings } from '../components/github-settings';
-import { isValidHexColor, normalizeBrandColor, useBrandColor } from '../hooks/use-brand-color';
-import { useTheme, type Theme } from '../hooks/use-theme';
-import { cn } from '../lib/cn';
+import { HowCreditsWork } from '../components/how-credits-work';
+import { ReferralCard } from '../components/referral-card';
+import { PageHeader, SectionCard } from '../components/section-card';
+import { LoadingBlock, SignInPrompt } from '../components/sign-in-prompt';
+import { UsageHistory } from '../components/usage-history';
+import { useCheckoutReturn } from '../hooks/use-checkout-return';
+import { formatTokenPrice, tokenPriceExample } from '../lib/pricing';
+import { DEFAULT_PRICE_PER_1K_TOKENS_CENTS, referralLink } from '@wolfpack/core';
 
-/** Settings (/settings, spec companion §2): appearance and the GitHub account used for publishing. */
+/** Recent usage shows this many items (companion §9). */
+export const RECENT_USAGE_LIMIT = 10;
+
+/**
+ * Settings (/settings, companion §2): appearance, credits and usage, how credits work, token
+ * pricing and the credit packs, recent usage, GitHub, and an About block.
+ */
 export function SettingsPage() {
+  const { user, isPending: mePending } = useMe();
+  const signedIn = user !== null;
+  const balance = useBalance(signedIn);
+  const history = useBillingHistory(RECENT_USAGE_LIMIT, signedIn);
+  const packs = usePacks();
+  const checkout = useCheckoutReturn(signedIn);
+  const price = packs.data?.pricePer1kTokensCents ?? DEFAULT_PRICE_PER_1K_TOKENS_CENTS;
+  const visitor = !mePending && !signedIn;
+  useScrollToHash(packs.isSuccess && (visitor || balance.isSuccess));
+
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6">
-      <header className="flex flex-col gap-2">
+    <div className="mx-auto flex max-w-4xl flex-col gap-6">
+      <PageHeader
+        icon={<SettingsIcon className="h-7 w-7" aria-hidden />}
+        title="Settings"
+        description="How Wolfpack looks in this browser, your credits, and where your projects are published."
+      >
         <Link to="/" className="inline-flex w-fit items-center gap-1.5 text-sm font-medium text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-white">
           <ArrowLeft className="h-4 w-4" aria-hidden />
           Back to Build
         </Link>
-        <h1 className="flex items-center gap-2.5 text-3xl font-semibold tracking-tight">
-          <SettingsIcon className="h-7 w-7 text-brand" aria-hidden />
-          Settings
-        </h1>
-        <p className="text-zinc-600 dark:text-zinc-400">How Wolfpack looks in this browser, and where your projects are published.</p>
-      </header>
+      </PageHeader>
 
-      <Section icon={<Palette className="h-5 w-5" aria-hidden />} title="Appearance" description="Saved in this browser." testId="settings-appearance">
-        <ThemeChoice />
-        <BrandColorChoice />
-      </Section>
+      {checkout ? <CheckoutStatus view={checkout} /> : null}
 
-      <Section
+      <SectionCard icon={<Palette className="h-5 w-5" aria-hidden />} title="Appearance" description="Saved in this browser." testId="settings-appearance">
+        <AppearanceSettings />
+      </SectionCard>
+
+      <SectionCard
+        icon={<Coins className="h-5 w-5" aria-hidden />}
+        title="Credits & Usage"
+        description="Your balance, this month's free grant, and your referral link."
+        testId="settings-credits"
+      >
+        {visitor ? (
+          <SignInPrompt what="your credits" />
+        ) : balance.data ? (
+          <div className="grid gap-4 md:grid-cols-2">
+            <BalanceCard balance={balance.data} />
+            <ReferralCard
+              code={balance.data.referralCode}
+              link={referralLink(window.location.origin, balance.data.referralCode)}
+              note={
+                <>
+                  {balance.data.totalReferrals} {balance.data.totalReferrals === 1 ? 'referral' : 'referrals'}, $
+                  {balance.data.referralEarningsDollars.toFixed(2)} earned.{' '}
+                  <Link to="/referrals" className="font-medium text-brand-strong hover:underline">
+                    Pack Perks
+                  </Link>
+                </>
+              }
+            />
+          </div>
+        ) : balance.isError ? (
+          <p className="text-sm text-red-600 dark:text-red-400">Your balance could not be loaded. Reload the page to try again.</p>
+        ) : (
+          <LoadingBlock rows={2} label="Loading your balance" />
+        )}
+      </SectionCard>
+
+      <SectionCard icon={<Lightbulb className="h-5 w-5" aria-hidden />} title="How Credits Work" testId="settings-how-credits">
+        <HowCreditsWork pricePer1kTokensCents={price} />
+      </SectionCard>
+
+      <SectionCard
+        id="buy-credits"
+        icon={<ShoppingCart className="h-5 w-5" aria-hidden />}
+        title="Buy Credits"
+        description="Secure checkout by Stripe. Bought credits never expire."
+        testId="settings-packs"
+      >
+        <div className="flex flex-wrap items-baseline justify-between gap-2 rounded-lg bg-zinc-50 px-4 py-3 dark:bg-zinc-800/50" data-testid="token-pricing">
+          <p className="text-sm">
+            <span className="font-semibold">Token pricing:</span> {formatTokenPrice(price)}
+          </p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">Example: {tokenPriceExample(price)}.</p>
+        </div>
+        {packs.data ? (
+          <CreditPacks
+            packs={packs.data.packs}
+            paymentsConfigured={packs.data.paymentsConfigured}
+            balanceCents={visitor ? null : (balance.data?.balanceCents ?? null)}
+          />
+        ) : packs.isError ? (
+          <p className="text-sm text-red-600 dark:text-red-400">The credit packs could not be loaded. Reload the page to try again.</p>
+        ) : (
+          <LoadingBlock rows={1} label="Loading the credit packs" />
+        )}
+      </SectionCard>
+
+      {visitor ? null : (
+        <SectionCard
+          icon={<History className="h-5 w-5" aria-hidden />}
+          title="Recent Usage"
+          description={`Your latest ${RECENT_USAGE_LIMIT} billed engine calls.`}
+          testId="settings-usage"
+        >
+          {history.data ? (
+            <UsageHistory items={history.data.history} />
+          ) : history.isError ? (
+            <p className="text-sm text-red-600 dark:text-red-400">Your usage could not be loaded.</p>
+          ) : (
+            <LoadingBlock rows={2} label="Loading your usage" />
+          )}
+        </SectionCard>
+      )}
+
+      <SectionCard
         icon={<GitBranch className="h-5 w-5" aria-hidden />}
         title="GitHub"
         description="Publish to GitHub pushes a project to a repository on this account, ready to open in Replit."
         testId="settings-github"
       >
         <GithubSettings />
-      </Section>
-    </div>
-  );
-}
+      </SectionCard>
 
-function Section({ icon, title, description, children, testId }: { icon: ReactNode; title: string; description: string; children: ReactNode; testId: string }) {
-  const id = useId();
-  return (
-    <Card className="overflow-hidden" data-testid={testId}>
-      <section aria-labelledby={id}>
-        <div className="flex items-start gap-3 border-b border-zinc-100 px-6 py-4 dark:border-zinc-800">
-          <span className="grid h-9 w-9 shrink-0 place-items-center rounded-lg bg-brand/10 text-brand-strong">{icon}</span>
-          <div>
-            <h2 id={id} className="font-semibold">
-              {title}
-            </h2>
-            <p className="text-sm text-zinc-500 dark:text-zinc-400">{description}</p>
-          </div>
-        </div>
-        <div className="flex flex-col gap-6 p-6">{children}</div>
-      </section>
-    </Card>
-  );
-}
-
-const THEMES: Array<{ value: Theme; label: string; icon: ReactNode }> = [
-  { value: 'light', label: 'Light', icon: <Sun className="h-4 w-4" aria-hidden /> },
-  { value: 'dark', label: 'Dark', icon: <Moon className="h-4 w-4" aria-hidden /> },
-];
-
-function ThemeChoice() {
-  const { theme, setTheme } = useTheme();
-  const labelId = useId();
-  return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <div>
-        <p id={labelId} className="text-sm font-medium">
-          Theme
-        </p>
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">Light or dark interface.</p>
-      </div>
-      <div role="radiogroup" aria-labelledby={labelId} className="flex gap-1 rounded-xl border border-zinc-200 bg-zinc-100/80 p-1 dark:border-zinc-800 dark:bg-zinc-950">
-        {THEMES.map((option) => {
-          const checked = theme === option.value;
-          return (
-            <button
-              key={option.value}
-              type="button"
-              role="radio"
-              aria-checked={checked}
-              onClick={() => setTheme(option.value)}
-              data-testid={`theme-${option.value}`}
-              className={cn(
-                'inline-flex cursor-pointer items-center gap-2 rounded-lg px-3.5 py-1.5 text-sm font-medium transition-colors',
-                checked ? 'bg-white text-zinc-900 shadow-sm dark:bg-zinc-800 dark:text-white' : 'text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-white',
-              )}
-            >
-              {option.icon}
-              {option.label}
-            </button>
-          );
-        })}
-      </div>
-    </div>
-  );
-}
-
-function BrandColorChoice() {
-  const { brandColor, setBrandColor, resetBrandColor, defaultBrandColor } = useBrandColor();
-  const [text, setText] = useState(brandColor);
-  const [error, setError] = useState<string | undefined>();
-  const pickerId = useId();
-  const textId = useId();
-  const errorId = useId();
-  // The picker, Reset or another tab can change the colour: the text box follows.
-  useEffect(() => {
-    setText((current) => (isValidHexColor(current) && normalizeBrandColor(current) === brandColor ? current : brandColor));
-  }, [brandColor]);
-
-  const typed = (value: string) => {
-    setText(value);
-    if (setBrandColor(value)) setError(undefined);
-  };
-
-  return (
-    <div className="flex flex-wrap items-start justify-between gap-3">
-      <div>
-        <p className="text-sm font-medium">Brand colour</p>
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">Buttons, links and highlights use it.</p>
-      </div>
-      <div className="flex flex-col items-end gap-1.5">
-        <div className="flex items-center gap-2">
-          <label htmlFor={pickerId} className="sr-only">
-            Brand colour picker
-          </label>
-          <input
-            id={pickerId}
-            type="color"
-            value={brandColor}
-            onChange={(event) => typed(event.target.value)}
-            className="h-10 w-12 cursor-pointer rounded-lg border border-zinc-300 bg-white p-1 dark:border-zinc-700 dark:bg-zinc-950"
-            data-testid="brand-color-picker"
-          />
-          <label htmlFor={textId} className="sr-only">
-            Brand colour as a hex value
-          </label>
-          <input
-            id={textId}
-            value={text}
-            onChange={(event) => typed(event.target.value)}
-            onBlur={() => setError(isValidHexColor(text) ? undefined : 'Enter a hex colour such as #10b981')}
-            spellCheck={false}
-            maxLength={7}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            className={cn(
-              'h-10 w-28 rounded-lg border bg-white px-3 font-mono text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-brand/40 dark:bg-zinc-950',
-              error ? 'border-red-500' : 'border-zinc-300 focus-visible:border-brand dark:border-zinc-700',
-            )}
-            data-testid="brand-color-text"
-          />
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label="Reset to the default colour"
-            title={`Reset to ${defaultBrandColor}`}
-            disabled={brandColor === defaultBrandColor}
-            onClick={() => {
-              resetBrandColor();
-              setError(undefined);
-            }}
-          >
-            <RotateCcw className="h-4 w-4" aria-hidden />
-          </Button>
-        </div>
-        {error ? (
-          <p id={errorId} className="text-sm text-red-600 dark:text-red-400">
-            {error}
+      <SectionCard icon={<Info className="h-5 w-5" aria-hidden />} title="About" testId="settings-about">
+        <div className="flex flex-col gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+          <p>
+            Wolfpack turns a project idea into a multi-file project with staged AI engines: Planning, Building, Checking,
+            Polishing and Proven Code. Credits pay for the engines&apos; tokens; nothing else is charged.
           </p>
-        ) : null}
-      </div>
+          <p>
+            <Link to="/how-it-works" className="font-medium text-brand-strong hover:underline">
+              How Wolfpack works
+            </Link>{' '}
+            ·{' '}
+            <Link to="/pricing" className="font-medium text-brand-strong hover:underline">
+              Pricing
+            </Link>{' '}
+            ·{' '}
+            <Link to="/" className="font-medium text-brand-strong hover:underline">
+              Back to Build
+            </Link>
+          </p>
+        </div>
+      </SectionCard>
     </div>
   );
+}
+
+/** Scrolls to the element the URL's #hash names once the page's content is there. */
+function useScrollToHash(ready: boolean) {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!ready || !hash) return;
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ block: 'start' });
+  }, [ready, hash]);
 }
