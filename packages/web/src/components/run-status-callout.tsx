@@ -1,7 +1,8 @@
-import { LoaderCircle, LogIn, Play, RefreshCw, TriangleAlert, UserPlus, Wallet } from 'lucide-react';
+import { LoaderCircle, Play, RefreshCw, TriangleAlert, Wallet } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import type { PipelineState } from '../lib/pipeline-state';
 import { Button, buttonClass } from './button';
+import { SignInLinks } from './sign-in-prompt';
 
 export interface RunStatusCalloutProps {
   state: Pick<PipelineState, 'phase' | 'reconnectAttempt' | 'error' | 'paymentRequired'>;
@@ -91,16 +92,7 @@ export function RunStatusCallout({ state, onResume, onReconnect }: RunStatusCall
               Runs and their projects belong to an account. Sign in or create one, then start the pack again.
             </p>
           </div>
-          <div className="flex gap-2">
-            <Link to="/login" className={buttonClass('primary', 'sm')}>
-              <LogIn className="h-4 w-4" aria-hidden />
-              Sign in
-            </Link>
-            <Link to="/register" className={buttonClass('outline', 'sm')}>
-              <UserPlus className="h-4 w-4" aria-hidden />
-              Sign Up
-            </Link>
-          </div>
+          <SignInLinks />
         </div>
       );
     case 'failed':

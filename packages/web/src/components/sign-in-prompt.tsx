@@ -12,17 +12,24 @@ export function SignInPrompt({ what }: { what: string }) {
         Credits, usage and rewards belong to an account. New accounts start with $10 of credits plus this month&apos;s $5
         grant.
       </p>
-      <div className="flex gap-2">
-        <Link to="/login" className={buttonClass('primary', 'sm')}>
-          <LogIn className="h-4 w-4" aria-hidden />
-          Sign in
-        </Link>
-        <Link to="/register" className={buttonClass('outline', 'sm')}>
-          <UserPlus className="h-4 w-4" aria-hidden />
-          Sign Up
-        </Link>
-      </div>
+      <SignInLinks />
     </Card>
+  );
+}
+
+/** The Sign in and Sign Up buttons, wherever a page needs an account. */
+export function SignInLinks() {
+  return (
+    <div className="flex gap-2">
+      <Link to="/login" className={buttonClass('primary', 'sm')}>
+        <LogIn className="h-4 w-4" aria-hidden />
+        Sign in
+      </Link>
+      <Link to="/register" className={buttonClass('outline', 'sm')}>
+        <UserPlus className="h-4 w-4" aria-hidden />
+        Sign Up
+      </Link>
+    </div>
   );
 }
 
