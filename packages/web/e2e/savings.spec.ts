@@ -28,8 +28,10 @@ describe('savings', () => {
     const chart = page.getByTestId('savings-chart');
     await chart.locator('svg.recharts-surface').first().waitFor();
     expect(scripts.some((path) => /\/charts-[^/]+\.js$/.test(path))).toBe(true);
-    // Six months on the axis, this month's bar drawn.
-    await chart.locator('.recharts-bar-rectangle path, .recharts-bar-rectangle rect').first().waitFor();
+    // Six months on the axis and the cost series drawn. A demo run saves a fraction of a cent, so
+    // this month's bar may be zero pixels high: wait for the series, not for a visible bar.
+    await chart.locator('.recharts-bar').first().waitFor({ state: 'attached' });
+    await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick').nth(5).waitFor({ state: 'attached' });
     expect(await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick').count()).toBe(6);
     const text = async (id: string) => (await page.getByTestId(id).textContent())?.trim();
     expect(await text('savings-all-time-runs')).toBe('1');
