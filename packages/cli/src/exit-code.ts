@@ -1,8 +1,10 @@
 /** The run completed but the Proven Code gate found problems, and `--strict` was given. */
 export const EXIT_STRICT = 3;
 /**
- * The run stopped because the account is out of credits (or the run hit its own --max-cost): it
- * is resumable, so scripts can tell it apart from a failure, top up and `wolfpack attach` it.
+ * Payment is needed before the command can go on: a run stopped because the account is out of
+ * credits (or hit its own --max-cost), resumable with a top-up and `wolfpack attach`; or
+ * `wolfpack showcase get` met a paid listing, whose checkout link it printed. Scripts can tell
+ * either apart from a failure.
  */
 export const EXIT_PAYMENT_REQUIRED = 4;
 /** Ctrl+C: the CLI stopped following a run that goes on without it (128 + SIGINT, as shells expect). */

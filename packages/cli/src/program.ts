@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { NJIN_ITERATE_MODES } from '@wolfpack/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { attach, type AttachOptions } from './commands/attach.js';
 import { balance } from './commands/balance.js';
 import { build, parseEngineList, type BuildOptions } from './commands/build.js';
+import { capsulesList, capsulesPublish } from './commands/capsules.js';
 import { enhance, type EnhanceOptions } from './commands/enhance.js';
 import { exportProject, type ExportOptions } from './commands/export.js';
 import { foldersCreate, foldersList, foldersRemove, foldersRename, type FoldersCreateOptions, type FoldersRemoveOptions } from './commands/folders.js';
+import { iterate, type IterateOptions } from './commands/iterate.js';
 import { login, type LoginOptions } from './commands/login.js';
 import { logout } from './commands/logout.js';
 import {
@@ -21,12 +24,14 @@ import {
 import { publish, type PublishOptions } from './commands/publish.js';
 import { pull, type PullOptions } from './commands/pull.js';
 import { parsePort, serve, type ServeOptions } from './commands/serve.js';
+import { listingLimit, pageNumber, showcaseGet, showcaseList, type ShowcaseGetOptions, type ShowcaseListOptions } from './commands/showcase.js';
 import { topup } from './commands/topup.js';
 import { DEFAULT_USAGE_LIMIT, MAX_USAGE_LIMIT, usage, type UsageOptions } from './commands/usage.js';
 import { whoami } from './commands/whoami.js';
 import { contextFor } from './context.js';
 import type { CliIo } from './io.js';
 import { DEFAULT_SERVER } from './server-url.js';
+import { SHOWCASE_PAGE_SIZE, SHOWCASE_SORTS } from './showcase-format.js';
 
 export type { CliIo } from './io.js';
 
@@ -215,13 +220,74 @@ export function createProgram(io: CliIo): Command {
     .option('-y, --yes', 'delete without asking')
     .action((id: string, options: FoldersRemoveOptions, command: Command) => foldersRemove(id, options, contextFor(io, command)));
 
+  const showcase = program.command('showcase').description('browse the Community Showcase and copy free listings into your projects');
+  showcase
+    .command('ls', { isDefault: true })
+    .description('list showcase listings, newest first (the default; no login needed)')
+    .option('--search <text>', 'only listings whose title, summary or tags match')
+    .addOption(new Option('--free', 'only free listings').conflicts('commercial'))
+    .addOption(new Option('--commercial', 'only listings for sale').conflicts('free'))
+    .addOption(new Option('--sort <order>', 'order of the list').choices(SHOWCASE_SORTS).default('newest'))
+    .addOption(new Option('-n, --limit <n>', 'listings per page, 1 to 100').argParser(listingLimit).default(SHOWCASE_PAGE_SIZE))
+    .addOption(new Option('--page <n>', 'which page, from 1').argParser(pageNumber).default(1))
+    .action((options: ShowcaseListOptions, command: Command) => showcaseList(options, contextFor(io, command)));
+  showcase
+    .command('get')
+    .description('copy a free listing into your projects and write its files into a folder')
+    .argument('<id>', 'the listing id, as `wolfpack showcase ls` shows it')
+    .requiredOption('-o, --out <dir>', 'the folder to write into (created when missing)')
+    .option('--force', 'write into the folder even if it has files in it')
+    .addHelpText('after', SHOWCASE_GET_HELP)
+    .action((id: string, options: ShowcaseGetOptions, command: Command) => showcaseGet(id, options, contextFor(io, command)));
+
+  const capsules = program.command('capsules').description('list your PackCast capsules (recorded builds) and publish or hide them');
+  capsules
+    .command('ls', { isDefault: true })
+    .description('list your capsules: visibility, views, shares and link (the default)')
+    .action((options: object, command: Command) => capsulesList(options, contextFor(io, command)));
+  capsules
+    .command('publish')
+    .description('make a capsule public and print its link')
+    .argument('<id>', 'the capsule id (its first 8 characters are enough) or its link')
+    .action((id: string, options: object, command: Command) => capsulesPublish(id, true, options, contextFor(io, command)));
+  capsules
+    .command('unpublish')
+    .description('make a capsule private again (only you can open it)')
+    .argument('<id>', 'the capsule id (its first 8 characters are enough) or its link')
+    .action((id: string, options: object, command: Command) => capsulesPublish(id, false, options, contextFor(io, command)));
+
+  program
+    .command('iterate')
+    .description('change files with the njin iteration engine: print the verified patch, or --apply it')
+    .argument('<files...>', 'the files to send, inside the current folder')
+    .requiredOption('--instruction <text>', 'what to change, in your words (quote it)')
+    .option('--key <key>', 'your njin API key (default: $NJIN_API_KEY)')
+    .option('--apply', 'write the changed files instead of printing the patch (only when they still hold what was sent)')
+    .addOption(new Option('--mode <mode>', 'auto: one engine for light changes, consensus for heavy ones').choices(NJIN_ITERATE_MODES).default('auto'))
+    .addHelpText('after', ITERATE_HELP)
+    .action((files: string[], options: IterateOptions, command: Command) => iterate(files, options, contextFor(io, command)));
+
   return program;
 }
+
+const ITERATE_HELP = `
+Needs an njin licence ($29/month) and an API key from the /njin page of the web app. stdout
+carries the unified patch alone (wolfpack iterate … > change.patch); a one-line summary goes to
+stderr. --json prints the whole reply plus "applied". Exit codes: 0 done, 1 no candidate passed
+the checks (each one's failures are listed) or the server refused, 2 usage error, 4 no active
+licence.`;
 
 const ENHANCE_HELP = `
 stdout carries the enhanced prompt alone (PROMPT=$(wolfpack enhance "…")); the progress goes to
 stderr. An empty result prints the original prompt, with a warning on stderr.
 With --json, stdout carries one JSON object per event instead: the event plus its number as eventId.`;
+
+const SHOWCASE_GET_HELP = `
+A free listing becomes a project of yours (once: asking again gives the same copy) and its files
+are written like \`wolfpack pull\` writes them. A commercial listing prints its Stripe Checkout
+link and exits 4; after paying, the same command writes your bought copy. --json prints
+{"listingId", "projectId", "dir", "files"}, or {"listingId", "title", "priceCents", "checkoutUrl"}
+with exit 4.`;
 
 const PUBLISH_HELP = `
 The GitHub token comes from GITHUB_TOKEN (sent to the server with this request only, never

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'UNPROCESSABLE',
   'TOO_MANY_REQUESTS',
   'INTERNAL',
   'BAD_GATEWAY',
@@ -32,6 +33,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   BAD_GATEWAY: 502,
@@ -42,6 +44,8 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
 export interface AppErrorDetails {
   issues?: Array<{ path: string; message: string }>;
   retryAfterSeconds?: number;
+  /** njin: why each candidate patch failed, when none passed (422). */
+  candidates?: Array<{ engine: string; passed: boolean; failedChecks: string[] }>;
 }
 
 export class AppError extends Error {

@@ -16,3 +16,22 @@ export { pipelineProgress as computePipelineProgress } from './pipeline/progress
 export * from './engines/engine.js';
 export * from './schemas/settings.js';
 export { sleep } from './util/sleep.js';
+// Showcase (issue 9): tech-stack detection, generated covers, sale arithmetic.
+export * from './community/tech-stack.js';
+export * from './community/cover-image.js';
+export * from './community/listing-fees.js';
+// Capsules (issue 9): recording a run as a capsule, trending order.
+export * from './community/capsule-recorder.js';
+export * from './community/trending.js';
+// njin (issue 10): API keys.
+export * from './njin/api-key.js';
+// njin (issue 10): consensus iteration.
+// Browser-safe parts only: runIteration reads files with the pipeline's parser, which loads esbuild,
+// so the server imports it from '@wolfpack/core/pipeline'.
+export * from './njin/consensus-mode.js';
+export type { IterationCallRecord, IterationOptions, IterationOutcome, IterationUsage } from './njin/consensus.js';
+export type { IterationCheck, ProjectVerifier } from './njin/candidate-check.js';
+// Lab (issue 10): experiment savings.
+export * from './lab/experiment-savings.js';
+// Admin (issue 10): metrics.
+export * from './admin/admin-metrics.js';

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
-import pg from 'pg';
+import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { AuthService } from '../src/services/auth-service.js';
 import { LedgerService } from '../src/services/ledger-service.js';
@@ -21,22 +21,8 @@ const ROUNDS = 3;
 
 type Sql = EntityManager & { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query(sql);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-try {
-  await admin('select 1');
-} catch (error) {
-  console.log(`Skipped: PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (${(error as Error).message}). Set WOLFPACK_TEST_POSTGRES_URL or start PostgreSQL on 127.0.0.1:5432.`);
-  process.exit(0);
-}
+const admin = (sql: string) => pgAdmin(POSTGRES_ADMIN_URL, sql);
+await requirePostgres(POSTGRES_ADMIN_URL, 'Set WOLFPACK_TEST_POSTGRES_URL or start PostgreSQL on 127.0.0.1:5432.');
 
 const name = `wolfpack_bench_${randomBytes(6).toString('hex')}`;
 await admin(`create database "${name}"`);

@@ -9,10 +9,16 @@ import { authenticate } from './middleware/authenticate.js';
 import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { openGraphLookup } from './middleware/open-graph.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { accountRoutes } from './routes/account-routes.js';
+import { adminRoutes } from './routes/admin-routes.js';
+import { experimentRoutes } from './routes/experiment-routes.js';
+import { njinRoutes } from './routes/njin-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { billingRoutes } from './routes/billing-routes.js';
+import { capsuleRoutes } from './routes/capsule-routes.js';
+import { listingRoutes } from './routes/listing-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { folderRoutes } from './routes/folder-routes.js';
@@ -23,8 +29,13 @@ import { projectRoutes } from './routes/project-routes.js';
 import { referralRoutes } from './routes/referral-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { AccountService } from './services/account-service.js';
+import { AdminMetricsService } from './services/admin-metrics-service.js';
+import { ExperimentService } from './services/experiment-service.js';
+import { NjinService } from './services/njin-service.js';
 import { AuthService } from './services/auth-service.js';
 import { BillingService } from './services/billing-service.js';
+import { CapsuleService } from './services/capsule-service.js';
+import { ListingService } from './services/listing-service.js';
 import { LedgerService } from './services/ledger-service.js';
 import { PaymentService } from './services/payment-service.js';
 import { StripeGateway } from './services/stripe-gateway.js';
@@ -53,6 +64,8 @@ export interface AppDeps {
   /** Encrypts stored user secrets (GitHub tokens). */
   secretKey: string;
   engines: EngineRegistry;
+  /** The admin metrics secret (X-Admin-Secret); issue 10 generates one when none is configured. */
+  adminSecret?: string;
   /** The time money rules see (monthly grant, referral decay); tests move it. @default () => new Date() */
   clock?: () => Date;
 }
@@ -65,7 +78,7 @@ export interface WolfpackApp {
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, secretKey, engines, clock = () => new Date() }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date() }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
   const ledger = new LedgerService(db.orm, clock);
   const referrals = new ReferralService(db.orm, ledger, { log, clock });
@@ -78,12 +91,17 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, cl
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
   const enhancements = new EnhancementService(db.orm, engines, projects, log, ledger);
+  const payments = new PaymentService(db.orm, ledger, StripeGateway.fromConfig(config.stripe), log, clock);
+  const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
+  const capsules = new CapsuleService(db.orm, log, clock);
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     staleAfterMs: config.runStaleMs,
     onProjectSaved: async (run) => {
       // Pays the referrers once, on the first completed build; never throws into the run.
       await referrals.onFirstBuild(run.userId);
       await enhancements.linkRun(run.userId, run.idea, run.conversationId, run.projectId);
+      // After linkRun: the capsule reads the enhancement the run came from.
+      await capsules.recordRun(run);
     },
   });
 
@@ -133,7 +151,12 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, cl
     publishRoutes(github, settings),
     previewRoutes(new PreviewService(db.orm, secretKey)),
     billingRoutes(billing),
-    paymentRoutes(new PaymentService(db.orm, ledger, StripeGateway.fromConfig(config.stripe), log, clock), config.publicOrigin),
+    paymentRoutes(payments, config.publicOrigin),
+    listingRoutes({ listings, publicOrigin: config.publicOrigin }),
+    capsuleRoutes({ capsules }),
+    njinRoutes({ njin: new NjinService(db.orm, engines, payments, capsules, log, { clock }), publicOrigin: config.publicOrigin }),
+    experimentRoutes({ experiments: new ExperimentService(db.orm, runs, clock) }),
+    adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), adminSecret }),
     referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
     accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats }),
   ]) {
@@ -141,7 +164,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, cl
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   }
 
-  if (config.webDir) koa.use(serveWeb(config.webDir));
+  if (config.webDir) koa.use(serveWeb(config.webDir, { openGraph: openGraphLookup({ capsules, listings }), publicOrigin: config.publicOrigin }));
 
   return { koa, sessions, runs, ledger };
 }

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { EngineRegistry } from './services/engine-registry.js';
 import type { RunService } from './services/run-service.js';
-import { loadOrCreateSecrets } from './services/secrets.js';
+import { loadOrCreateSecrets, secretsPath } from './services/secrets.js';
 
 export { createApp } from './app.js';
 export { loadConfig, type ServerConfig } from './config/env.js';
@@ -60,16 +60,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let engines: EngineRegistry | undefined;
   let runs: RunService | undefined;
   try {
-    const stored = config.sessionKeys && config.secretKey ? undefined : await loadOrCreateSecrets(config.dataDir);
+    const stored = config.sessionKeys && config.secretKey && config.adminSecret ? undefined : await loadOrCreateSecrets(config.dataDir);
     const sessionKeys = config.sessionKeys ?? stored!.sessionKeys;
     const secretKey = config.secretKey ?? stored!.secretKey;
+    const adminSecret = config.adminSecret ?? stored!.adminSecret;
     const env = options.env ?? process.env;
     const registry = await EngineRegistry.create(env);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, secretKey, engines: registry, ...(options.clock ? { clock: options.clock } : {}) });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, ...(options.clock ? { clock: options.clock } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
     await runs.startBackgroundWork();
+    // Where the admin secret is, never the secret: start-up logs are often shipped to other systems
+    // (journald, a log service), and whoever may read the secret can read the file on this machine.
+    log.info(
+      config.adminSecret
+        ? 'Admin metrics (/admin/metrics): the admin secret is WOLFPACK_ADMIN_SECRET.'
+        : `Admin metrics (/admin/metrics): the admin secret is the "adminSecret" field of ${secretsPath(config.dataDir)} (or set WOLFPACK_ADMIN_SECRET).`,
+    );
     if (registry.demo) log.info('No AI engine configured: demo engines are active (set OPENAI_API_KEY, ANTHROPIC_API_KEY or WOLFPACK_ENGINES).');
     const server = createServer(koa.callback());
     await listen(server, config.port, config.host);

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { AppError, projectDetailReply } from '@wolfpack/core';
+import { AppError, projectDetailReply, type ProjectDetailReply } from '@wolfpack/core';
+import type { ApiClient } from '../api.js';
 import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js';
 import { plural } from '../format.js';
 import { explained, resolveProjectId } from '../resources.js';
 import { withSpinner } from '../ui/spinner.js';
-import { checkOutputDir, writeProject } from '../write-project.js';
+import { checkOutputDir, writeProject, type WriteProjectOptions, type WriteProjectResult } from '../write-project.js';
 
 export interface PullOptions {
   /** The folder to write the files into (created when missing). */
@@ -25,6 +26,26 @@ export async function pull(id: string, options: PullOptions, context: CommandCon
   await checkOutputDir(dir, { force: options.force });
   const api = await loggedInApi(context);
   const projectId = await resolveProjectId(api, id);
+  const { project, result } = await pullProject(api, projectId, dir, options, context);
+  context.output.result(`Wrote ${plural(result.written.length, 'file')} of project ${project.id} to ${result.dir}.`, {
+    projectId: project.id,
+    dir: result.dir,
+    files: result.written,
+  });
+}
+
+/**
+ * Fetches a project and writes its files into `dir`, as `wolfpack pull` does; `showcase get`
+ * reuses it for the copy a listing gave. A refused path is reported as an AppError (exit 1)
+ * after the other files are written.
+ */
+export async function pullProject(
+  api: ApiClient,
+  projectId: string,
+  dir: string,
+  options: WriteProjectOptions,
+  context: CommandContext,
+): Promise<{ project: ProjectDetailReply['project']; result: WriteProjectResult }> {
   const { project } = await withSpinner(
     'Fetching the project',
     () => explained(api, () => api.get(`/api/projects/${encodeURIComponent(projectId)}`, { reply: projectDetailReply })),
@@ -37,9 +58,5 @@ export async function pull(id: string, options: PullOptions, context: CommandCon
     const more = refused.length > 3 ? `; and ${refused.length - 3} more` : '';
     throw new AppError('BAD_GATEWAY', `Did not write ${plural(refused.length, 'file')} of the project: ${reasons}${more}. The other files are in ${result.dir}.`);
   }
-  context.output.result(`Wrote ${plural(result.written.length, 'file')} of project ${project.id} to ${result.dir}.`, {
-    projectId: project.id,
-    dir: result.dir,
-    files: result.written,
-  });
+  return { project, result };
 }

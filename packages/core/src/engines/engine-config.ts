@@ -26,6 +26,11 @@ export interface EngineAdapterConfig {
   contextTokens?: number | undefined;
   /** What users are billed per 1,000 tokens, in cents. @default 305 (the spec's $3.05) */
   pricePer1kTokensCents?: number | undefined;
+  /**
+   * What the operator pays the provider per 1,000 tokens, in cents: admin metrics cost engine usage
+   * at this price. @default pricePer1kTokensCents (no margin assumed when unknown)
+   */
+  costPer1kTokensCents?: number | undefined;
 }
 
 export interface EngineConfig extends EngineAdapterConfig {
@@ -72,6 +77,7 @@ const entrySchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be the name of an environment variable' })
       .optional(),
     pricePer1kTokensCents: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).optional(),
+    costPer1kTokensCents: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).optional(),
     supportsImages: z.boolean({ error: 'must be true or false' }).optional(),
     contextTokens: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(256, { error: 'must be at least 256' }).optional(),
   })
@@ -133,6 +139,8 @@ function parseEnginesJson(raw: string, env: Env): EngineConfig[] {
       baseURL: entry.baseURL,
       apiKey,
       pricePer1kTokensCents: entry.pricePer1kTokensCents ?? DEFAULT_PRICE_PER_1K_TOKENS_CENTS,
+      // Left out when not given: whoever reads it falls back to the price (see the field's @default).
+      ...(entry.costPer1kTokensCents !== undefined ? { costPer1kTokensCents: entry.costPer1kTokensCents } : {}),
       supportsImages: entry.supportsImages ?? false,
       contextTokens: entry.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
     };

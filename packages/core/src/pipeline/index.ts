@@ -35,3 +35,6 @@ export type { CallPurpose, EngineCallRecord } from './engine-runner.js';
 export type { StageBudget } from './run-pipeline.js';
 export { parsePlan, formatPlan, type PlannedFile, type ProjectPlan } from './plan.js';
 export { scriptedEngine, systemOf, userOf, type ScriptedAnswer, type ScriptedEngine } from './testing-engines.js';
+// njin's consensus iteration verifies candidates with esbuild/TypeScript: server-only, like the pipeline.
+export { runIteration, VOTE_MAX_TOKENS } from '../njin/consensus.js';
+export { VOTE_SYSTEM_PROMPT } from '../njin/vote.js';

@@ -59,8 +59,79 @@ export const listing = z.object({
   promptOriginal: z.string().nullish(),
   promptEnhancedSnapshot: z.string().nullish(),
   createdAt: timestamp,
+  /** How many files the listing's snapshot holds. */
+  fileCount: countLike.optional(),
+  /** The seller's display name (email local part), never the email. */
+  sellerName: z.string().optional(),
+  /** Only for a signed-in viewer: their own listing, and the project a purchase gave them. */
+  isOwner: z.boolean().optional(),
+  purchasedProjectId: z.string().nullish(),
 });
 export type Listing = z.infer<typeof listing>;
+export type ListingJson = z.input<typeof listing>;
+
+/** Cover uploads: a data URL of one of these types, at most this many bytes once decoded. */
+export const COVER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const COVER_IMAGE_MAX_BYTES = 1_000_000;
+/** A commercial listing costs at least $1. */
+export const LISTING_MIN_PRICE_CENTS = 100;
+export const LISTING_MAX_PRICE_CENTS = 1_000_000;
+export const LISTING_MAX_TAGS = 10;
+export const LISTING_MAX_TECH = 20;
+
+const httpUrl = (field: string) =>
+  z
+    .string()
+    .trim()
+    .max(500, `${field} must be at most 500 characters`)
+    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), `${field} must start with http:// or https://`);
+
+const optionalUrl = (field: string) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), httpUrl(field).nullish());
+
+const listingFields = {
+  title: z.string({ error: 'Give the listing a title' }).trim().min(1, 'Give the listing a title').max(120, 'The title must be at most 120 characters'),
+  summary: z.string({ error: 'Give the listing a summary' }).trim().min(1, 'Give the listing a summary').max(2000, 'The summary must be at most 2,000 characters'),
+  visibility: z.enum(LISTING_VISIBILITIES, { error: 'visibility must be "free" or "commercial"' }),
+  priceCents: z.number({ error: 'priceCents must be a whole number of cents' }).int('priceCents must be a whole number of cents').min(0).max(LISTING_MAX_PRICE_CENTS, 'priceCents must be at most 1000000 ($10,000)').optional(),
+  techStack: z.array(z.string().trim().min(1).max(40, 'Each tech stack entry must be at most 40 characters')).max(LISTING_MAX_TECH, 'At most 20 tech stack entries').optional(),
+  tags: z.array(z.string().trim().min(1, 'Tags cannot be empty').max(30, 'Each tag must be at most 30 characters')).max(LISTING_MAX_TAGS, 'At most 10 tags').optional(),
+  demoUrl: optionalUrl('demoUrl'),
+  repoUrl: optionalUrl('repoUrl'),
+  /** A data URL (data:image/png;base64,...) to upload, or null to use the generated cover. */
+  coverImage: z.string().max(Math.ceil((COVER_IMAGE_MAX_BYTES * 4) / 3) + 100, 'The cover image must be at most 1 MB').nullish(),
+};
+
+const commercialNeedsPrice = (value: { visibility?: string; priceCents?: number | undefined }, ctx: z.RefinementCtx) => {
+  if (value.visibility === 'commercial' && (value.priceCents === undefined || value.priceCents < LISTING_MIN_PRICE_CENTS)) {
+    ctx.addIssue({ code: 'custom', path: ['priceCents'], message: 'A commercial listing needs a price of at least $1 (priceCents ≥ 100)' });
+  }
+};
+
+/** POST /api/listings: list one of your projects (its files are snapshotted now). */
+export const createListingRequest = z.object({ projectId: entityId, ...listingFields }).superRefine(commercialNeedsPrice);
+export type CreateListingRequest = z.infer<typeof createListingRequest>;
+
+/** PUT /api/listings/{id}: any subset of the fields (the owner only); the files stay as listed. */
+export const updateListingRequest = z
+  .object({ ...listingFields, title: listingFields.title.optional(), summary: listingFields.summary.optional(), visibility: listingFields.visibility.optional() })
+  .superRefine(commercialNeedsPrice);
+export type UpdateListingRequest = z.infer<typeof updateListingRequest>;
+
+/** GET /api/listings/draft?projectId=: what the "List in Showcase" form starts from. */
+export const listingDraftReply = z.object({
+  draft: z.object({
+    title: z.string(),
+    summary: z.string(),
+    techStack: z.array(z.string()),
+    promptOriginal: z.string().nullable(),
+    promptEnhancedSnapshot: z.string().nullable(),
+    fileCount: countLike,
+  }),
+});
+export type ListingDraftReply = z.infer<typeof listingDraftReply>;
+
+/** POST /api/listings/{id}/purchase for a free listing (or one already bought): the buyer's copy. */
+export const purchasedProjectReply = z.object({ projectId: entityId });
 
 export const listingsReply = z.object({ listings: z.array(listing) });
 export type ListingsReply = z.infer<typeof listingsReply>;
@@ -69,7 +140,7 @@ export const listingReply = z.object({ listing });
 export type ListingReply = z.infer<typeof listingReply>;
 
 /** The client shows `error`, or 'Purchase failed' when there is none. */
-export const purchaseReply = z.union([checkoutReply, z.object({ error: z.string() })]);
+export const purchaseReply = z.union([checkoutReply, purchasedProjectReply, z.object({ error: z.string() })]);
 export type PurchaseReply = z.infer<typeof purchaseReply>;
 
 // ---------------------------------------------------------------------------------------------

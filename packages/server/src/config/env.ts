@@ -22,9 +22,11 @@ const envSchema = z.object({
   WOLFPACK_SESSION_ABSOLUTE_MINUTES: minutes.default(60 * 24 * 30),
   WOLFPACK_PUBLIC_ORIGIN: z.url().optional(),
   WOLFPACK_SECRET_KEY: z.string().min(32, 'WOLFPACK_SECRET_KEY must be at least 32 characters').optional(),
+  WOLFPACK_ADMIN_SECRET: z.string().trim().min(16, 'WOLFPACK_ADMIN_SECRET must be at least 16 characters').optional(),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   WOLFPACK_RUN_STALE_SECONDS: z.coerce.number().positive().default(30),
+  WOLFPACK_SHOWCASE_FEE_PERCENT: z.coerce.number().int('WOLFPACK_SHOWCASE_FEE_PERCENT must be a whole percent').min(0).max(100).default(20),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   STRIPE_API_BASE: z.url({ error: 'STRIPE_API_BASE must be a URL such as http://127.0.0.1:12111' }).optional(),
@@ -49,6 +51,8 @@ export interface ServerConfig {
   webDir: string | undefined;
   /** Encrypts stored user secrets; generated into the data dir when unset. */
   secretKey: string | undefined;
+  /** X-Admin-Secret of /api/admin; generated into the data dir's secrets.json when unset. Never logged. */
+  adminSecret: string | undefined;
   /** GitHub REST API base URL (GitHub Enterprise, tests). */
   githubApiUrl: string;
   /** Comment line sent on idle event streams so proxies keep them open. */
@@ -57,6 +61,8 @@ export interface ServerConfig {
   runStaleMs: number;
   /** Stripe keys (payments are off without both) and another API host for tests. Never logged. */
   stripe: StripeConfig;
+  /** The platform's share of a commercial Showcase sale, in percent; the seller gets the rest. */
+  showcasePlatformSharePercent: number;
 }
 
 export interface StripeConfig {
@@ -95,10 +101,12 @@ export function loadConfig(
     publicOrigin: e.WOLFPACK_PUBLIC_ORIGIN,
     webDir: undefined,
     secretKey: e.WOLFPACK_SECRET_KEY,
+    adminSecret: e.WOLFPACK_ADMIN_SECRET,
     githubApiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
     runStaleMs: e.WOLFPACK_RUN_STALE_SECONDS * 1000,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,
     ...stripUndefined(overrides),
   };
   config.dataDir = resolve(config.dataDir);

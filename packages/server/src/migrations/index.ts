@@ -3,6 +3,10 @@ import { Migration0002RunsProjects } from './migration-0002-runs-projects.js';
 import { Migration0003Enhancements } from './migration-0003-enhancements.js';
 import { Migration0004FilesFolders } from './migration-0004-files-folders.js';
 import { Migration0005Billing } from './migration-0005-billing.js';
+import { Migration0006Showcase } from './migration-0006-showcase.js';
+import { Migration0007Capsules } from './migration-0007-capsules.js';
+import { Migration0008Njin } from './migration-0008-njin.js';
+import { Migration0009Experiments } from './migration-0009-experiments.js';
 
 /** Applied in order on start, the same on PGlite and PostgreSQL. Append only. */
-export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects, Migration0003Enhancements, Migration0004FilesFolders, Migration0005Billing];
+export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects, Migration0003Enhancements, Migration0004FilesFolders, Migration0005Billing, Migration0006Showcase, Migration0007Capsules, Migration0008Njin, Migration0009Experiments];

@@ -159,7 +159,7 @@ describe.each(testDatabases())('accounts and sessions on %s', (kind) => {
     // Once the failures leave the window, sign-in works again.
     await server.db.orm.em.getConnection().execute(`update login_failures set failed_at = now() - interval '16 minutes'`);
     expect((await attacker.post('/api/auth/login', { username: 'alice', password: 'correct-horse' })).status).toBe(200);
-  });
+  }, 120_000); // ten scrypt hashes per database: slow on a busy 2-CPU machine
 
   it('issues personal API tokens, accepts them as Bearer, stores only a hash, and revokes them', async () => {
     await register(client);

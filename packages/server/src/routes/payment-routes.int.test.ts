@@ -3,28 +3,27 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply, ledgerReply, PAYMENTS_NOT_CONFIGURED } from '@wolfpack/core';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe.js';
+import { startPaidTestServer, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET, type PaidTestServer } from '../testing/paid-test-server.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
-const KEY = 'sk_test_wolfpack_0123456789';
-const SECRET = 'whsec_wolfpack_test_secret';
+const KEY = TEST_STRIPE_KEY;
+const SECRET = TEST_WEBHOOK_SECRET;
 
 type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 const sql = <T = Array<Record<string, unknown>>>(server: TestServer, text: string, params: unknown[] = []) =>
   (server.db.orm.em.fork() as Sql).execute<T>(text, params);
 
 describe.each(testDatabases())('Stripe payments on %s', (kind) => {
+  let paid: PaidTestServer;
   let fake: FakeStripe;
   let server: TestServer;
   let users = 0;
   beforeAll(async () => {
-    fake = await startFakeStripe();
-    server = await startTestServer(kind, { env: { STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: fake.url } });
+    paid = await startPaidTestServer(kind);
+    ({ fake, server } = paid);
   });
-  afterAll(async () => {
-    await server?.dispose();
-    await fake?.close();
-  });
+  afterAll(() => paid?.dispose());
 
   /** A new signed-in user with the new-account balance, and their id. */
   async function buyer(on: TestServer = server): Promise<{ client: TestClient; userId: string }> {

@@ -218,7 +218,7 @@ describe.each(testDatabases())('a server killed mid-run on %s', (kind) => {
       await restarted.close();
       await seed.dispose();
     }
-  });
+  }, 120_000); // two servers, a killed child process and a resumed run
 });
 
 async function signedInAt(url: string): Promise<TestClient> {

@@ -18,11 +18,16 @@ export class EngineRegistry {
     readonly engines: readonly Engine[],
     readonly demo: boolean,
     private readonly demoServer: DemoEngineServer | undefined,
+    /** What each engine costs the operator per 1,000 tokens (cents), by key; admin metrics only. */
+    readonly costPer1kTokensCents: Readonly<Record<string, number>> = {},
   ) {}
 
   static async create(env: NodeJS.ProcessEnv, options: EngineOptions = {}): Promise<EngineRegistry> {
     const configs = loadEngineConfigs(env);
-    if (configs.length > 0) return new EngineRegistry(configs.map((c) => createEngine(c, options)), false, undefined);
+    if (configs.length > 0) {
+      const costs = Object.fromEntries(configs.map((c) => [c.key, c.costPer1kTokensCents ?? c.pricePer1kTokensCents]));
+      return new EngineRegistry(configs.map((c) => createEngine(c, options)), false, undefined, costs);
+    }
     const delayMs = Number(env.WOLFPACK_DEMO_DELAY_MS ?? 0) || 0;
     const server = await startDemoEngineServer({ delayMs });
     const demoConfigs: EngineConfig[] = DEMO_ENGINE_KEYS.map((key) => ({
@@ -35,7 +40,7 @@ export class EngineRegistry {
       contextTokens: 32_000,
       pricePer1kTokensCents: 0,
     }));
-    return new EngineRegistry(demoConfigs.map((c) => createEngine(c, { ...options, maxRetries: 1 })), true, server);
+    return new EngineRegistry(demoConfigs.map((c) => createEngine(c, { ...options, maxRetries: 1 })), true, server, Object.fromEntries(DEMO_ENGINE_KEYS.map((k) => [k, 0])));
   }
 
   info(): EnginesReply {

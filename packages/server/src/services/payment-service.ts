@@ -4,12 +4,53 @@ import type Stripe from 'stripe';
 import { AppError, creditPack, CREDIT_PACKS, formatCents, PAYMENTS_NOT_CONFIGURED, type CreditPackDollars } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import type { LedgerService, WalletTx } from './ledger-service.js';
-import { checkoutSessionFacts, type StripeGateway } from './stripe-gateway.js';
+import {
+  checkoutSessionFacts,
+  invoiceFacts,
+  subscriptionFacts,
+  type CheckoutSessionFacts,
+  type InvoiceFacts,
+  type StripeGateway,
+  type SubscriptionFacts,
+} from './stripe-gateway.js';
 
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 
-/** What a Checkout Session buys; only top-ups exist so far (issue 8). */
+/** What a Checkout Session buys: credits (issue 8), a Showcase listing (issue 9), the njin licence. */
 export type CheckoutPurpose = 'top_up' | 'listing' | 'njin';
+
+export interface StartCheckoutInput {
+  userId: string;
+  purpose: CheckoutPurpose;
+  /** What the buyer pays, in cents: the fulfilment reads it back from the stored row. */
+  amountCents: number;
+  productName: string;
+  /** What is bought besides credits (a listing id). */
+  referenceId?: string | null;
+  packDollars?: number | null;
+  /** More metadata for the Stripe dashboard; userId, purpose and referenceId are always set. */
+  metadata?: Record<string, string>;
+  successUrl: string;
+  cancelUrl: string;
+  /** The same key within 24 hours gives back the same session instead of a second one. */
+  idempotencyKey: string;
+  /** Set for a subscription: `amountCents` is charged every interval until it is cancelled. */
+  subscription?: { interval: 'month' | 'year' };
+}
+
+/**
+ * What a subscription's events mean to the product that sold it (the njin licence). Each call runs
+ * inside a transaction that has just recorded the event id for the first time: a redelivered event
+ * never reaches it, and the event and its effect commit together.
+ */
+export interface SubscriptionHandler {
+  /** A subscription-mode checkout this server created was paid; `subscription` as Stripe has it now. */
+  checkoutCompleted(em: Sql, event: Stripe.Event, checkout: CheckoutRow, session: CheckoutSessionFacts, subscription: SubscriptionFacts | null): Promise<void>;
+  invoicePaid(em: Sql, event: Stripe.Event, invoice: InvoiceFacts): Promise<void>;
+  invoicePaymentFailed(em: Sql, event: Stripe.Event, invoice: InvoiceFacts): Promise<void>;
+  subscriptionUpdated(em: Sql, event: Stripe.Event, subscription: SubscriptionFacts): Promise<void>;
+  subscriptionDeleted(em: Sql, event: Stripe.Event, subscription: SubscriptionFacts): Promise<void>;
+}
 
 /** A Checkout Session this server created, as stored when it was created (the source of truth). */
 export interface CheckoutRow {
@@ -28,6 +69,14 @@ export interface CheckoutRow {
  * the checkout paid): it runs at most once per session, and either all of it happens or none.
  */
 export type Fulfilment = (tx: WalletTx, checkout: CheckoutRow) => Promise<void>;
+
+/**
+ * Work that must follow a fulfilment but cannot share the buyer's transaction (money for a second
+ * wallet, which LedgerService locks in a transaction of its own). It runs after the commit on
+ * every delivery of a paid session's events, not only the first, so it must be idempotent: a crash
+ * or an error between the two is a 500, Stripe redelivers, and the redelivery completes it.
+ */
+export type AfterFulfilment = (checkout: CheckoutRow) => Promise<void>;
 
 /** A credit pack: its amount and its bonus, from the pack table and the stored row, never the event. */
 export const creditTopUp: Fulfilment = async (tx, checkout) => {
@@ -52,6 +101,8 @@ const PAID_EVENTS = new Set(['checkout.session.completed', 'checkout.session.asy
 export class PaymentService {
   /** Purposes later issues add (a Showcase listing, the njin licence) register here. */
   private readonly fulfilments = new Map<CheckoutPurpose, Fulfilment>([['top_up', creditTopUp]]);
+  private readonly afterFulfilments = new Map<CheckoutPurpose, AfterFulfilment>();
+  private readonly subscriptionHandlers = new Map<CheckoutPurpose, SubscriptionHandler>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -65,8 +116,28 @@ export class PaymentService {
     return this.gateway !== undefined;
   }
 
-  registerFulfilment(purpose: CheckoutPurpose, fulfil: Fulfilment): void {
+  registerFulfilment(purpose: CheckoutPurpose, fulfil: Fulfilment, after?: AfterFulfilment): void {
     this.fulfilments.set(purpose, fulfil);
+    if (after) this.afterFulfilments.set(purpose, after);
+    else this.afterFulfilments.delete(purpose);
+  }
+
+  /**
+   * Who acts on the subscriptions sold for `purpose`. Invoices and subscriptions name the purpose
+   * in the metadata the checkout copied onto the subscription.
+   */
+  registerSubscriptionHandler(purpose: CheckoutPurpose, handler: SubscriptionHandler): void {
+    this.subscriptionHandlers.set(purpose, handler);
+  }
+
+  /** A subscription as Stripe has it now. */
+  async subscription(id: string): Promise<SubscriptionFacts> {
+    return this.requireGateway().subscription(id);
+  }
+
+  /** Cancels a subscription at the end of the period already paid for. */
+  async cancelAtPeriodEnd(subscriptionId: string): Promise<SubscriptionFacts> {
+    return this.requireGateway().cancelAtPeriodEnd(subscriptionId, true);
   }
 
   /**
@@ -74,24 +145,44 @@ export class PaymentService {
    * (the client's Idempotency-Key) makes a retried click give back the same session.
    */
   async startTopUp(userId: string, amountDollars: CreditPackDollars, origin: string, requestKey?: string): Promise<string> {
-    const gateway = this.requireGateway();
     const pack = creditPack(amountDollars);
-    const session = await gateway.createCheckoutSession({
+    const session = await this.startCheckout({
+      userId,
+      purpose: 'top_up',
       amountCents: pack.amountCents,
+      packDollars: pack.dollars,
       productName: pack.bonusCents > 0 ? `Wolfpack credits ${formatCents(pack.amountCents)} + ${pack.bonusPercent} % bonus` : `Wolfpack credits ${formatCents(pack.amountCents)}`,
-      metadata: { userId, purpose: 'top_up', packDollars: String(pack.dollars) },
-      clientReferenceId: userId,
+      metadata: { packDollars: String(pack.dollars) },
       successUrl: `${origin}/settings?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${origin}/settings?checkout=cancelled`,
       idempotencyKey: `topup:${userId}:${requestKey ?? randomUUID()}`,
     });
+    return session.url;
+  }
+
+  /**
+   * A Checkout Session for any purpose, recorded as this server's source of truth (amount, buyer,
+   * what it is for) before the URL is handed out: the webhook trusts this row, never the event.
+   */
+  async startCheckout(input: StartCheckoutInput): Promise<{ id: string; url: string }> {
+    const gateway = this.requireGateway();
+    const session = await gateway.createCheckoutSession({
+      amountCents: input.amountCents,
+      productName: input.productName,
+      metadata: { userId: input.userId, purpose: input.purpose, ...(input.referenceId ? { referenceId: input.referenceId } : {}), ...input.metadata },
+      clientReferenceId: input.userId,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      idempotencyKey: input.idempotencyKey,
+      ...(input.subscription ? { subscription: input.subscription } : {}),
+    });
     // A replayed idempotent request answers the session already stored: keep the first row.
     await this.sql().execute(
       `insert into stripe_checkouts (id, user_id, purpose, pack_dollars, amount_cents, status, reference_id, created_at, fulfilled_at)
-       values (?, ?, 'top_up', ?, ?, 'open', null, ?, null) on conflict (id) do nothing`,
-      [session.id, userId, pack.dollars, pack.amountCents, this.clock()],
+       values (?, ?, ?, ?, ?, 'open', ?, ?, null) on conflict (id) do nothing`,
+      [session.id, input.userId, input.purpose, input.packDollars ?? null, input.amountCents, input.referenceId ?? null, this.clock()],
     );
-    return session.url;
+    return session;
   }
 
   /**
@@ -102,6 +193,40 @@ export class PaymentService {
     const event = this.requireGateway().constructEvent(rawBody, signature);
     if (PAID_EVENTS.has(event.type)) return this.onCheckoutPaid(event);
     if (event.type === 'checkout.session.expired') return this.onCheckoutExpired(event);
+    if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
+      const invoice = invoiceFacts(event.data.object);
+      const handler = invoice?.subscriptionId ? this.subscriptionHandlers.get(invoice.metadata.purpose as CheckoutPurpose) : undefined;
+      if (!invoice || !handler) return;
+      return this.inEventTransaction(event, (em) => (event.type === 'invoice.paid' ? handler.invoicePaid(em, event, invoice) : handler.invoicePaymentFailed(em, event, invoice)));
+    }
+    if (event.type === 'customer.subscription.updated' || event.type === 'customer.subscription.deleted') {
+      const subscription = subscriptionFacts(event.data.object);
+      const handler = subscription ? this.subscriptionHandlers.get(subscription.metadata.purpose as CheckoutPurpose) : undefined;
+      if (!subscription || !handler) return;
+      return this.inEventTransaction(event, (em) => (event.type === 'customer.subscription.deleted' ? handler.subscriptionDeleted(em, event, subscription) : handler.subscriptionUpdated(em, event, subscription)));
+    }
+  }
+
+  /** Runs `apply` once per event id: the id and the effect commit together or not at all. */
+  private async inEventTransaction(event: Stripe.Event, apply: (em: Sql) => Promise<void>): Promise<void> {
+    await this.orm.em.fork().transactional(async (em) => {
+      if (!(await recordEvent(em as Sql, event, this.clock()))) return;
+      await apply(em as Sql);
+    });
+  }
+
+  /** A paid subscription-mode checkout: handed to its purpose's handler with the subscription as it is now. */
+  private async onSubscriptionCheckout(event: Stripe.Event, checkout: CheckoutRow, session: CheckoutSessionFacts): Promise<void> {
+    const handler = this.subscriptionHandlers.get(checkout.purpose);
+    if (!handler) throw new Error(`No subscription handler for checkout purpose '${checkout.purpose}' (session ${checkout.id})`);
+    // Read before the transaction: no network call while rows are locked.
+    const subscription = session.subscriptionId ? await this.requireGateway().subscription(session.subscriptionId) : null;
+    await this.inEventTransaction(event, async (em) => {
+      const rows = await em.execute<Array<{ status: string }>>('select status from stripe_checkouts where id = ? for update', [checkout.id]);
+      if (rows[0]?.status === 'paid') return;
+      await handler.checkoutCompleted(em, event, checkout, session, subscription);
+      await em.execute(`update stripe_checkouts set status = 'paid', fulfilled_at = ? where id = ?`, [this.clock(), checkout.id]);
+    });
   }
 
   private async onCheckoutPaid(event: Stripe.Event): Promise<void> {
@@ -119,6 +244,7 @@ export class PaymentService {
       await recordEvent(this.sql(), event, this.clock());
       return;
     }
+    if (session.mode === 'subscription') return this.onSubscriptionCheckout(event, checkout, session);
     const fulfil = this.fulfilments.get(checkout.purpose);
     // A 500, not a 200: Stripe keeps retrying until a server that can deliver the purchase answers.
     if (!fulfil) throw new Error(`No fulfilment for checkout purpose '${checkout.purpose}' (session ${checkout.id})`);
@@ -131,10 +257,11 @@ export class PaymentService {
       await em.execute(`update stripe_checkouts set status = 'paid', fulfilled_at = ? where id = ?`, [this.clock(), checkout.id]);
       return true;
     });
-    if (fulfilled) {
-      this.log.info(`Stripe checkout ${checkout.id} (${checkout.purpose}) fulfilled by event ${event.id}`);
-      if (session.paymentIntentId) await this.keepCard(checkout.userId, session.paymentIntentId);
-    }
+    if (fulfilled) this.log.info(`Stripe checkout ${checkout.id} (${checkout.purpose}) fulfilled by event ${event.id}`);
+    // Every paid delivery, not only the fulfilling one: a redelivery completes what a crash cut off.
+    const after = this.afterFulfilments.get(checkout.purpose);
+    if (after) await after({ ...checkout, status: 'paid' });
+    if (fulfilled && session.paymentIntentId) await this.keepCard(checkout.userId, session.paymentIntentId);
   }
 
   private async onCheckoutExpired(event: Stripe.Event): Promise<void> {

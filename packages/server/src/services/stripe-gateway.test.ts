@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@wolfpack/core';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe.js';
-import { cardOf, checkoutSessionFacts, StripeGateway } from './stripe-gateway.js';
+import { cardOf, checkoutSessionFacts, invoiceFacts, StripeGateway, subscriptionFacts } from './stripe-gateway.js';
 
 const KEY = 'sk_test_gateway_0123456789';
 const SECRET = 'whsec_gateway';
@@ -84,10 +84,20 @@ describe('cardOf and checkoutSessionFacts', () => {
   });
 
   it('reads id, payment status and payment intent (id or expanded) of a session only', () => {
-    expect(checkoutSessionFacts({ object: 'checkout.session', id: 'cs_1', payment_status: 'paid', payment_intent: 'pi_1' })).toEqual({ id: 'cs_1', paymentStatus: 'paid', paymentIntentId: 'pi_1' });
+    expect(checkoutSessionFacts({ object: 'checkout.session', id: 'cs_1', payment_status: 'paid', payment_intent: 'pi_1' })).toEqual({ id: 'cs_1', paymentStatus: 'paid', paymentIntentId: 'pi_1', mode: '', subscriptionId: null, metadata: {} });
+    expect(checkoutSessionFacts({ object: 'checkout.session', id: 'cs_3', mode: 'subscription', subscription: 'sub_1', metadata: { purpose: 'njin' } })).toMatchObject({ mode: 'subscription', subscriptionId: 'sub_1', metadata: { purpose: 'njin' } });
     expect(checkoutSessionFacts({ object: 'checkout.session', id: 'cs_1', payment_status: 'unpaid', payment_intent: { id: 'pi_2' } })?.paymentIntentId).toBe('pi_2');
     expect(checkoutSessionFacts({ object: 'checkout.session', id: 'cs_1', payment_intent: null })?.paymentIntentId).toBeNull();
     expect(checkoutSessionFacts({ object: 'customer', id: 'cus_1' })).toBeNull();
     expect(checkoutSessionFacts(null)).toBeNull();
+  });
+
+  it('reads the period end of a subscription from its items and of an invoice from its lines', () => {
+    const sub = { object: 'subscription', id: 'sub_1', status: 'active', cancel_at_period_end: true, customer: 'cus_1', metadata: { userId: 'u' }, items: { data: [{ current_period_end: 100 }, { current_period_end: 200 }] } };
+    expect(subscriptionFacts(sub)).toEqual({ id: 'sub_1', status: 'active', currentPeriodEnd: 200, cancelAtPeriodEnd: true, customerId: 'cus_1', metadata: { userId: 'u' } });
+    const invoice = { object: 'invoice', id: 'in_1', customer: { id: 'cus_1' }, period_end: 50, lines: { data: [{ period: { start: 50, end: 150 } }] }, parent: { subscription_details: { subscription: 'sub_1', metadata: { purpose: 'njin' } } } };
+    expect(invoiceFacts({ ...invoice, amount_paid: 2900, currency: 'usd' })).toEqual({ id: 'in_1', subscriptionId: 'sub_1', periodEnd: 150, customerId: 'cus_1', metadata: { purpose: 'njin' }, amountPaidCents: 2900, currency: 'usd' });
+    expect(invoiceFacts(sub)).toBeNull();
+    expect(subscriptionFacts(invoice)).toBeNull();
   });
 });

@@ -11,6 +11,8 @@ export interface CheckoutSessionInput {
   cancelUrl: string;
   /** The same key within 24 hours gives back the same session instead of a second one. */
   idempotencyKey: string;
+  /** A subscription charges `amountCents` every `interval`; metadata is copied onto the subscription too. */
+  subscription?: { interval: 'month' | 'year' };
 }
 
 export interface CreatedCheckout {
@@ -23,6 +25,33 @@ export interface CheckoutSessionFacts {
   id: string;
   paymentStatus: string;
   paymentIntentId: string | null;
+  mode: string;
+  /** The subscription a subscription-mode session started. */
+  subscriptionId: string | null;
+  metadata: Record<string, string>;
+}
+
+/** The fields of a Subscription the njin licence follows. */
+export interface SubscriptionFacts {
+  id: string;
+  status: string;
+  /** Unix seconds: the end of the period paid for (the latest among its items). */
+  currentPeriodEnd: number | null;
+  cancelAtPeriodEnd: boolean;
+  customerId: string | null;
+  metadata: Record<string, string>;
+}
+
+/** The fields of a subscription Invoice the njin licence follows. */
+export interface InvoiceFacts {
+  id: string;
+  subscriptionId: string | null;
+  /** Unix seconds: the end of the period the invoice bills (its lines' period, not its own period_end). */
+  periodEnd: number | null;
+  customerId: string | null;
+  metadata: Record<string, string>;
+  amountPaidCents: number;
+  currency: string;
 }
 
 /**
@@ -61,9 +90,20 @@ export class StripeGateway {
     try {
       const session = await this.stripe.checkout.sessions.create(
         {
-          mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: input.amountCents, product_data: { name: input.productName } } }],
+          mode: input.subscription ? 'subscription' : 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: 'usd',
+                unit_amount: input.amountCents,
+                product_data: { name: input.productName },
+                ...(input.subscription ? { recurring: { interval: input.subscription.interval } } : {}),
+              },
+            },
+          ],
           metadata: input.metadata,
+          ...(input.subscription ? { subscription_data: { metadata: input.metadata } } : {}),
           client_reference_id: input.clientReferenceId,
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
@@ -87,6 +127,24 @@ export class StripeGateway {
       return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
     } catch {
       throw new AppError('BAD_REQUEST', 'The Stripe signature of this webhook does not verify: only Stripe can post to this webhook.');
+    }
+  }
+
+  /** A subscription as Stripe has it now. */
+  async subscription(id: string): Promise<SubscriptionFacts> {
+    try {
+      return subscriptionFacts(await this.stripe.subscriptions.retrieve(id))!;
+    } catch (error) {
+      throw toAppError(error, 'read the subscription');
+    }
+  }
+
+  /** Cancels (or, with false, resumes) a subscription at the end of the period already paid for. */
+  async cancelAtPeriodEnd(id: string, cancel = true): Promise<SubscriptionFacts> {
+    try {
+      return subscriptionFacts(await this.stripe.subscriptions.update(id, { cancel_at_period_end: cancel }))!;
+    } catch (error) {
+      throw toAppError(error, 'cancel the subscription');
     }
   }
 
@@ -121,7 +179,49 @@ export function checkoutSessionFacts(object: unknown): CheckoutSessionFacts | nu
     id: session.id,
     paymentStatus: String(session.payment_status ?? ''),
     paymentIntentId: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    mode: String(session.mode ?? ''),
+    subscriptionId: idOf(session.subscription),
+    metadata: { ...(session.metadata ?? {}) },
   };
+}
+
+/** The Subscription fields the licence needs, from an event's data.object or an API reply. */
+export function subscriptionFacts(object: unknown): SubscriptionFacts | null {
+  if (typeof object !== 'object' || object === null) return null;
+  const sub = object as Partial<Stripe.Subscription>;
+  if (sub.object !== 'subscription' || typeof sub.id !== 'string') return null;
+  const ends = (sub.items?.data ?? []).map((item) => item.current_period_end).filter((n): n is number => typeof n === 'number');
+  return {
+    id: sub.id,
+    status: String(sub.status ?? ''),
+    currentPeriodEnd: ends.length > 0 ? Math.max(...ends) : null,
+    cancelAtPeriodEnd: sub.cancel_at_period_end === true,
+    customerId: idOf(sub.customer),
+    metadata: { ...(sub.metadata ?? {}) },
+  };
+}
+
+/** The Invoice fields the licence needs: which subscription, and the end of the period it bills. */
+export function invoiceFacts(object: unknown): InvoiceFacts | null {
+  if (typeof object !== 'object' || object === null) return null;
+  const invoice = object as Partial<Stripe.Invoice>;
+  if (invoice.object !== 'invoice' || typeof invoice.id !== 'string') return null;
+  const details = invoice.parent?.subscription_details ?? null;
+  const ends = (invoice.lines?.data ?? []).map((line) => line.period?.end).filter((n): n is number => typeof n === 'number');
+  return {
+    id: invoice.id,
+    subscriptionId: idOf(details?.subscription),
+    periodEnd: ends.length > 0 ? Math.max(...ends) : null,
+    customerId: idOf(invoice.customer),
+    metadata: { ...(details?.metadata ?? {}) },
+    amountPaidCents: Number(invoice.amount_paid ?? 0),
+    currency: String(invoice.currency ?? 'usd'),
+  };
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (typeof value === 'string') return value;
+  return value?.id ?? null;
 }
 
 function toAppError(error: unknown, doing: string): AppError {

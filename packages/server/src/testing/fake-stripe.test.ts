@@ -155,4 +155,38 @@ describe('fake Stripe through the official SDK', () => {
       await local.close();
     }
   });
+
+  it('runs a subscription: checkout in subscription mode, the subscription and its invoices, cancel at period end', async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: 2900, recurring: { interval: 'month' }, product_data: { name: 'njin' } } }],
+      metadata: { userId: 'u1', purpose: 'njin' },
+      subscription_data: { metadata: { userId: 'u1', purpose: 'njin' } },
+      success_url: 'https://example.com/ok',
+      cancel_url: 'https://example.com/no',
+    });
+    const completed = fake.completeSession(session.id).data.object as Stripe.Checkout.Session;
+    expect(completed).toMatchObject({ mode: 'subscription', payment_status: 'paid', payment_intent: null });
+    const sub = await stripe.subscriptions.retrieve(String(completed.subscription));
+    expect(sub).toMatchObject({ status: 'active', cancel_at_period_end: false, metadata: { purpose: 'njin' } });
+    const end = sub.items.data[0]!.current_period_end;
+    expect(end).toBeGreaterThan(sub.items.data[0]!.current_period_start);
+    const first = fake.firstInvoicePaid(sub.id).data.object as Stripe.Invoice;
+    expect(first).toMatchObject({ status: 'paid', amount_paid: 2900, billing_reason: 'subscription_create', parent: { subscription_details: { subscription: sub.id } } });
+    expect(first.lines.data[0]!.period.end).toBe(end);
+    const renewal = fake.renewSubscription(sub.id);
+    expect(renewal.type).toBe('invoice.paid');
+    expect((renewal.data.object as Stripe.Invoice).lines.data[0]!.period).toMatchObject({ start: end });
+    const failed = fake.failRenewal(sub.id);
+    expect(failed).toMatchObject({ type: 'invoice.payment_failed', data: { object: { status: 'open', amount_paid: 0 } } });
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('past_due');
+    const cancelled = await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true });
+    expect(cancelled.cancel_at_period_end).toBe(true);
+    const deleted = fake.endSubscription(sub.id);
+    expect(deleted).toMatchObject({ type: 'customer.subscription.deleted', data: { object: { id: sub.id, status: 'canceled' } } });
+    await expect(stripe.subscriptions.update(sub.id, { cancel_at_period_end: false })).rejects.toThrow(/canceled subscription/);
+    await expect(stripe.subscriptions.retrieve('sub_missing')).rejects.toThrow(/No such subscription/);
+    // Payment mode refuses recurring prices and subscription_data, as Stripe does.
+    await expect(stripe.checkout.sessions.create({ ...sessionParams(), subscription_data: { metadata: { a: 'b' } } })).rejects.toThrow(/subscription_data/);
+  });
 });

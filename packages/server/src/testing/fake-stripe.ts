@@ -9,11 +9,14 @@ import {
   noSuch,
   optionalString,
   optionalUrl,
+  invoiceJson,
+  periodEnd,
   randomId,
   readLineItems,
   readMetadata,
   StripeApiError,
   stripeErrorBody,
+  subscriptionJson,
   type FakeLineItem,
   type FormObject,
 } from './stripe-wire.js';
@@ -91,6 +94,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
   const paymentIntents = new Map<string, Json>();
   const charges = new Map<string, Json>();
   const paymentMethods = new Map<string, Json>();
+  const subscriptions = new Map<string, Json>();
+  const invoices = new Map<string, Json>();
+  /** subscription_data[metadata] of subscription-mode sessions: the subscription carries it. */
+  const subscriptionMetadata = new Map<string, Record<string, string>>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   const requests: StripeRequestRecord[] = [];
   const failures: Array<{ method: string; prefix: string; status: number }> = [];
@@ -141,6 +148,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     const metadata = readMetadata(params.metadata);
     expandList(params, ['line_items', 'payment_intent']);
     const sessionId = randomId('cs_test_', 58);
+    const subscriptionData = params.subscription_data;
+    if (subscriptionData !== undefined) {
+      if (mode !== 'subscription') throw invalid('You can only specify `subscription_data` in `subscription` mode.', 'subscription_data');
+      if (typeof subscriptionData !== 'object' || Array.isArray(subscriptionData)) throw invalid('Invalid hash', 'subscription_data');
+      const unknown = Object.keys(subscriptionData).find((k) => !['metadata', 'description', 'trial_period_days'].includes(k));
+      if (unknown) throw invalid(`Received unknown parameter: subscription_data[${unknown}]`, `subscription_data[${unknown}]`, 'parameter_unknown');
+      subscriptionMetadata.set(sessionId, readMetadata(subscriptionData.metadata));
+    }
     const items = mode === 'setup' ? [] : readLineItems(params.line_items, mode);
     const currency = items[0]?.currency ?? null;
     if (items.some((i) => i.currency !== currency)) throw invalid('All line items must use the same currency.', 'line_items');
@@ -205,6 +220,29 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       if (!paymentIntents.has(intent[1]!)) throw noSuch('payment_intent', intent[1]!, 'intent');
       return paymentIntentJson(intent[1]!, expandList(params, ['latest_charge', 'payment_method', 'customer']));
     }
+    const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (subscription) {
+      const found = subscriptions.get(subscription[1]!);
+      if (!found) throw noSuch('subscription', subscription[1]!, 'id');
+      if (method === 'GET') {
+        rejectUnknown(params, new Set(['expand']));
+        expandList(params, []);
+        return structuredClone(found);
+      }
+      if (method === 'POST') {
+        rejectUnknown(params, new Set(['cancel_at_period_end', 'metadata']));
+        if (found.status === 'canceled') throw invalid('A canceled subscription can only update its cancellation_details and metadata.');
+        const cancel = optionalString(params, 'cancel_at_period_end');
+        if (cancel !== undefined) {
+          if (cancel !== 'true' && cancel !== 'false') throw invalid('Invalid boolean: ' + cancel, 'cancel_at_period_end');
+          found.cancel_at_period_end = cancel === 'true';
+          found.canceled_at = cancel === 'true' ? now() : null;
+          found.cancel_at = cancel === 'true' ? currentPeriodEnd(found) : null;
+        }
+        if (params.metadata !== undefined) found.metadata = { ...(found.metadata as object), ...readMetadata(params.metadata) };
+        return structuredClone(found);
+      }
+    }
     throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.` });
   };
 
@@ -266,6 +304,41 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     return session;
   };
 
+  const currentPeriodEnd = (sub: Json): number => Number((sub.items as { data: Json[] }).data[0]!.current_period_end);
+  const openSubscription = (id: string): Json => {
+    const sub = subscriptions.get(id);
+    if (!sub) throw new Error(`fake Stripe: no subscription ${id}`);
+    return sub;
+  };
+  /** A paid subscription-mode checkout: its customer, subscription and first (paid) invoice. */
+  const startSubscription = (session: FakeSession, created: number): string => {
+    const item = lineItems.get(session.id)?.[0];
+    if (!item) throw new Error(`fake Stripe: session ${session.id} has no line item`);
+    const customer = randomId('cus_', 14);
+    session.customer = customer;
+    const id = randomId('sub_');
+    const sub = subscriptionJson({ id, customer, item, metadata: subscriptionMetadata.get(session.id) ?? {}, latestInvoice: '', start: created });
+    const invoice = invoiceJson(sub, 'subscription_create', true);
+    sub.latest_invoice = invoice.id;
+    subscriptions.set(id, sub);
+    invoices.set(String(invoice.id), invoice);
+    return id;
+  };
+  /** The next period of a subscription and its invoice, paid or not. */
+  const nextPeriod = (id: string, paid: boolean): Json => {
+    const sub = openSubscription(id);
+    const item = (sub.items as { data: Json[] }).data[0]!;
+    const start = Number(item.current_period_end);
+    const interval = (item.price as FakeLineItem['price']).recurring?.interval ?? 'month';
+    item.current_period_start = start;
+    item.current_period_end = periodEnd(start, interval);
+    const invoice = invoiceJson(sub, 'subscription_cycle', paid);
+    sub.latest_invoice = invoice.id;
+    sub.status = paid ? 'active' : 'past_due';
+    invoices.set(String(invoice.id), invoice);
+    return invoice;
+  };
+
   const fake = {
     url: base,
     host: '127.0.0.1',
@@ -314,9 +387,32 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       session.status = 'complete';
       session.payment_status = paid ? 'paid' : 'unpaid';
       session.payment_intent = session.mode === 'payment' ? pi : null;
-      session.subscription = session.mode === 'subscription' ? randomId('sub_') : null;
+      session.subscription = session.mode === 'subscription' && paid ? startSubscription(session, created) : null;
       session.customer_details = { email: session.customer_email ?? 'buyer@example.com', name: null };
       return fake.event('checkout.session.completed', sessionJson(session, []));
+    },
+    subscriptions,
+    invoices,
+    /** The first invoice of a subscription started by a checkout was paid: `invoice.paid`. */
+    firstInvoicePaid(subscriptionId: string): Stripe.Event {
+      const sub = openSubscription(subscriptionId);
+      return fake.event('invoice.paid', invoices.get(String(sub.latest_invoice))!);
+    },
+    /** The next period was charged: the period moves on one interval and `invoice.paid` is returned. */
+    renewSubscription(subscriptionId: string): Stripe.Event {
+      return fake.event('invoice.paid', nextPeriod(subscriptionId, true));
+    },
+    /** The next period's charge failed: the subscription is past_due and `invoice.payment_failed` is returned. */
+    failRenewal(subscriptionId: string): Stripe.Event {
+      return fake.event('invoice.payment_failed', nextPeriod(subscriptionId, false));
+    },
+    /** The subscription ended (cancelled now, or its last period ran out): `customer.subscription.deleted`. */
+    endSubscription(subscriptionId: string): Stripe.Event {
+      const sub = openSubscription(subscriptionId);
+      sub.status = 'canceled';
+      sub.ended_at = now();
+      sub.canceled_at ??= now();
+      return fake.event('customer.subscription.deleted', sub);
     },
     /** The delayed payment of a completed session succeeded: `checkout.session.async_payment_succeeded`. */
     asyncPaymentSucceeded(sessionId: string): Stripe.Event {

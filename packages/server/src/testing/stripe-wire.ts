@@ -175,3 +175,117 @@ export function readLineItems(value: FormValue | undefined, mode: 'payment' | 's
     };
   });
 }
+
+const DAY_SECONDS = 86_400;
+
+/** The end of a billing period that starts at `start` (unix seconds) for a price's interval. */
+export function periodEnd(start: number, interval: string): number {
+  const date = new Date(start * 1000);
+  if (interval === 'day') return start + DAY_SECONDS;
+  if (interval === 'week') return start + 7 * DAY_SECONDS;
+  if (interval === 'year') date.setUTCFullYear(date.getUTCFullYear() + 1);
+  else date.setUTCMonth(date.getUTCMonth() + 1);
+  return Math.floor(date.getTime() / 1000);
+}
+
+export interface FakeSubscriptionInput {
+  id: string;
+  customer: string;
+  item: FakeLineItem;
+  metadata: Record<string, string>;
+  latestInvoice: string;
+  start: number;
+}
+
+/** A Subscription as the API returns it (API 2025+: the period lives on its items). */
+export function subscriptionJson(input: FakeSubscriptionInput): Record<string, unknown> {
+  const interval = input.item.price.recurring?.interval ?? 'month';
+  return {
+    id: input.id,
+    object: 'subscription',
+    billing_cycle_anchor: input.start,
+    cancel_at: null,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    collection_method: 'charge_automatically',
+    created: input.start,
+    currency: input.item.currency,
+    customer: input.customer,
+    ended_at: null,
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: randomId('si_', 14),
+          object: 'subscription_item',
+          created: input.start,
+          current_period_start: input.start,
+          current_period_end: periodEnd(input.start, interval),
+          metadata: {},
+          price: input.item.price,
+          quantity: input.item.quantity,
+          subscription: input.id,
+        },
+      ],
+      has_more: false,
+      url: `/v1/subscription_items?subscription=${input.id}`,
+    },
+    latest_invoice: input.latestInvoice,
+    livemode: false,
+    metadata: input.metadata,
+    start_date: input.start,
+    status: 'active',
+  };
+}
+
+/** An Invoice of a subscription's period, as the API returns it (API 2025+: `parent.subscription_details`). */
+export function invoiceJson(subscription: Record<string, unknown>, billingReason: 'subscription_create' | 'subscription_cycle', paid: boolean): Record<string, unknown> {
+  const item = (subscription.items as { data: Array<Record<string, unknown>> }).data[0]!;
+  const price = item.price as FakeLineItem['price'];
+  const amount = price.unit_amount * Number(item.quantity ?? 1);
+  const start = Number(item.current_period_start);
+  const end = Number(item.current_period_end);
+  const id = randomId('in_');
+  return {
+    id,
+    object: 'invoice',
+    amount_due: amount,
+    amount_paid: paid ? amount : 0,
+    amount_remaining: paid ? 0 : amount,
+    attempt_count: 1,
+    billing_reason: billingReason,
+    collection_method: 'charge_automatically',
+    created: start,
+    currency: price.currency,
+    customer: subscription.customer,
+    lines: {
+      object: 'list',
+      data: [
+        {
+          id: randomId('il_'),
+          object: 'line_item',
+          amount,
+          currency: price.currency,
+          description: `1 × subscription`,
+          invoice: id,
+          livemode: false,
+          metadata: {},
+          parent: { type: 'subscription_item_details', subscription_item_details: { subscription: subscription.id, subscription_item: item.id, proration: false, invoice_item: null, proration_details: null }, invoice_item_details: null },
+          period: { start, end },
+          quantity: item.quantity,
+        },
+      ],
+      has_more: false,
+      url: `/v1/invoices/${id}/lines`,
+    },
+    livemode: false,
+    parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: subscription.id, metadata: subscription.metadata } },
+    // Stripe's quirk: a subscription invoice's own period is the one before its lines' period.
+    period_end: start,
+    period_start: billingReason === 'subscription_create' ? start : start - (end - start),
+    status: paid ? 'paid' : 'open',
+    status_transitions: { paid_at: paid ? start : null, finalized_at: start },
+    subtotal: amount,
+    total: amount,
+  };
+}

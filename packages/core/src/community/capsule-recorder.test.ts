@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { capsuleEvent, capsuleMetrics } from '../schemas/community.js';
+import { capsuleConsensusScore, capsuleDescription, capsuleTitle, consolidateCapsuleFiles, recordCapsule, type CapsuleRunInput, type StoredRunEvent } from './capsule-recorder.js';
+
+const T0 = Date.parse('2026-03-01T10:00:00Z');
+const at = (seconds: number) => new Date(T0 + seconds * 1000);
+const ROLES = ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code'] as const;
+
+/** The stored events of a one-cycle run: start and end of every stage with a result line between. */
+function runEvents(options: { gatePasses?: boolean; engine?: (role: string) => string } = {}): StoredRunEvent[] {
+  const engine = options.engine ?? (() => 'alpha');
+  const results: Record<string, string[]> = {
+    Planning: ['Planning with engine alpha', 'Planned 2 files: index.html, app.js'],
+    Building: ['Wrote 2 files (1.2 KB).'],
+    Checking: ['1 problem(s) in 1 file(s): app.js: syntax', 'Repair round 1: 1 file(s) changed. All 2 files passed the checks.'],
+    Polishing: ['Engine alpha gave no file plan', 'Polishing changed nothing.'],
+    'Proven Code': options.gatePasses === false ? ['Proven Code gate failed:\napp.js: imports'] : ['Proven Code: 2 files verified (syntax).'],
+  };
+  const out: StoredRunEvent[] = [{ data: { type: 'run', runId: 'r', conversationId: 'r' }, createdAt: at(0) }];
+  let t = 1;
+  ROLES.forEach((role, position) => {
+    out.push({ data: { type: 'stage', role, ok: false, executionTime: 0, progress: { current: position }, engine: engine(role) }, createdAt: at(t++) });
+    for (const message of results[role]!) out.push({ data: { type: 'log', id: `l${t}`, level: 'info', message, timestamp: at(t).toISOString() }, createdAt: at(t++) });
+    const ok = role !== 'Proven Code' || options.gatePasses !== false;
+    out.push({ data: { type: 'stage', role, ok, executionTime: 1, progress: { current: position + 1 }, engine: engine(role) }, createdAt: at(t++) });
+  });
+  return out;
+}
+
+function input(overrides: Partial<CapsuleRunInput> = {}): CapsuleRunInput {
+  return {
+    idea: 'A recipe tracker\nKeeps recipes and\nshopping lists.',
+    events: runEvents(),
+    usage: [
+      { engineKey: 'alpha', totalTokens: 1200, costMillicents: 3660 },
+      { engineKey: 'beta', totalTokens: 300, costMillicents: 915 },
+    ],
+    files: [['app.js', 'console.log(1);'], ['index.html', '<!doctype html>\n']],
+    verification: { passed: true, problems: [] },
+    startedAt: at(0),
+    completedAt: at(40),
+    executionMs: 35_000,
+    enhancement: null,
+    ...overrides,
+  };
+}
+
+describe('capsule texts', () => {
+  it('takes the title from the first line and the description from the rest', () => {
+    expect(capsuleTitle('\n  A recipe tracker  \nmore')).toBe('A recipe tracker');
+    expect(capsuleTitle('   \n ')).toBe('Untitled Project');
+    expect(capsuleDescription('Title\nline one\n\nline two', 3, true)).toBe('line one line two');
+    expect(capsuleDescription('Title only', 3, true)).toBe('A Wolfpack build of 3 files that passed every check.');
+    expect(capsuleDescription('', 1, false)).toBe('A Wolfpack build of 1 file.');
+  });
+
+  it('joins the files with // path headers in file order', () => {
+    expect(consolidateCapsuleFiles([['b.js', 'b'], ['a.js', 'a\n']])).toBe('// b.js\nb\n\n// a.js\na\n');
+  });
+
+  it('scores consensus as the share of files without a problem', () => {
+    expect(capsuleConsensusScore(['a', 'b', 'c', 'd'], [{ path: 'b' }, { path: 'b' }])).toBe(0.75);
+    expect(capsuleConsensusScore(['a'], [])).toBe(1);
+    expect(capsuleConsensusScore([], [])).toBe(0);
+  });
+});
+
+describe('recordCapsule', () => {
+  it('records a run without enhancement: prompt, kept original, one refinement per stage and repair, completion', () => {
+    const capsule = recordCapsule(input());
+    expect(capsule.title).toBe('A recipe tracker');
+    expect(capsule.description).toBe('Keeps recipes and shopping lists.');
+    expect(capsule.originalPrompt).toBe(input().idea);
+    expect(capsule.enhancedPrompt).toBeNull();
+    expect(capsule.finalCode).toBe('// app.js\nconsole.log(1);\n\n// index.html\n<!doctype html>\n');
+    expect(capsule.events.map((e) => e.eventType)).toEqual([
+      'prompt_received',
+      'enhancement_selected',
+      'code_refined',
+      'code_refined',
+      'code_refined', // Checking's repair round
+      'code_refined',
+      'code_refined',
+      'code_refined',
+      'session_complete',
+    ]);
+    const refined = capsule.events.filter((e) => e.eventType === 'code_refined').map((e) => e.data.reason);
+    expect(refined).toEqual([
+      'Planning: Planned 2 files: index.html, app.js',
+      'Building: Wrote 2 files (1.2 KB).',
+      'Checking repair round 1: 1 file(s) changed. All 2 files passed the checks.',
+      'Checking: after repair round 1: 1 file(s) changed. All 2 files passed the checks.',
+      'Polishing: Polishing changed nothing.',
+      'Proven Code: Proven Code: 2 files verified (syntax).',
+    ]);
+    for (const event of capsule.events) expect(capsuleEvent.safeParse({ id: 'x', ...event }).success).toBe(true);
+    expect(capsule.events.at(-1)).toMatchObject({ timestamp: at(40).toISOString(), data: { enhanced: true, iteration: 5 } });
+    expect(capsule.metrics).toEqual({
+      totalDuration: 35_000,
+      totalTokens: 1500,
+      totalCost: 4.575,
+      modelVotes: 'Engine 1, Engine 2',
+      consensusScore: 1,
+      outputLength: capsule.finalCode.length,
+    });
+    expect(capsuleMetrics.safeParse(capsule.metrics).success).toBe(true);
+  });
+
+  it('never names an engine key, vendor or model', () => {
+    const capsule = recordCapsule(input({ events: runEvents({ engine: () => 'alpha' }), usage: [{ engineKey: 'alpha', totalTokens: 1, costMillicents: 0 }] }));
+    expect(JSON.stringify(capsule.events)).not.toMatch(/alpha/);
+    expect(capsule.metrics.modelVotes).toBe('Engine 1');
+  });
+
+  it('records the enhancement it came from: one model_enhanced per step, then the selection', () => {
+    const enhancement = {
+      sourcePrompt: 'recipes',
+      finalPrompt: 'A recipe tracker with shopping lists',
+      createdAt: at(-10),
+      steps: [
+        { passNumber: 1, engineOrder: 1, engineKey: 'beta', durationMs: 3000, ok: true },
+        { passNumber: 1, engineOrder: 2, engineKey: 'alpha', durationMs: 4000, ok: false },
+        { passNumber: 2, engineOrder: 1, engineKey: 'beta', durationMs: 2000, ok: true },
+      ],
+    };
+    const capsule = recordCapsule(input({ enhancement }));
+    expect(capsule.originalPrompt).toBe('recipes');
+    expect(capsule.enhancedPrompt).toBe('A recipe tracker with shopping lists');
+    const head = capsule.events.slice(0, 5);
+    expect(head.map((e) => e.eventType)).toEqual(['prompt_received', 'model_enhanced', 'model_enhanced', 'model_enhanced', 'enhancement_selected']);
+    // Pass 1 took 4 s (its slowest engine), pass 2 2 s, ending when the enhancement was stored.
+    expect(head[0]!.timestamp).toBe(at(-16).toISOString());
+    expect(head.map((e) => e.data.model)).toEqual([undefined, 'Engine 1', 'Engine 2', 'Engine 1', undefined]);
+    expect(head.slice(1, 4).map((e) => e.data.enhanced)).toEqual([true, false, true]);
+    expect(head[4]!.data).toMatchObject({ enhanced: true, iteration: 2 });
+    expect(capsule.metrics.totalDuration).toBe(6000 + 35_000);
+    const times = capsule.events.map((e) => Date.parse(e.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('keeps the original prompt when the enhancement produced nothing usable', () => {
+    const capsule = recordCapsule(input({ enhancement: { sourcePrompt: 'x', finalPrompt: '', createdAt: at(-1), steps: [] } }));
+    expect(capsule.enhancedPrompt).toBeNull();
+    expect(capsule.events.find((e) => e.eventType === 'enhancement_selected')!.data.enhanced).toBe(false);
+  });
+
+  it('reports a failed gate: the last refinement not ok, consensus from the verifier', () => {
+    const capsule = recordCapsule(
+      input({ events: runEvents({ gatePasses: false }), verification: { passed: false, problems: [{ path: 'app.js', check: 'imports', message: 'x' }] } }),
+    );
+    const refined = capsule.events.filter((e) => e.eventType === 'code_refined');
+    expect(refined.at(-1)!.data).toMatchObject({ enhanced: false, reason: 'Proven Code: Proven Code gate failed:' });
+    expect(capsule.events.at(-1)!.data).toMatchObject({ enhanced: false, reason: '2 files generated; problems left in 1' });
+    expect(capsule.metrics.consensusScore).toBe(0.5);
+  });
+
+  it('counts a stage redone after a resume once', () => {
+    const events = runEvents();
+    // The run was interrupted during Building, then resumed: Building starts again.
+    const buildingStart = events.findIndex((e) => (e.data as { role?: string; ok?: boolean }).role === 'Building');
+    events.splice(buildingStart + 1, 0, { data: { type: 'log', id: 'r', level: 'info', message: 'Resumed after an interruption' }, createdAt: at(2) }, events[buildingStart]!);
+    const capsule = recordCapsule(input({ events }));
+    expect(capsule.events.filter((e) => e.eventType === 'code_refined' && e.data.reason.startsWith('Building'))).toHaveLength(1);
+  });
+});

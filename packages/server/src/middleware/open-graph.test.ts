@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, injectOpenGraph, openGraphTags } from './open-graph.js';
+
+const meta = { title: 'A <b>"bold"</b> & \'quoted\' idea', description: 'Line one\n\n  line two', type: 'article' as const, url: 'https://wolfpack.example/capsules/a-x' };
+
+describe('Open Graph tags', () => {
+  it('escapes the characters that could end an attribute or open a tag', () => {
+    expect(escapeHtml(`<script>"x" & 'y'</script>`)).toBe('&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;');
+  });
+
+  it('writes og:title, og:description, og:type, og:url and twitter:card', () => {
+    const tags = openGraphTags(meta);
+    expect(tags).toContain('<meta property="og:title" content="A &lt;b&gt;&quot;bold&quot;&lt;/b&gt; &amp; &#39;quoted&#39; idea" />');
+    expect(tags).toContain('<meta property="og:description" content="Line one line two" />');
+    expect(tags).toContain('<meta property="og:type" content="article" />');
+    expect(tags).toContain('<meta property="og:url" content="https://wolfpack.example/capsules/a-x" />');
+    expect(tags).toContain('<meta name="twitter:card" content="summary" />');
+  });
+
+  it('cuts long descriptions', () => {
+    const tags = openGraphTags({ ...meta, description: 'x'.repeat(1000) });
+    expect(/og:description" content="(x+)…"/.exec(tags)![1]!.length).toBeLessThan(300);
+  });
+
+  it('puts the tags in the head and replaces the title and description of index.html', () => {
+    const html = '<!doctype html><html><head><meta name="description" content="Wolfpack" /><title>Wolfpack</title></head><body><div id="root"></div></body></html>';
+    const out = injectOpenGraph(html, meta);
+    expect(out.indexOf('og:title')).toBeLessThan(out.indexOf('</head>'));
+    expect(out).toContain('<title>A &lt;b&gt;&quot;bold&quot;&lt;/b&gt; &amp; &#39;quoted&#39; idea · Wolfpack</title>');
+    expect(out).toContain('<meta name="description" content="Line one line two" />');
+    expect(out.match(/<title>/g)).toHaveLength(1);
+    expect(out).toContain('<div id="root"></div>');
+  });
+});

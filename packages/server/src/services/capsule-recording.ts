@@ -1,0 +1,130 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/core';
+import { PIPELINE_STAGES, recordCapsule, type CapsuleEnhancementInput, type RecordedCapsule } from '@wolfpack/core';
+import { verifyProject } from '@wolfpack/core/pipeline';
+
+export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+
+export interface FinishedRun {
+  userId: string;
+  idea: string;
+  conversationId: string;
+  projectId: string;
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/**
+ * An unguessable slug: up to six words of the title (readable links) and 16 random base32
+ * characters (80 bits), so a private capsule's address cannot be found by trying.
+ */
+export function capsuleSlug(title: string): string {
+  const words = title
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean)
+    .slice(0, 6)
+    .join('-')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  const bytes = randomBytes(16);
+  const suffix = [...bytes].map((b) => BASE32[b & 31]).join('');
+  return `${words || 'capsule'}-${suffix}`;
+}
+
+/**
+ * Reads what a finished run left behind (its stored events, engine usage, files and the
+ * enhancement linked to it) and turns it into the capsule's content with core's recorder.
+ */
+export async function readRunAsCapsule(sql: Sql, run: FinishedRun, now: Date): Promise<RecordedCapsule> {
+  const [conversation] = await sql.execute<Array<{ created_at: unknown; completed_at: unknown; execution_ms: unknown }>>(
+    'select created_at, completed_at, execution_ms from conversations where id = ?',
+    [run.conversationId],
+  );
+  const events = await sql.execute<Array<{ data: unknown; created_at: unknown }>>(
+    'select data, created_at from run_events where conversation_id = ? order by seq',
+    [run.conversationId],
+  );
+  const [enhancementRow] = await sql.execute<Array<{ id: string; source_prompt: string; final_prompt: string; created_at: unknown }>>(
+    'select id, source_prompt, final_prompt, created_at from enhancements where conversation_id = ? and user_id = ? order by created_at desc limit 1',
+    [run.conversationId, run.userId],
+  );
+  let enhancement: CapsuleEnhancementInput | null = null;
+  if (enhancementRow) {
+    const steps = await sql.execute<Array<{ pass_number: unknown; engine_order: unknown; engine_key: string; duration_ms: unknown; ok: unknown }>>(
+      'select pass_number, engine_order, engine_key, duration_ms, ok from enhancement_steps where enhancement_id = ? order by pass_number, engine_order',
+      [enhancementRow.id],
+    );
+    enhancement = {
+      sourcePrompt: enhancementRow.source_prompt,
+      finalPrompt: enhancementRow.final_prompt,
+      createdAt: toDate(enhancementRow.created_at),
+      steps: steps.map((s) => ({ passNumber: Number(s.pass_number), engineOrder: Number(s.engine_order), engineKey: s.engine_key, durationMs: Number(s.duration_ms), ok: s.ok === true || s.ok === 't' })),
+    };
+  }
+  const usage = await sql.execute<Array<{ engine_key: string; total_tokens: unknown; cost_millicents: unknown }>>(
+    'select engine_key, total_tokens, cost_millicents from engine_usage where conversation_id = ? or (enhancement_id is not null and enhancement_id = ?) order by id',
+    [run.conversationId, enhancementRow?.id ?? null],
+  );
+  const fileRows = await sql.execute<Array<{ path: string; content: string }>>('select path, content from project_files where project_id = ?', [run.projectId]);
+  // Code point order, as the project's own file list (database collations differ).
+  const files = fileRows.map((r) => [r.path, r.content] as [string, string]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const storedEvents = events.map((e) => ({ data: typeof e.data === 'string' ? (JSON.parse(e.data) as unknown) : e.data, createdAt: toDate(e.created_at) }));
+  return recordCapsule({
+    idea: run.idea,
+    events: storedEvents,
+    usage: usage.map((u) => ({ engineKey: u.engine_key, totalTokens: Number(u.total_tokens) || 0, costMillicents: Number(u.cost_millicents) || 0 })),
+    files,
+    verification: gateResult(storedEvents.map((e) => e.data), files),
+    startedAt: conversation ? toDate(conversation.created_at) : now,
+    completedAt: conversation?.completed_at ? toDate(conversation.completed_at) : now,
+    executionMs: Number(conversation?.execution_ms ?? 0) || 0,
+    enhancement,
+  });
+}
+
+/**
+ * What the Proven Code gate found. The run's `complete` event (which carries it) is stored only
+ * after the project is saved, so: a passed gate (its last stage event ok) means no problems; a
+ * failed one is checked again on the same final files, which gives the gate's own answer.
+ */
+function gateResult(events: unknown[], files: Array<[string, string]>): { passed: boolean; problems: Array<{ path: string; check: string; message: string }> } {
+  const gate = PIPELINE_STAGES.at(-1);
+  const last = events.filter((e): e is { type: 'stage'; role: string; ok: boolean; executionTime?: number } => {
+    const d = e as { type?: unknown; role?: unknown } | null;
+    return d?.type === 'stage' && d.role === gate;
+  }).at(-1);
+  if (last?.ok) return { passed: true, problems: [] };
+  const report = verifyProject(Object.fromEntries(files));
+  return { passed: report.passed, problems: report.problems.map((p) => ({ path: p.path, check: p.check, message: p.message })) };
+}
+
+/** Stores the capsule and its timeline once per run: a second report of the same run changes nothing. */
+export async function insertCapsule(sql: Sql, run: FinishedRun, capsule: RecordedCapsule, now: Date): Promise<string | null> {
+  const id = randomUUID();
+  const slug = capsuleSlug(capsule.title);
+  const inserted = await sql.execute<Array<{ id: string }>>(
+    `insert into capsules (id, user_id, conversation_id, project_id, slug, share_slug, title, project_name, description,
+       original_prompt, enhanced_prompt, final_code, is_public, view_count, share_count, metrics, created_at, published_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, 0, 0, ?, ?, null)
+     on conflict (conversation_id) do nothing returning id`,
+    [id, run.userId, run.conversationId, run.projectId, slug, slug, capsule.title, capsule.title, capsule.description,
+      capsule.originalPrompt, capsule.enhancedPrompt, capsule.finalCode, JSON.stringify(capsule.metrics), now],
+  );
+  if (inserted.length === 0) return null;
+  for (const [seq, event] of capsule.events.entries()) {
+    await sql.execute('insert into capsule_events (id, capsule_id, seq, event_type, timestamp, data) values (?, ?, ?, ?, ?, ?)', [
+      randomUUID(), id, seq + 1, event.eventType, new Date(event.timestamp), JSON.stringify(event.data),
+    ]);
+  }
+  return id;
+}
+
+export function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  const date = new Date(typeof value === 'string' || typeof value === 'number' ? value : 0);
+  return Number.isNaN(date.getTime()) ? new Date(0) : date;
+}
