@@ -5,33 +5,19 @@
  * pack, and Settings shows the new balance whether the webhook lands before or after the redirect.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '@wolfpack/server/testing';
-import { adjustBalance } from './billing-helpers';
-import { screenshotDir, startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { adjustBalance, useStripeTestServer } from './billing-helpers';
+import { screenshotDir, uniqueUsername, useBrowser } from './harness';
 import { saveShot, signUpViaApi, waitForToast } from './helpers';
 
-const WEBHOOK_SECRET = 'whsec_e2e_wolfpack';
 const LOW_BALANCE = 'Low balance - Consider adding credits.';
 
 describe('credits and Stripe checkout', () => {
   const browser = useBrowser();
-  let stripe: FakeStripe;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    stripe = await startFakeStripe();
-    server = await startTestServer({
-      env: { STRIPE_SECRET_KEY: 'sk_test_e2e_wolfpack', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stripe.url },
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await stripe?.close();
-  });
+  const shop = useStripeTestServer('wolfpack');
 
   async function openSettings(prefix: string): Promise<{ page: Page; username: string }> {
-    const page = await browser.newPage({ baseUrl: server.url });
+    const page = await browser.newPage({ baseUrl: shop.server.url });
     const username = uniqueUsername(prefix);
     await signUpViaApi(page, username);
     await page.goto('/settings');
@@ -43,22 +29,22 @@ describe('credits and Stripe checkout', () => {
 
   /** Where Stripe sends the browser back after paying for `session`. */
   function successUrl(sessionId: string): string {
-    const session = stripe.sessions.get(sessionId);
+    const session = shop.stripe.sessions.get(sessionId);
     if (!session?.success_url) throw new Error(`session ${sessionId} has no success_url`);
     return session.success_url.replace('{CHECKOUT_SESSION_ID}', sessionId);
   }
 
   async function payAndDeliver(sessionId: string): Promise<void> {
-    const delivered = await stripe.deliver(`${server.url}/api/billing/webhook`, stripe.completeSession(sessionId), WEBHOOK_SECRET);
+    const delivered = await shop.deliver(shop.stripe.completeSession(sessionId));
     expect(delivered.status).toBe(200);
   }
 
   /** Clicks a pack's buy button and follows the browser to the fake Checkout page. */
   async function buyPack(page: Page, dollars: number): Promise<string> {
     await page.getByTestId(`buy-pack-${dollars}`).click();
-    await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/c/pay/`));
+    await page.waitForURL((url) => url.href.startsWith(`${shop.stripe.url}/c/pay/`));
     await page.getByRole('heading', { name: `Pay ${dollars} USD` }).waitFor();
-    const session = stripe.sessionByUrl(page.url());
+    const session = shop.stripe.sessionByUrl(page.url());
     if (!session) throw new Error(`no session behind ${page.url()}`);
     expect(session.metadata).toMatchObject({ packDollars: String(dollars) });
     return session.id;
@@ -73,7 +59,7 @@ describe('credits and Stripe checkout', () => {
     expect(await text(page, 'balance-reset')).toBe(reset.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }));
     expect(await page.getByTestId('low-balance-warning').count()).toBe(0);
     expect(await text(page, 'referral-code')).toMatch(/^WP[A-Z0-9]{6}$/);
-    expect(await page.getByTestId('referral-link').inputValue()).toBe(`${server.url}/?ref=${await text(page, 'referral-code')}`);
+    expect(await page.getByTestId('referral-link').inputValue()).toBe(`${shop.server.url}/?ref=${await text(page, 'referral-code')}`);
     await page.getByTestId('usage-empty').waitFor();
     // The header's user menu shows the balance too.
     expect(await text(page, 'user-menu-balance-chip')).toBe('$15.00');
@@ -90,7 +76,7 @@ describe('credits and Stripe checkout', () => {
     await saveShot(page, 'settings-light', { fullPage: true });
 
     // $10.01 spent: 499 cents left, below the 500-cent threshold.
-    expect(await adjustBalance(server, username, -1001)).toBe(499);
+    expect(await adjustBalance(shop.server, username, -1001)).toBe(499);
     await page.reload();
     await page.getByTestId('low-balance-warning').waitFor();
     expect(await text(page, 'low-balance-warning')).toBe(LOW_BALANCE);
@@ -99,7 +85,7 @@ describe('credits and Stripe checkout', () => {
     await saveShot(page, 'settings-dark-low-balance', { fullPage: true });
 
     // Exactly 500 is not low.
-    await adjustBalance(server, username, 1);
+    await adjustBalance(shop.server, username, 1);
     await page.reload();
     await page.getByTestId('balance-amount').filter({ hasText: '$5.00' }).waitFor();
     expect(await page.getByTestId('low-balance-warning').count()).toBe(0);
@@ -118,8 +104,8 @@ describe('credits and Stripe checkout', () => {
     await page.getByTestId('buy-pack-25').filter({ hasText: 'Opening checkout…' }).waitFor();
     for (const dollars of [10, 25, 50, 100]) expect(await page.getByTestId(`buy-pack-${dollars}`).isDisabled(), `$${dollars}`).toBe(true);
     release();
-    await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/c/pay/`));
-    const session = stripe.sessionByUrl(page.url());
+    await page.waitForURL((url) => url.href.startsWith(`${shop.stripe.url}/c/pay/`));
+    const session = shop.stripe.sessionByUrl(page.url());
     expect(session?.amount_total).toBe(2500);
     expect(session?.metadata).toMatchObject({ packDollars: '25' });
     await page.unroute('**/api/billing/top-up');
@@ -155,7 +141,7 @@ describe('credits and Stripe checkout', () => {
     const sessionId = await buyPack(page, 10);
     await payAndDeliver(sessionId);
     // The same event again (Stripe retries): credited once.
-    const again = await stripe.deliver(`${server.url}/api/billing/webhook`, stripe.event('checkout.session.completed', stripe.sessions.get(sessionId)!), WEBHOOK_SECRET);
+    const again = await shop.deliver(shop.stripe.event('checkout.session.completed', shop.stripe.sessions.get(sessionId)!));
     expect(again.status).toBe(200);
     await page.goto(successUrl(sessionId));
     await page.getByTestId('checkout-status').and(page.locator('[data-state="credited"]')).waitFor();

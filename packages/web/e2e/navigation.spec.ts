@@ -101,9 +101,9 @@ describe('routes and navigation', () => {
     const menu = page.getByRole('menu');
     await menu.waitFor();
     const items = menu.getByRole('menuitem');
-    expect(await items.allTextContents()).toEqual(['Account', 'Usage & Savings', 'Pricing', 'Pack Perks']);
+    expect(await items.allTextContents()).toEqual(['Account', 'Usage & Savings', 'Pricing', 'Pack Perks', 'Cost Lab']);
     const hrefs = await items.evaluateAll((els) => els.map((el) => el.getAttribute('href')));
-    expect(hrefs).toEqual(['/account', '/usage-metrics', '/pricing', '/referrals']);
+    expect(hrefs).toEqual(['/account', '/usage-metrics', '/pricing', '/referrals', '/lab']);
 
     await menu.getByRole('menuitem', { name: 'Pack Perks' }).click();
     await page.waitForURL((url) => url.pathname === '/referrals');

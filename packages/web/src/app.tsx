@@ -32,6 +32,7 @@ const ProjectsPage = screen(() => import('./routes/projects'), 'ProjectsPage');
 const ProjectDetailPage = screen(() => import('./routes/project-detail'), 'ProjectDetailPage');
 const SettingsPage = screen(() => import('./routes/settings'), 'SettingsPage');
 const AdminMetricsPage = screen(() => import('./routes/admin-metrics'), 'AdminMetricsPage');
+const LabPage = screen(() => import('./routes/lab'), 'LabPage');
 
 export const routes: RouteObject[] = [
   {
@@ -60,6 +61,7 @@ export const routes: RouteObject[] = [
           { path: 'projects/:id', element: <ProjectDetailPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'admin/metrics', element: <AdminMetricsPage /> },
+          { path: 'lab', element: <LabPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -5,7 +5,7 @@ import { cn } from '../lib/cn';
 import { isMoneyActive, isNavItemActive, moneyItems } from './nav-items';
 import { navLinkClass } from './nav-link-class';
 
-/** The header's Money dropdown: Account, Usage & Savings, Pricing, Pack Perks. */
+/** The header's Money dropdown: Account, Usage & Savings, Pricing, Pack Perks, Cost Lab. */
 export function MoneyMenu() {
   const { pathname } = useLocation();
   const active = isMoneyActive(pathname);

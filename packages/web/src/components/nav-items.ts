@@ -4,6 +4,7 @@ import {
   ChartLine,
   CircleHelp,
   Compass,
+  FlaskConical,
   FolderKanban,
   Gift,
   Hammer,
@@ -40,6 +41,7 @@ export const moneyItems: readonly NavItem[] = [
   { label: 'Usage & Savings', to: '/usage-metrics', icon: ChartLine, testId: 'nav-usage' },
   { label: 'Pricing', to: '/pricing', icon: BadgeDollarSign, testId: 'nav-pricing' },
   { label: 'Pack Perks', to: '/referrals', icon: Gift, testId: 'nav-referrals' },
+  { label: 'Cost Lab', to: '/lab', icon: FlaskConical, testId: 'nav-lab' },
 ];
 
 /** Items after the Money dropdown. Outdoors also covers the showcase and discovery pages. */

@@ -35,6 +35,8 @@ export const STORAGE_KEYS = {
   savingsPopupShownAt: 'savingsPopupShownAt',
   /** JSON {balanceCents, amountDollars, startedAt} of a checkout the user left for, until credited. */
   pendingCheckout: 'pendingCheckout',
+  /** The Showcase's sort: newest, oldest, price-asc or price-desc. */
+  showcaseSort: 'showcaseSort',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

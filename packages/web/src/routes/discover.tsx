@@ -1,6 +1,17 @@
-import { ComingSoon } from '../components/coming-soon';
+import { Compass } from 'lucide-react';
+import { CapsuleDiscovery } from '../components/capsule-discovery';
+import { PageHeader } from '../components/section-card';
 
-/** Discover; a later change builds the screen. */
+/** Discovery (/discover, companion §2): trending and latest public PackCast capsules. */
 export function DiscoverPage() {
-  return <ComingSoon title="Discover" description="Trending and latest PackCast capsules from the pack." />;
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-6">
+      <PageHeader
+        icon={<Compass className="h-7 w-7" aria-hidden />}
+        title="Discover"
+        description="Trending and latest PackCast capsules: recorded generation sessions shared by the pack."
+      />
+      <CapsuleDiscovery />
+    </div>
+  );
 }

@@ -12,16 +12,19 @@ import {
   LogIn,
   Repeat2,
   Sparkles,
-  TriangleAlert,
+  Store,
 } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { describeRequestFailure, httpErrorParts } from '../api/client';
+import { httpErrorParts } from '../api/client';
 import { useProject } from '../api/queries';
-import { Button, buttonClass } from '../components/button';
+import { Button } from '../components/button';
 import { Card } from '../components/card';
 import { CodeViewer } from '../components/code-viewer';
 import { FileTreeList } from '../components/file-tree-list';
+import { ListInShowcaseDialog } from '../components/list-in-showcase-dialog';
+import { NoticeCard, PageLoadError } from '../components/notice-card';
+import { Skeleton } from '../components/skeleton';
 import { PromptEvolutionPanel } from '../components/prompt-evolution-panel';
 import { usePublishDialog } from '../components/publish-dialog';
 import { Tabs } from '../components/tabs';
@@ -47,21 +50,7 @@ export function ProjectDetailPage() {
     // A malformed id is as missing as an unknown one; the server says 404 for another user's too.
     if (status === 404 || status === 400) return <ProjectNotFound />;
     if (status === 401) return <SignInToView />;
-    return (
-      <CenteredCard testId="project-error">
-        <TriangleAlert className="h-10 w-10 text-red-500" aria-hidden />
-        <h1 className="text-xl font-semibold">This project could not be loaded</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {describeRequestFailure(project.error, {
-            failed: 'The server could not read it. Try again in a moment.',
-            exception: 'Check your connection and try again.',
-          })}
-        </p>
-        <Button variant="outline" onClick={() => void project.refetch()}>
-          Try again
-        </Button>
-      </CenteredCard>
-    );
+    return <PageLoadError title="This project could not be loaded" error={project.error} onRetry={() => void project.refetch()} testId="project-error" />;
   }
   return <ProjectView detail={project.data} />;
 }
@@ -93,6 +82,7 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
   // Copy/Paste to Replit opens the publish dialog (spec core §2), which can also just copy the code.
   const publish = usePublishDialog();
   const [downloading, setDownloading] = useState(false);
+  const [listing, setListing] = useState(false);
 
   function continueProject() {
     continueProjectIdStore.set(project.id);
@@ -142,6 +132,10 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
                   <Download className="h-4 w-4" aria-hidden />
                 )}
                 Download ZIP
+              </Button>
+              <Button variant="outline" onClick={() => setListing(true)} data-testid="list-in-showcase">
+                <Store className="h-4 w-4" aria-hidden />
+                List in Showcase
               </Button>
             </div>
           </div>
@@ -212,6 +206,7 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
         )}
       </Tabs>
       {publish.dialog}
+      <ListInShowcaseDialog target={listing ? { kind: 'create', projectId: project.id } : null} onClose={() => setListing(false)} />
     </div>
   );
 }
@@ -277,58 +272,31 @@ function Fact({ icon, label, children, testId }: { icon: ReactNode; label: strin
   );
 }
 
-function CenteredCard({ children, testId }: { children: ReactNode; testId: string }) {
-  return (
-    <div className="flex justify-center py-10">
-      <Card className="flex w-full max-w-md flex-col items-center gap-3 p-8 text-center" data-testid={testId}>
-        {children}
-      </Card>
-    </div>
-  );
-}
-
 /** Spec core §2: a missing project shows 'Project not found' with a link home. */
 function ProjectNotFound() {
   return (
-    <CenteredCard testId="project-not-found">
-      <span className="grid h-14 w-14 place-items-center rounded-2xl bg-zinc-100 text-zinc-500 dark:bg-zinc-800 dark:text-zinc-400">
-        <FileQuestion className="h-7 w-7" aria-hidden />
-      </span>
-      <h1 className="text-xl font-semibold">Project not found</h1>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        It may have been deleted, or it belongs to another account. Check the link, or build something new.
-      </p>
-      <Link to="/" className={buttonClass('primary', 'md', 'mt-2')} data-testid="not-found-home">
-        <ArrowLeft className="h-4 w-4" aria-hidden />
-        Go home
-      </Link>
-    </CenteredCard>
+    <NoticeCard icon={FileQuestion} heading="h1" title="Project not found" testId="project-not-found" link={{ to: '/', label: 'Go home', icon: ArrowLeft, testId: 'not-found-home' }}>
+      It may have been deleted, or it belongs to another account. Check the link, or build something new.
+    </NoticeCard>
   );
 }
 
 function SignInToView() {
   return (
-    <CenteredCard testId="project-sign-in">
-      <span className="grid h-14 w-14 place-items-center rounded-2xl bg-brand/10 text-brand-strong">
-        <LogIn className="h-7 w-7" aria-hidden />
-      </span>
-      <h1 className="text-xl font-semibold">Sign in to see this project</h1>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">Projects belong to the account that built them.</p>
-      <Link to="/login" className={buttonClass('primary', 'md', 'mt-2')}>
-        Sign in
-      </Link>
-    </CenteredCard>
+    <NoticeCard icon={LogIn} tone="brand" heading="h1" title="Sign in to see this project" testId="project-sign-in" link={{ to: '/login', label: 'Sign in' }}>
+      Projects belong to the account that built them.
+    </NoticeCard>
   );
 }
 
 function DetailSkeleton() {
   return (
     <div className="flex flex-col gap-6" role="status" aria-label="Loading project">
-      <div className="h-5 w-28 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+      <Skeleton shade="strong" className="h-5 w-28 rounded" />
       <Card className="flex flex-col gap-4 p-6">
-        <div className="h-3 w-16 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
-        <div className="h-8 w-2/3 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
-        <div className="h-4 w-1/2 animate-pulse rounded bg-zinc-100 dark:bg-zinc-800/70" />
+        <Skeleton shade="strong" className="h-3 w-16 rounded" />
+        <Skeleton shade="strong" className="h-8 w-2/3 rounded" />
+        <Skeleton shade="faint" className="h-4 w-1/2 rounded" />
       </Card>
       <div className="grid gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
         <Card className="h-72 animate-pulse" />

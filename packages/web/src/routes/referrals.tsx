@@ -9,12 +9,12 @@ import {
   type ReferralStatsReply,
 } from '@wolfpack/core';
 import { CalendarClock, Gift, Hammer, Network, Sparkles, UserPlus, Users } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { useMe, useReferralStats } from '../api/queries';
 import { PageHeader, SectionCard } from '../components/section-card';
 import { LoadingBlock, SignInPrompt } from '../components/sign-in-prompt';
 import { QrCodeCanvas } from '../components/qr-code-canvas';
 import { ReferralCard } from '../components/referral-card';
+import { RewardTile } from '../components/reward-tile';
 import { directReferralCents, generationRewards, workedExample } from '../lib/referral-rewards';
 
 /**
@@ -54,9 +54,9 @@ export function ReferralsPage() {
 
       <SectionCard icon={<Sparkles className="h-5 w-5" aria-hidden />} title="How rewards work" testId="referrals-how">
         <ol className="grid gap-3 sm:grid-cols-3">
-          <Step icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_SIGNUP_CENTS)} text="when a friend signs up with your link" />
-          <Step icon={<Hammer className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_FIRST_BUILD_CENTS)} text="when their first project build completes" />
-          <Step icon={<Gift className="h-4 w-4" aria-hidden />} amount={formatCents(directReferralCents())} text="for every direct referral in all" highlight />
+          <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_SIGNUP_CENTS)} text="when a friend signs up with your link" />
+          <RewardTile icon={<Hammer className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_FIRST_BUILD_CENTS)} text="when their first project build completes" />
+          <RewardTile icon={<Gift className="h-4 w-4" aria-hidden />} amount={formatCents(directReferralCents())} text="for every direct referral in all" highlight />
         </ol>
         <div>
           <h3 className="flex items-center gap-2 text-sm font-semibold">
@@ -102,18 +102,6 @@ function Counts({ stats }: { stats: ReferralStatsReply }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-function Step({ icon, amount, text, highlight = false }: { icon: ReactNode; amount: string; text: string; highlight?: boolean }) {
-  return (
-    <li className={`flex items-start gap-3 rounded-xl border p-4 ${highlight ? 'border-brand bg-brand/5' : 'border-zinc-200 dark:border-zinc-800'}`}>
-      <span className="grid h-8 w-8 shrink-0 place-items-center rounded-lg bg-brand/15 text-brand-strong">{icon}</span>
-      <p className="text-sm">
-        <span className="block text-xl font-semibold">{amount}</span>
-        <span className="text-zinc-600 dark:text-zinc-400">{text}</span>
-      </p>
-    </li>
   );
 }
 

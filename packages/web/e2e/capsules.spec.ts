@@ -1,0 +1,222 @@
+/**
+ * PackCast capsules (companion §2 Capsule view, My capsules, Discovery; §6): a build records a
+ * private capsule, strangers cannot open it, the owner publishes and shares it with their referral
+ * code, and a logged-out visitor opens the shared link. Runs on the shared server, whose demo
+ * engines build offline.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { uniqueUsername, useBrowser } from './harness';
+import { buildProjectViaApi, saveShot, signUpViaApi, waitForToast } from './helpers';
+
+const IDEA = 'A habit tracker with streaks and weekly summaries';
+
+/** The one capsule card on /my-capsules once the list has loaded. */
+async function myOnlyCapsule(page: Page) {
+  await page.goto('/my-capsules');
+  const card = page.getByTestId('capsule-card');
+  await card.waitFor();
+  expect(await card.count()).toBe(1);
+  return card;
+}
+
+async function figure(page: Page, testId: string): Promise<string> {
+  return ((await page.getByTestId(testId).textContent()) ?? '').trim();
+}
+
+describe('PackCast capsules', () => {
+  const browser = useBrowser();
+
+  it('records a private capsule, publishes it and shares it with the referral code', async () => {
+    const owner = await browser.newPage();
+    await owner.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signUpViaApi(owner, uniqueUsername('capsule'));
+    await buildProjectViaApi(owner, IDEA);
+
+    // My capsules: the new capsule is private, with the totals to match.
+    let card = await myOnlyCapsule(owner);
+    const slug = (await card.getAttribute('data-slug')) ?? '';
+    expect(slug).not.toBe('');
+    expect((await card.getByTestId('capsule-visibility').textContent())?.trim()).toBe('Private');
+    expect(await figure(owner, 'total-capsules')).toBe('1');
+    expect(await figure(owner, 'total-private')).toBe('1');
+    expect(await figure(owner, 'total-public')).toBe('0');
+    expect(await figure(owner, 'total-views')).toBe('0');
+    await saveShot(owner, 'capsules-my-private', { fullPage: true });
+
+    // A logged-out visitor (a fresh context) cannot open a private capsule.
+    const stranger = await browser.newPage();
+    await stranger.goto(`/capsules/${slug}`);
+    const notFound = stranger.getByTestId('capsule-not-found');
+    await notFound.waitFor();
+    expect(await notFound.getByRole('heading').textContent()).toBe('Capsule Not Found');
+    expect(await notFound.textContent()).toContain("doesn't exist or is private");
+    await saveShot(stranger, 'capsules-not-found');
+    await notFound.getByRole('link', { name: 'Back to Home' }).click();
+    await stranger.waitForURL((url) => url.pathname === '/');
+
+    // Publish.
+    await card.getByTestId('capsule-toggle-visibility').click();
+    const toast = await waitForToast(owner, 'is public');
+    expect(toast.title).toBe('Capsule visibility updated');
+    await owner.locator('[data-testid="capsule-visibility"]', { hasText: 'Public' }).waitFor();
+    card = owner.getByTestId('capsule-card');
+    expect((await card.getByTestId('capsule-toggle-visibility').textContent())?.trim()).toBe('Make Private');
+    expect(await figure(owner, 'total-public')).toBe('1');
+    expect(await figure(owner, 'total-private')).toBe('0');
+
+    // The owner's own page: Share dialog, Copy Link carries ?ref={their code}.
+    const status = (await (await owner.request.get('/api/subscription/status')).json()) as { referralCode: string | null };
+    expect(status.referralCode).toBeTruthy();
+    await card.getByTestId('capsule-view').click();
+    await owner.waitForURL((url) => url.pathname === `/capsules/${slug}`);
+    await owner.getByTestId('capsule-page').waitFor();
+    await owner.getByTestId('capsule-share').click();
+    const dialog = owner.getByTestId('capsule-share-dialog');
+    await dialog.waitFor();
+    const copy = dialog.getByTestId('share-copy');
+    await owner.waitForFunction(() => !(document.querySelector('[data-testid="share-copy"]') as HTMLButtonElement | null)?.disabled);
+    await copy.click();
+    await dialog.locator('[data-testid="share-copy"][data-state="copied"]').waitFor();
+    expect((await copy.textContent())?.trim()).toBe('Copied!');
+    const link = await owner.evaluate(() => navigator.clipboard.readText());
+    const origin = new URL(owner.url()).origin;
+    expect(link).toBe(`${origin}/capsules/${slug}?ref=${status.referralCode}`);
+    expect(await dialog.getByTestId('capsule-share-link').inputValue()).toBe(link);
+    await saveShot(owner, 'capsules-share-dialog');
+    // "Copied!" shows for 2 s, then the label comes back.
+    await dialog.locator('[data-testid="share-copy"][data-state="idle"]').waitFor({ timeout: 4000 });
+    expect((await copy.textContent())?.trim()).toBe('Copy Link');
+    // The share was counted.
+    await owner.locator('[data-testid="capsule-shares"]', { hasText: /^1$/ }).waitFor();
+
+    // Twitter opens its intent page with the link (stubbed: the test runs offline).
+    await owner.context().route('https://twitter.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>twitter</p>' }));
+    const [popup] = await Promise.all([owner.waitForEvent('popup'), dialog.getByTestId('share-twitter').click()]);
+    const intent = new URL(popup.url());
+    expect(intent.origin + intent.pathname).toBe('https://twitter.com/intent/tweet');
+    expect(intent.searchParams.get('url')).toBe(link);
+    await popup.close();
+    await owner.locator('[data-testid="capsule-shares"]', { hasText: /^2$/ }).waitFor();
+
+    // A logged-out visitor opens the shared link: title, metrics, timeline, final code.
+    const visitor = await browser.newPage();
+    await visitor.goto(link.slice(origin.length));
+    await visitor.getByTestId('capsule-page').waitFor();
+    const title = await figure(visitor, 'capsule-title');
+    expect(title.length).toBeGreaterThan(0);
+    expect(await figure(visitor, 'metric-duration')).toMatch(/^\d+\.\ds$/);
+    expect(await figure(visitor, 'metric-cost')).toMatch(/^\$\d+\.\d{3}$/);
+    expect(await figure(visitor, 'metric-tokens')).toMatch(/^[\d,]+$/);
+    const types = await visitor.getByTestId('timeline-event').evaluateAll((els) => els.map((el) => el.getAttribute('data-event-type')));
+    expect(types[0]).toBe('prompt_received');
+    expect(types.at(-1)).toBe('session_complete');
+    const timelineHeight = await visitor.getByTestId('capsule-timeline').evaluate((el) => el.getBoundingClientRect().height);
+    expect(timelineHeight).toBe(400);
+    expect((await figure(visitor, 'capsule-original-prompt')).length).toBeGreaterThan(0);
+    const code = (await visitor.getByTestId('capsule-final-code').getByTestId('file-content').textContent()) ?? '';
+    expect(code).toMatch(/<html/i);
+    // The files' markup is text: no element of theirs made it into the page.
+    expect(await visitor.getByTestId('capsule-final-code').locator('html, body, script, h1, form').count()).toBe(0);
+    // The visitor's link remembered the referral code for a sign-up.
+    expect(await visitor.evaluate(() => localStorage.getItem('referrerCode'))).toBe(status.referralCode);
+    const viewsSeen = Number((await figure(visitor, 'capsule-views')).replace(/,/g, ''));
+    await saveShot(visitor, 'capsules-public-view', { fullPage: true });
+
+    // A different viewer (signed in) sees the count one higher.
+    const second = await browser.newPage();
+    await signUpViaApi(second, uniqueUsername('viewer'));
+    await second.goto(`/capsules/${slug}`);
+    await second.getByTestId('capsule-page').waitFor();
+    expect(Number((await figure(second, 'capsule-views')).replace(/,/g, ''))).toBe(viewsSeen + 1);
+
+    // Discover: the published capsule is in Latest.
+    await visitor.goto('/discover');
+    await visitor.getByTestId('tab-latest').click();
+    const latest = visitor.locator(`[data-testid="capsule-grid-latest"] [data-slug="${slug}"]`);
+    await latest.waitFor();
+    expect((await latest.getByTestId('capsule-card-title').textContent())?.trim()).toBe(title);
+    await saveShot(visitor, 'capsules-discover-latest');
+    await latest.getByRole('link').click();
+    await visitor.waitForURL((url) => url.pathname === `/capsules/${slug}`);
+
+    // Back on My capsules the owner sees the views and shares.
+    card = await myOnlyCapsule(owner);
+    expect(Number(await figure(owner, 'total-shares'))).toBe(2);
+    expect(Number(await figure(owner, 'total-views'))).toBeGreaterThanOrEqual(viewsSeen + 1);
+    await saveShot(owner, 'capsules-my-public', { fullPage: true });
+    // The card's Share copies the link with the code. The owner already copied it this hour, so
+    // the server logs this share without counting it again (shares count once per person, method
+    // and hour, or Share in a loop would game trending).
+    const shared = owner.waitForResponse((res) => res.url().endsWith(`/share`) && res.request().method() === 'POST');
+    await card.getByTestId('capsule-share-link').click();
+    expect((await waitForToast(owner, 'capsule link is on your clipboard')).title).toBe('Copied!');
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(await (await shared).json()).toEqual({ shareCount: 2 });
+    await owner.locator('[data-testid="total-shares"]', { hasText: /^2$/ }).waitFor();
+
+    // Make Private again: strangers are back to not found.
+    await card.getByTestId('capsule-toggle-visibility').click();
+    await waitForToast(owner, 'is private again');
+    await owner.locator('[data-testid="capsule-visibility"]', { hasText: 'Private' }).waitFor();
+    const later = await browser.newPage();
+    await later.goto(`/capsules/${slug}`);
+    await later.getByTestId('capsule-not-found').waitFor();
+  }, 180_000);
+
+  it('asks a logged-out visitor to sign in on /my-capsules', async () => {
+    const page = await browser.newPage();
+    await page.goto('/my-capsules');
+    const auth = page.getByTestId('my-capsules-auth');
+    await auth.waitFor();
+    expect(await auth.getByRole('heading').textContent()).toBe('Authentication Required');
+    expect(await auth.textContent()).toContain('Please log in to view your PackCast capsules');
+    const link = auth.getByRole('link', { name: 'Go to Settings' });
+    expect(await link.getAttribute('href')).toBe('/settings');
+    await saveShot(page, 'capsules-auth-required');
+  });
+
+  it('shares without the referral code when it cannot be loaded, and offers a retry when the list fails', async () => {
+    const page = await browser.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signUpViaApi(page, uniqueUsername('capsule-fail'));
+    await buildProjectViaApi(page, IDEA);
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    // Faults injected at the browser's network boundary: the server itself is healthy.
+    await page.route('**/api/subscription/status', (route) => route.fulfill({ status: 500, json: { error: 'down', code: 'INTERNAL' } }));
+    let failList = true;
+    await page.route('**/api/capsules/user/my-capsules', (route) =>
+      failList ? route.fulfill({ status: 500, json: { error: 'down', code: 'INTERNAL' } }) : route.continue(),
+    );
+
+    await page.goto('/my-capsules');
+    const failed = page.getByTestId('my-capsules-error');
+    await failed.waitFor();
+    expect(await failed.getByRole('heading').textContent()).toBe('Error Loading Capsules');
+    await saveShot(page, 'capsules-my-error');
+    failList = false;
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    const card = page.getByTestId('capsule-card');
+    await card.waitFor();
+    const slug = await card.getAttribute('data-slug');
+
+    await card.getByTestId('capsule-share-link').click();
+    expect((await waitForToast(page, 'on your clipboard')).title).toBe('Copied!');
+    const origin = new URL(page.url()).origin;
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${origin}/capsules/${slug}`);
+    expect(warnings.some((text) => text.includes('referral code'))).toBe(true);
+  }, 120_000);
+
+  it('shows the empty state with a link to /njin for a user without capsules', async () => {
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('nocapsule'));
+    await page.goto('/my-capsules');
+    const empty = page.getByTestId('my-capsules-empty');
+    await empty.waitFor();
+    expect(await empty.getByRole('link').getAttribute('href')).toBe('/njin');
+    await saveShot(page, 'capsules-my-empty');
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The cost-comparison lab (/lab, companion §2, §4, §5, §8): start an experiment through the form
+ * (a real pipeline run on the demo engines), watch its Wolfpack figures arrive, run the Replit-only
+ * timer across a reload, submit the costs, and see the savings and the history.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { uniqueUsername, useBrowser } from './harness';
+import { delay, openToast, pathOf, saveShot, signUpViaApi, waitForToast } from './helpers';
+
+const text = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent())?.trim() ?? '';
+
+/** Waits until the timer's reading has moved on from `before`, and answers the new reading. */
+async function timerMovesOn(page: Page, before: string): Promise<string> {
+  for (let i = 0; i < 50; i += 1) {
+    const now = await text(page, 'replit-timer-reading');
+    if (now !== before) return now;
+    await delay(100);
+  }
+  throw new Error(`the timer stayed at ${before}`);
+}
+
+/** '1:05.3' → 65300 ms. */
+function readingMs(reading: string): number {
+  const parts = reading.split(':').map(Number);
+  return parts.reduce((total, part) => total * 60 + part, 0) * 1000;
+}
+
+describe('cost-comparison lab', () => {
+  const browser = useBrowser();
+
+  it('asks a visitor to sign in', async () => {
+    const page = await browser.newPage();
+    await page.goto('/lab');
+    await page.getByRole('heading', { name: 'Cost Comparison Lab' }).waitFor();
+    await page.getByTestId('sign-in-prompt').waitFor();
+    expect(await page.getByTestId('experiment-start-form').count()).toBe(0);
+  });
+
+  it('runs an experiment end to end: Wolfpack figures, the timer across a reload, costs, savings and history', async () => {
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('lab'));
+    await page.goto('/');
+    // The Money menu links the lab.
+    await page.getByTestId('nav-money').click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Cost Lab' }).click();
+    await page.waitForURL((url) => url.pathname === '/lab');
+    await page.getByRole('heading', { name: 'Cost Comparison Lab' }).waitFor();
+
+    // Start is disabled while either field is empty after trimming; a keyboard submit says why.
+    const startButton = page.getByTestId('experiment-start');
+    expect(await startButton.isDisabled()).toBe(true);
+    expect(await page.getByTestId('experiment-complexity').inputValue()).toBe('medium');
+    await page.getByTestId('experiment-project-name').fill('   ');
+    await page.getByTestId('experiment-prompt').fill('A habit tracker with streaks');
+    expect(await startButton.isDisabled()).toBe(true);
+    await page.getByTestId('experiment-project-name').press('Enter');
+    expect(await waitForToast(page, 'Please enter both project name and prompt')).toMatchObject({ title: 'Validation Error', variant: 'destructive' });
+
+    await page.getByTestId('experiment-project-name').fill('Habit tracker');
+    await page.getByTestId('experiment-complexity').selectOption('simple');
+    expect(await startButton.isEnabled()).toBe(true);
+    await startButton.click();
+    expect((await waitForToast(page, 'Wolfpack is building')).title).toBe('Experiment Started');
+    await page.waitForURL((url) => url.searchParams.has('id'));
+    const id = new URL(page.url()).searchParams.get('id')!;
+    // The form resets for the next experiment.
+    expect(await page.getByTestId('experiment-project-name').inputValue()).toBe('');
+    expect(await text(page, 'experiment-name')).toBe('Habit tracker');
+
+    // The real run finishes (demo engines) and its figures arrive without a reload.
+    await page.getByTestId('experiment-status').filter({ hasText: 'wolfpack complete' }).waitFor({ timeout: 60_000 });
+    expect(await text(page, 'wolfpack-cost')).toMatch(/^\$\d+\.\d{2}$/);
+    expect(await text(page, 'wolfpack-time')).toMatch(/^\d+\.\ds$/);
+
+    // The Replit-only timer: Start only before it started; then it ticks every 100 ms.
+    expect(await page.getByTestId('replit-timer-complete').count()).toBe(0);
+    expect(await text(page, 'replit-timer-reading')).toBe('0:00.0');
+    await page.getByTestId('replit-timer-start').click();
+    expect((await waitForToast(page, 'Build the same prompt on Replit alone')).title).toBe('Replit Timer Started');
+    await page.getByTestId('replit-timer-complete').waitFor();
+    expect(await page.getByTestId('replit-timer-start').count()).toBe(0);
+    const first = await timerMovesOn(page, '0:00.0');
+    await timerMovesOn(page, first);
+    await delay(1200);
+    const beforeReload = readingMs(await text(page, 'replit-timer-reading'));
+    expect(beforeReload).toBeGreaterThanOrEqual(1000);
+
+    // A reload comes back to the same experiment, and the timer resumes from the recorded start.
+    await page.reload();
+    await page.getByTestId('replit-timer').and(page.locator('[data-state="running"]')).waitFor();
+    expect(new URL(page.url()).searchParams.get('id')).toBe(id);
+    const resumed = await text(page, 'replit-timer-reading');
+    expect(readingMs(resumed)).toBeGreaterThanOrEqual(beforeReload);
+    const ticked = await timerMovesOn(page, resumed);
+    expect(readingMs(ticked)).toBeGreaterThan(readingMs(resumed));
+    // Ten ticks a second: a reading to the tenth of a second that changes within ~100 ms.
+    const samples = new Set<string>();
+    for (let i = 0; i < 6; i += 1) {
+      samples.add(await text(page, 'replit-timer-reading'));
+      await delay(110);
+    }
+    expect(samples.size).toBeGreaterThanOrEqual(4);
+    expect(await page.getByTestId('replit-timer-start').count()).toBe(0);
+    await saveShot(page, 'lab-timer-running', { fullPage: true });
+
+    // Complete: only while running and not completed; the reading then stays put.
+    await page.getByTestId('replit-timer-complete').click();
+    expect((await waitForToast(page, 'The Replit-only build took')).title).toBe('Replit Timer Complete');
+    await page.getByTestId('replit-timer').and(page.locator('[data-state="completed"]')).waitFor();
+    expect(await page.getByTestId('replit-timer-complete').count()).toBe(0);
+    expect(await page.getByTestId('replit-timer-start').count()).toBe(0);
+    const stopped = await text(page, 'replit-timer-reading');
+    await delay(350);
+    expect(await text(page, 'replit-timer-reading')).toBe(stopped);
+
+    // Costs in cents: a decimal is refused in the form, then a valid entry is submitted and the form resets.
+    await page.getByTestId('cost-assembly').fill('1.5');
+    await page.getByTestId('cost-replit-only').fill('2000');
+    await page.getByTestId('costs-submit').click();
+    await page.getByText('Enter a whole number (no decimals or signs)').waitFor();
+    await page.getByTestId('cost-assembly').fill('300');
+    await page.getByTestId('cost-assembly-time').fill('45000');
+    await page.getByTestId('costs-submit').click();
+    expect((await waitForToast(page, 'The savings are computed below.')).title).toBe('Costs Submitted');
+    for (const field of ['cost-assembly', 'cost-assembly-time', 'cost-replit-only']) expect(await page.getByTestId(field).inputValue()).toBe('');
+
+    // Savings from the core formula: Model A = run cost + $3.00 against $20.00 on Replit alone.
+    const runCents = Math.round(Number((await text(page, 'wolfpack-cost')).slice(1)) * 100);
+    const expected = (Math.round(((2000 - (runCents + 300)) * 10_000) / 2000) / 100).toFixed(2);
+    expect(await text(page, 'experiment-savings')).toBe(`${expected}%`);
+    expect(await text(page, 'replit-only-cost')).toBe('$20.00');
+    expect(await text(page, 'experiment-status')).toBe('completed');
+
+    // The history lists it with its status (spaces for underscores) and savings.
+    const item = page.getByTestId('experiment-history-item').filter({ hasText: 'Habit tracker' });
+    await item.getByTestId('history-savings').filter({ hasText: `${expected}% saved` }).waitFor();
+    expect(await item.getByTestId('history-status').textContent()).toBe('completed');
+    await saveShot(page, 'lab-complete', { fullPage: true });
+    expect(pathOf(page)).toBe('/lab');
+  });
+
+  it('opens experiments from the history and says when a start fails', async () => {
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('lab-history'));
+    const started = await page.request.post('/api/experiments/start', { data: { projectName: 'From the API', testPrompt: 'A tiny notes app' } });
+    expect(started.status()).toBe(201);
+    await page.goto('/lab');
+    const item = page.getByTestId('experiment-history-item').filter({ hasText: 'From the API' });
+    await item.waitFor();
+    expect(await item.textContent()).toContain('medium');
+    expect(await page.getByTestId('experiment-current').count()).toBe(0);
+    await item.click();
+    await page.getByTestId('experiment-current').waitFor();
+    expect(await text(page, 'experiment-name')).toBe('From the API');
+    // The history row follows the run's status as the open experiment learns it.
+    await item.getByTestId('history-status').filter({ hasText: 'wolfpack complete' }).waitFor({ timeout: 60_000 });
+
+    await page.route('**/api/experiments/start', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom","code":"INTERNAL"}' }));
+    await page.getByTestId('experiment-project-name').fill('Doomed');
+    await page.getByTestId('experiment-prompt').fill('Anything');
+    await page.getByTestId('experiment-start').click();
+    expect(await waitForToast(page, 'Failed to start experiment')).toMatchObject({ title: 'Failed to Start', variant: 'destructive' });
+    // The entries stay for another try.
+    expect(await page.getByTestId('experiment-project-name').inputValue()).toBe('Doomed');
+    expect(await openToast(page).count()).toBe(1);
+  });
+});

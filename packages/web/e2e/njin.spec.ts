@@ -1,0 +1,195 @@
+/**
+ * The njin page (companion §2 /njin, §4 Licence, §5, §8): the Setup tab's disabled buttons and
+ * every licence message, key management (a key shown once, listed by prefix, revoked), and the
+ * $29 subscription bought through the real server talking to a local fake Stripe, whose signed
+ * webhooks activate the licence the Usage & Stats tab then shows.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useStripeTestServer } from './billing-helpers';
+import { uniqueUsername, useBrowser } from './harness';
+import { saveShot, signUpViaApi, waitForToast } from './helpers';
+
+const text = async (page: Page, testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+async function typeKey(page: Page, key: string) {
+  await page.getByTestId('njin-api-key').fill(key);
+}
+
+describe('njin: setup, keys and licence', () => {
+  const browser = useBrowser();
+  const shop = useStripeTestServer('njin');
+
+  it('signed out: buttons wait for a key, and every failure says so in the spec words', async () => {
+    const page = await browser.newPage();
+    await page.goto('/njin');
+    await page.getByTestId('njin-setup').waitFor();
+    expect(await page.getByTestId('tab-setup').getAttribute('aria-selected')).toBe('true');
+    expect(await text(page, 'tab-usage')).toBe('Usage & Stats');
+    await page.getByTestId('njin-install-guide').waitFor();
+    expect(await text(page, 'njin-install-guide')).toContain('Get your API key');
+
+    // No key: both disabled; spaces alone are no key either.
+    expect(await page.getByTestId('njin-copy-snippet').isDisabled()).toBe(true);
+    expect(await page.getByTestId('njin-validate').isDisabled()).toBe(true);
+    await typeKey(page, '   ');
+    expect(await page.getByTestId('njin-validate').isDisabled()).toBe(true);
+
+    // A key that does not exist: Invalid License.
+    await typeKey(page, 'njin_doesnotexist0000000000000000');
+    expect(await page.getByTestId('njin-validate').isDisabled()).toBe(false);
+    await page.getByTestId('njin-validate').click();
+    const invalid = await waitForToast(page, 'no active license');
+    expect(invalid).toMatchObject({ title: 'Invalid License', variant: 'destructive' });
+
+    // A non-ok answer: the status.
+    await typeKey(page, 'not-a-key');
+    await page.getByTestId('njin-validate').click();
+    const failed = await waitForToast(page, 'Validation failed with status 400');
+    expect(failed.title).toBe('Validation Failed');
+    await page.getByTestId('njin-copy-snippet').click();
+    const snippetFailed = await waitForToast(page, 'Request failed with status 400');
+    expect(snippetFailed.title).toBe('Failed to generate snippet');
+
+    // No answer at all: the request failed.
+    await page.route('**/api/njin/validate', (route) => route.abort());
+    await page.route('**/api/njin/snippet**', (route) => route.abort());
+    await typeKey(page, 'njin_doesnotexist0000000000000000');
+    await page.getByTestId('njin-validate').click();
+    expect((await waitForToast(page, 'Validation request failed')).title).toBe('Validation Failed');
+    await page.getByTestId('njin-copy-snippet').click();
+    const fetchFailed = await waitForToast(page, 'Failed to fetch snippet');
+    expect(fetchFailed.title).toBe('Failed to generate snippet');
+    expect(fetchFailed.description).toMatch(/^Failed to fetch snippet: .+/);
+
+    // Keys and the licence belong to an account.
+    await page.getByTestId('sign-in-prompt').waitFor();
+    expect(await page.getByTestId('njin-keys').count()).toBe(0);
+    await page.getByTestId('tab-usage').click();
+    await page.getByTestId('njin-usage').waitFor();
+    await page.getByTestId('sign-in-prompt').waitFor();
+    expect(await text(page, 'njin-price')).toBe('$29');
+    expect(await text(page, 'njin-pricing')).toContain('Unlimited iterations');
+    expect(await page.getByTestId('njin-subscribe').count()).toBe(0);
+    await saveShot(page, 'njin-signed-out-usage');
+  });
+
+  it('a key is shown once, fills the field, gets a snippet, and stops working when revoked; then the $29 licence activates', async () => {
+    const page = await browser.newPage({ baseUrl: shop.server.url });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signUpViaApi(page, uniqueUsername('njin'));
+    await page.goto('/njin');
+    await page.getByTestId('njin-keys').waitFor();
+    await page.getByTestId('njin-no-keys').waitFor();
+
+    // Create: the whole key once, with the warning, and in the field.
+    await page.getByTestId('njin-create-key').click();
+    await page.getByTestId('njin-new-key').waitFor();
+    expect(await text(page, 'njin-new-key')).toContain('it will not be shown again');
+    const key = await text(page, 'njin-new-key-value');
+    expect(key).toMatch(/^njin_/);
+    expect(await page.getByTestId('njin-api-key').inputValue()).toBe(key);
+    await page.getByTestId('njin-key-row').waitFor();
+    const prefix = (await text(page, 'njin-key-prefix')).replace(/…$/, '');
+    expect(key.startsWith(prefix)).toBe(true);
+    expect(prefix.length).toBeLessThan(key.length);
+    expect(await text(page, 'njin-key-list')).not.toContain(key);
+    await page.getByTestId('njin-new-key-copy').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await saveShot(page, 'njin-key-created', { fullPage: true });
+
+    // Snippet: shown, copied, with the key in it.
+    await page.getByTestId('njin-copy-snippet').click();
+    expect((await waitForToast(page, 'on your clipboard')).title).toBe('Copied!');
+    await page.getByTestId('njin-snippet').waitFor();
+    const snippet = await text(page, 'njin-snippet-code');
+    expect(snippet).toContain(key);
+    expect(snippet).toContain('/api/njin/iterate');
+    expect(snippet).toContain('curl');
+    expect((await page.evaluate(() => navigator.clipboard.readText())).trim()).toBe(snippet);
+
+    // No licence yet: the key exists but is not valid.
+    await page.getByTestId('njin-validate').click();
+    expect((await waitForToast(page, 'no active license')).title).toBe('Invalid License');
+
+    // Usage & Stats without a licence: the purchase prompt.
+    await page.getByTestId('tab-usage').click();
+    await page.getByTestId('njin-purchase-prompt').waitFor();
+    expect(await text(page, 'njin-license-status')).toBe('Inactive');
+    expect(await text(page, 'njin-usage-count')).toBe('0');
+
+    // Subscribe Now: disabled while pending, then off to Checkout.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/njin/subscribe', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByTestId('njin-subscribe').click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="njin-subscribe"]') as HTMLButtonElement | null)?.disabled === true);
+    release();
+    await page.waitForURL((url) => url.href.startsWith(`${shop.stripe.url}/c/pay/`));
+    const session = shop.stripe.sessionByUrl(page.url());
+    if (!session) throw new Error(`no session behind ${page.url()}`);
+    expect(session.mode).toBe('subscription');
+    await page.unroute('**/api/njin/subscribe');
+
+    // Back before the webhook: the page waits for it; then the licence is Active.
+    await page.goto((session.success_url ?? '').replace('{CHECKOUT_SESSION_ID}', session.id));
+    await page.getByTestId('njin-activating').waitFor();
+    const completed = await shop.deliver(shop.stripe.completeSession(session.id));
+    expect(completed.status).toBe(200);
+    const subscriptionId = String(shop.stripe.sessions.get(session.id)?.subscription ?? '');
+    if (subscriptionId) expect((await shop.deliver(shop.stripe.firstInvoicePaid(subscriptionId))).status).toBe(200);
+    await page.locator('[data-testid="njin-license-status"]', { hasText: /^Active$/ }).waitFor({ timeout: 15_000 });
+    expect(await text(page, 'njin-license-status')).toBe('Active');
+    expect(await text(page, 'njin-expiry')).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    expect(await page.getByTestId('njin-purchase-prompt').count()).toBe(0);
+    await page.getByTestId('njin-subscribed').waitFor();
+    await saveShot(page, 'njin-usage-active', { fullPage: true });
+
+    // Now the key validates, with its usage.
+    await page.getByTestId('tab-setup').click();
+    await typeKey(page, key);
+    await page.getByTestId('njin-validate').click();
+    const valid = await waitForToast(page, 'Your license is active');
+    expect(valid).toMatchObject({ title: 'License Valid', description: 'Your license is active: 0 iterations so far.', variant: 'default' });
+
+    // Revoke: asked first, then gone, and the key no longer validates.
+    await page.getByTestId('njin-revoke-key').click();
+    const dialog = page.getByTestId('njin-revoke-dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    expect((await waitForToast(page, 'no longer works')).title).toBe('Key revoked');
+    await page.getByTestId('njin-no-keys').waitFor();
+    await page.getByTestId('njin-validate').click();
+    expect((await waitForToast(page, 'no active license')).title).toBe('Invalid License');
+
+    // Cancel: asked first; the licence stays active until the period ends.
+    await page.getByTestId('tab-usage').click();
+    await page.getByTestId('njin-cancel').click();
+    const cancelDialog = page.getByTestId('njin-cancel-dialog');
+    await cancelDialog.waitFor();
+    await cancelDialog.getByRole('button', { name: 'Cancel subscription' }).click();
+    expect((await waitForToast(page, 'it will not renew')).title).toBe('Subscription cancelled');
+    expect(await text(page, 'njin-license-status')).toBe('Active');
+  });
+
+  it('Subscribe Now comes back when checkout cannot start, and a failed licence load says to refresh', async () => {
+    // The shared server has no Stripe keys, so the subscription cannot start.
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('njin-fail'));
+    await page.goto('/njin?tab=usage');
+    await page.getByTestId('njin-subscribe').click();
+    const toast = await waitForToast(page, '');
+    expect(toast).toMatchObject({ title: 'Subscription Failed', variant: 'destructive' });
+    await page.waitForFunction(() => (document.querySelector('[data-testid="njin-subscribe"]') as HTMLButtonElement | null)?.disabled === false);
+
+    const broken = await browser.newPage();
+    await signUpViaApi(broken, uniqueUsername('njin-500'));
+    await broken.route('**/api/njin/license**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom","code":"INTERNAL"}' }));
+    await broken.goto('/njin?tab=usage');
+    await broken.getByTestId('njin-license-error').waitFor();
+    expect(await text(broken, 'njin-license-error')).toBe('Failed to load license information. Please refresh the page.');
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatExpiry,
+  iterationsText,
+  KEY_REQUIRED,
+  keyUsageText,
+  licenseStatusLabel,
+  njinLicenseUrl,
+  njinSnippetUrl,
+  NJIN_PRICE_TEXT,
+  snippetFailure,
+  subscribeFailure,
+  typedKey,
+  validateFailure,
+  validateOutcome,
+} from './njin-format';
+
+const http = (status: number, body = '') => new Error(`${status}: ${body}`);
+
+describe('njin page words (companion §5, §8)', () => {
+  it('asks for a key with the spec text', () => {
+    expect(KEY_REQUIRED).toEqual({ title: 'API key required', description: 'Please enter your API key first' });
+    expect(typedKey('  njin_abc \n')).toBe('njin_abc');
+    expect(typedKey('   ')).toBe('');
+  });
+
+  it('shows Active only for status active', () => {
+    expect(licenseStatusLabel('active')).toBe('Active');
+    for (const status of ['inactive', 'canceled', 'past_due', '', null, undefined]) expect(licenseStatusLabel(status)).toBe('Inactive');
+  });
+
+  it('validation failures: status for a non-ok answer, the request failing otherwise', () => {
+    expect(validateFailure(http(500, 'oops'))).toEqual({ title: 'Validation Failed', description: 'Validation failed with status 500. oops' });
+    expect(validateFailure(http(502))).toEqual({ title: 'Validation Failed', description: 'Validation failed with status 502' });
+    expect(validateFailure(http(400, '{"error":"njin API keys start with njin_","code":"BAD_REQUEST"}')).description).toBe(
+      'Validation failed with status 400. njin API keys start with njin_',
+    );
+    expect(validateFailure(new TypeError('Failed to fetch'))).toEqual({ title: 'Validation Failed', description: 'Validation request failed' });
+  });
+
+  it('validation answers: Invalid License, or valid with the usage count', () => {
+    expect(validateOutcome({ valid: false, error: 'Invalid License' })).toMatchObject({ ok: false, title: 'Invalid License' });
+    expect(validateOutcome({ valid: false, error: 'This key was revoked.' })).toEqual({ ok: false, title: 'Invalid License', description: 'This key was revoked.' });
+    expect(validateOutcome({ valid: true, usageCount: 1204 })).toEqual({ ok: true, title: 'License Valid', description: 'Your license is active: 1,204 iterations so far.' });
+    expect(validateOutcome({ valid: true, usageCount: 1 }).description).toContain('1 iteration so far');
+  });
+
+  it('snippet failures: the status, or the error message, or Unknown error', () => {
+    expect(snippetFailure(http(404))).toEqual({ title: 'Failed to generate snippet', description: 'Request failed with status 404' });
+    expect(snippetFailure(new Error('Network down'))).toEqual({ title: 'Failed to generate snippet', description: 'Failed to fetch snippet: Network down' });
+    expect(snippetFailure('weird')).toEqual({ title: 'Failed to generate snippet', description: 'Failed to fetch snippet: Unknown error' });
+  });
+
+  it('urls carry the values encoded', () => {
+    expect(njinLicenseUrl('wolf pack')).toBe('/api/njin/license?userId=wolf%20pack');
+    expect(njinSnippetUrl('njin_a+b&c')).toBe('/api/njin/snippet?apiKey=njin_a%2Bb%26c');
+  });
+
+  it('figures: price, iterations, expiry, key usage', () => {
+    expect(NJIN_PRICE_TEXT).toBe('$29');
+    expect(iterationsText(0)).toBe('0 iterations');
+    expect(formatExpiry('2026-12-01T00:00:00.000Z')).toBe('Dec 1, 2026');
+    expect(formatExpiry(null)).toBe('No expiry');
+    expect(formatExpiry('soon')).toBe('soon');
+    expect(keyUsageText(3, null)).toBe('3 iterations · never used');
+    expect(keyUsageText(1, '2026-11-03T10:00:00Z')).toBe('1 iteration · last used Nov 3, 2026');
+  });
+
+  it('subscribe failure: the server sentence or the generic one', () => {
+    expect(subscribeFailure(http(503, '{"error":"Payments are not configured on this server.","code":"SERVICE_UNAVAILABLE"}')).description).toBe(
+      'Payments are not configured on this server.',
+    );
+    expect(subscribeFailure(new Error('x')).description).toBe('Failed to start checkout');
+  });
+});
