@@ -3,7 +3,7 @@
 // static verification of the candidates (target ≤ 2.5 L). The sequential baseline runs the very
 // same iteration with every engine call queued behind the previous one (6 calls: about 6 L).
 import type { Engine } from '@wolfpack/core';
-import { runIteration, scriptedEngine, systemOf, verifyProject, VOTE_SYSTEM_PROMPT } from '@wolfpack/core/pipeline';
+import { runIteration, scriptedEngine, systemOf, verifyProjects, VOTE_SYSTEM_PROMPT } from '@wolfpack/core/pipeline';
 
 const L = Number(process.env.BENCH_LATENCY_MS ?? 250);
 const RUNS = 5;
@@ -43,7 +43,7 @@ function queued(list: Engine[]): Engine[] {
 
 async function wall(list: Engine[]): Promise<{ ms: number; calls: number }> {
   const started = performance.now();
-  const outcome = await runIteration({ files: files(iteration), instruction: 'Add a subtract function to src/math.ts.', mode: 'consensus', engines: list, verify: verifyProject });
+  const outcome = await runIteration({ files: files(iteration), instruction: 'Add a subtract function to src/math.ts.', mode: 'consensus', engines: list, verify: verifyProjects });
   return { ms: performance.now() - started, calls: outcome.calls.length };
 }
 
@@ -52,7 +52,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // Warm-up: the first type check loads TypeScript's lib files.
 await wall(engines());
 
-// The iteration's own work (prompts, the 4 verifications: files as sent + 3 candidates, patches):
+// The iteration's own work (prompts, verifying the files as sent, then the 3 candidates that arrive
+// together in one batch, patches):
 // the same iteration with instant engines.
 const own: number[] = [];
 for (let i = 0; i < RUNS; i++) own.push((await wall(engines(0))).ms);
@@ -60,7 +61,8 @@ for (let i = 0; i < RUNS; i++) own.push((await wall(engines(0))).ms);
 console.log(`3 scripted engines, 6 calls per iteration (3 concurrent proposals, 3 concurrent votes), medians after one warm-up\n`);
 console.log('| variant | L | runs | wall time | wall / L | target |');
 console.log('| --- | ---: | ---: | ---: | ---: | --- |');
-// Verification is synchronous CPU work (~20-200 ms per candidate, mostly the TypeScript check):
+// Verification is synchronous CPU work (mostly the TypeScript check; candidates arriving together
+// share one program, so one check costs about what three do):
 // it weighs more against a short L, so the table also shows a longer one (real engines take seconds).
 for (const [latency, runs] of [[L, RUNS], [4 * L, 3]] as const) {
   const concurrent: number[] = [];

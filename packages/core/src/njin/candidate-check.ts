@@ -8,8 +8,11 @@ import type { VerifyCheck, VerifyProblem, VerifyReport } from '../pipeline/verif
 import type { NjinCheck } from '../schemas/njin.js';
 import type { AppliedProposal, ProposalCheck } from './patch-apply.js';
 
-/** The static verification to run: `verifyProject` from `@wolfpack/core/pipeline` (see runIteration). */
-export type ProjectVerifier = (files: Readonly<Record<string, string>>) => VerifyReport;
+/**
+ * The static verification to run, one report per project: `verifyProjects` from
+ * `@wolfpack/core/pipeline` (see runIteration).
+ */
+export type ProjectVerifier = (projects: readonly Readonly<Record<string, string>>[]) => VerifyReport[];
 
 /** One check of a candidate, as the reply lists it. */
 export type IterationCheck = NjinCheck;
@@ -73,18 +76,18 @@ export function hasManifest(files: Readonly<Record<string, string>>): boolean {
 
 /**
  * The checks of one candidate: first whether its answer could be read and applied safely, then,
- * when it could, every verification check that ran on the changed project.
+ * when it could, every verification check that ran on the changed project (its `report`, which
+ * the caller computes only for proposals without problems).
  */
-export function checkCandidate(proposal: AppliedProposal, verify: ProjectVerifier, baseline: ProblemBaseline, originalHasManifest: boolean): IterationCheck[] {
+export function checkCandidate(proposal: AppliedProposal, report: VerifyReport | undefined, baseline: ProblemBaseline, originalHasManifest: boolean): IterationCheck[] {
   const checks: IterationCheck[] = PROPOSAL_CHECKS.map((check) => {
     const problems = proposal.problems.filter((p) => p.check === check);
     return problems.length === 0
       ? { check, ok: true, detail: OK_DETAIL[check] }
       : { check, ok: false, detail: problems.map((p) => p.message).join(' ') };
   });
-  if (proposal.problems.length > 0) return checks;
+  if (proposal.problems.length > 0 || !report) return checks;
 
-  const report = verify(proposal.files);
   const fresh = newProblems(report, baseline, originalHasManifest);
   const ran = new Set<VerifyCheck>(report.checked.flatMap((entry) => entry.checks));
   for (const problem of fresh) ran.add(problem.check);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { EngineError, type EngineRequest } from '../engines/engine.js';
 import { scriptedEngine, systemOf, userOf, type ScriptedAnswer } from '../pipeline/testing-engines.js';
-import { verifyProject } from '../pipeline/verify.js';
+import { verifyProject, verifyProjects } from '../pipeline/verify.js';
 import { runIteration, type IterationOptions } from './consensus.js';
 import { VOTE_SYSTEM_PROMPT } from './vote.js';
 
@@ -81,7 +81,7 @@ function engine(key: string, proposal: ScriptedAnswer, marker?: string) {
 }
 
 function options(engines: IterationOptions['engines'], extra: Partial<IterationOptions> = {}): IterationOptions {
-  return { files: FILES, instruction: 'Add a subtract function to src/math.ts.', mode: 'consensus', engines, verify: verifyProject, ...extra };
+  return { files: FILES, instruction: 'Add a subtract function to src/math.ts.', mode: 'consensus', engines, verify: verifyProjects, ...extra };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {

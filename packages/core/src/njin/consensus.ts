@@ -5,13 +5,16 @@
  * ever among patches that are known to pass the checks.
  *
  * Wall time: proposals run concurrently and votes run concurrently, so an iteration with engines of
- * latency L takes about 2 L plus verification (see packages/server/bench/consensus.bench.ts).
+ * latency L takes about 2 L plus verification (see packages/server/bench/consensus.bench.ts). The
+ * files as sent are verified while the engines think; candidates that arrive together are verified
+ * in one batch (one TypeScript program for all of them).
  */
 import { AppError } from '../errors.js';
 import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
 import { EngineError, type ChatMessage, type Engine, type EngineResult } from '../engines/engine.js';
 import { contextBudgetChars } from '../pipeline/context-budget.js';
 import { sanitizePath } from '../pipeline/safe-path.js';
+import type { VerifyReport } from '../pipeline/verify.js';
 import type { NjinCandidate, NjinIterateMode } from '../schemas/njin.js';
 import { checkCandidate, failedChecks, hasManifest, problemBaseline, type IterationCheck, type ProblemBaseline, type ProjectVerifier } from './candidate-check.js';
 import { proposalMessages } from './candidate-prompt.js';
@@ -35,7 +38,7 @@ export interface IterationOptions {
    * next ones only when it fails to answer); consensus the first `maxCandidates`.
    */
   engines: readonly Engine[];
-  /** Proven Code's static verification: pass `verifyProject` from `@wolfpack/core/pipeline`. */
+  /** Proven Code's static verification: pass `verifyProjects` from `@wolfpack/core/pipeline`. */
   verify: ProjectVerifier;
   /** Engines that propose in consensus mode. @default 3 */
   maxCandidates?: number;
@@ -145,14 +148,14 @@ function normaliseFiles(files: Readonly<Record<string, string>>): Record<string,
  *
  * @example
  * // Server-side only: this module loads the pipeline's parser (and with it esbuild).
- * import { runIteration, verifyProject } from '@wolfpack/core/pipeline';
+ * import { runIteration, verifyProjects } from '@wolfpack/core/pipeline';
  *
  * const outcome = await runIteration({
  *   files: request.files,
  *   instruction: request.instruction,
  *   mode: request.mode, // 'auto' | 'single' | 'consensus'
  *   engines: registry.resolve([]),
- *   verify: verifyProject,
+ *   verify: verifyProjects,
  *   signal,
  *   onCall: (call) => usageRecords.push(call), // billed even when it ends in a 422
  * });
@@ -192,8 +195,8 @@ export async function runIteration(options: IterationOptions): Promise<Iteration
   const budget = Math.min(...engines.slice(0, Math.max(proposerCount, 1)).map((e) => contextBudgetChars(e.contextTokens)));
   const messages = proposalMessages(files, instruction, budget);
   let baseline: { problems: ProblemBaseline; manifest: boolean } | undefined;
-  const baselineOf = () => (baseline ??= { problems: problemBaseline(verify(files)), manifest: hasManifest(files) });
-
+  const baselineOf = () => (baseline ??= { problems: problemBaseline(verify([files])[0]!), manifest: hasManifest(files) });
+  const checkArrivals = arrivalBatcher(verify);
   const propose = async (position: number): Promise<Candidate> => {
     const base = { label: label(position), index: position, written: {}, deleted: [], patch: '', changedLines: 0 };
     let result: EngineResult;
@@ -207,10 +210,11 @@ export async function runIteration(options: IterationOptions): Promise<Iteration
     if (result.finishReason === 'length') {
       proposal.problems.push({ check: 'format', message: 'The answer was cut off at the output limit, so the change is incomplete.' });
     }
-    // Verification is synchronous: a candidate is checked as soon as it arrives, while slower
-    // engines are still answering.
+    // A candidate is checked as soon as it arrives, while slower engines are still answering;
+    // candidates arriving together are checked together.
+    const report = proposal.problems.length === 0 ? await checkArrivals(proposal.files) : undefined;
     const { problems, manifest } = baselineOf();
-    const checks = checkCandidate(proposal, verify, problems, manifest);
+    const checks = checkCandidate(proposal, report, problems, manifest);
     const change = { before: files, written: proposal.written, deleted: proposal.deleted };
     return {
       ...base,
@@ -279,6 +283,30 @@ export async function runIteration(options: IterationOptions): Promise<Iteration
     usage: usageOf(calls),
     calls,
   };
+}
+
+/**
+ * Verification of projects that arrive within one turn of the event loop, in one call: engines
+ * answering at the same moment (or the same timer tick) are verified in one batch, which
+ * type-checks them in one TypeScript program.
+ */
+function arrivalBatcher(verify: ProjectVerifier): (files: Readonly<Record<string, string>>) => Promise<VerifyReport> {
+  let waiting: { files: Readonly<Record<string, string>>; resolve: (report: VerifyReport) => void; reject: (error: unknown) => void }[] = [];
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    try {
+      const reports = verify(batch.map((entry) => entry.files));
+      batch.forEach((entry, i) => entry.resolve(reports[i]!));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  };
+  return (files) =>
+    new Promise((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ files, resolve, reject });
+    });
 }
 
 /** One concurrent round: each proposing engine votes once; unreadable or failed votes count for nothing. */

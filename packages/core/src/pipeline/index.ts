@@ -18,6 +18,7 @@ export {
 export { detectIncomplete, isPlaceholderComment, type IncompleteCandidate } from './detect-incomplete.js';
 export {
   verifyProject,
+  verifyProjects,
   formatProblems,
   type VerifyCheck,
   type VerifyProblem,

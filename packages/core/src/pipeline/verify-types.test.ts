@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { typeCheck } from './verify-types.js';
-import { verifyProject } from './verify.js';
+import { typeCheck, typeCheckMany } from './verify-types.js';
+import { verifyProject, verifyProjects } from './verify.js';
 
 /** A small React + TS project whose packages are not installed. */
 function reactProject(): Record<string, string> {
@@ -157,5 +157,62 @@ export function Widget${i}({ todos, label }: Widget${i}Props) {
     expect(edited).toEqual([expect.objectContaining({ path: 'src/widgets/Widget0.tsx', line: 12, message: expect.stringContaining("'toFixed' does not exist") })]);
     expect(cold).toBeLessThan(1000);
     expect(afterEdit).toBeLessThan(1000);
+  });
+
+  describe('typeCheckMany', () => {
+    // Fresh content per run: results are cached by content, and these must really be checked.
+    const tag = () => `// ${Math.random()}\n`;
+    const mathModule = (body: string) => ({
+      'src/math.ts': `${tag()}export function add(a: number, b: number): number {\n  return a + b;\n}\n${body}`,
+      'src/main.ts': "import { add } from './math.js';\nimport { z } from 'zod';\n\nconsole.log(add(1, 2), z);\n",
+    });
+
+    it('gives every project exactly what checking it alone gives, whatever shares the program', () => {
+      const projects: Record<string, string>[] = [
+        mathModule('export const ok = add(1, 2);\n'),
+        // The same export with another type: modules do not see each other.
+        mathModule("export const ok: string = add(1, 2);\n"),
+        // A name another project's module exports is still missing here.
+        mathModule("import { ok } from './main.js';\nexport const n: number = ok;\n"),
+        // A script: its names are global, so it must not share a program with the others ...
+        { 'src/helper.ts': `${tag()}function helper(): number {\n  return 1;\n}\n` },
+        // ... where it would hide this unknown name.
+        { 'src/use.ts': `${tag()}export const value = helper();\n` },
+        // `declare global` and ambient modules reach every file of a program.
+        { 'src/globals.ts': `${tag()}declare global {\n  interface Window { appVersion: string }\n}\nexport {};\n`, 'src/read.ts': 'export const v: number = window.appVersion;\n' },
+        { 'src/window.ts': `${tag()}export const v: string = window.appVersion;\n` },
+        // Different packages: different stubs.
+        { 'src/a.tsx': `${tag()}import { useState } from 'react';\nexport function A() {\n  const [n] = useState(0);\n  return <p>{n.toFixed(1)}</p>;\n}\n` },
+      ];
+      const together = typeCheckMany(projects);
+      // Same contents again with fresh tags cannot be compared by value; the same objects through
+      // the cache would not be checked. So each project alone, with its tag changed, must give the
+      // same problems (paths and messages, line numbers included: tags are one line each).
+      const retagged = projects.map((files) => Object.fromEntries(Object.entries(files).map(([path, text]) => [path, text.replace(/^\/\/ [\d.e-]+\n/, tag())])));
+      const alone = retagged.map((files) => typeCheck(files));
+      expect(together).toEqual(alone);
+      expect(together[0]).toEqual([]);
+      expect(together[1]).toEqual([expect.objectContaining({ path: 'src/math.ts', message: expect.stringContaining("Type 'number' is not assignable to type 'string'") })]);
+      expect(together[2]).toEqual([expect.objectContaining({ path: 'src/math.ts', message: expect.stringContaining("has no exported member 'ok'") })]);
+      expect(together[3]).toEqual([]);
+      expect(together[4]).toEqual([expect.objectContaining({ path: 'src/use.ts', message: expect.stringContaining("Cannot find name 'helper'") })]);
+      expect(together[5]).toEqual([expect.objectContaining({ path: 'src/read.ts', message: expect.stringContaining("Type 'string' is not assignable to type 'number'") })]);
+      expect(together[6]).toEqual([expect.objectContaining({ path: 'src/window.ts', message: expect.stringContaining("Property 'appVersion' does not exist") })]);
+      expect(together[7]).toEqual([]);
+    });
+
+    it('answers verifyProjects with the reports verifyProject gives one by one', () => {
+      const projects: Record<string, string>[] = [mathModule(''), mathModule('export const bad: string = 1;\n'), { 'src/x.ts': 'export const = ;\n' }, { 'README.md': '# hi\n' }];
+      const reports = verifyProjects(projects);
+      expect(reports).toHaveLength(4);
+      expect(reports.map((r) => r.passed)).toEqual([false, false, false, true]);
+      // zod is imported without a package.json declaring it.
+      expect(reports[0]!.problems.map((p) => p.check)).toEqual(['package-json']);
+      expect(reports[1]!.problems.map((p) => `${p.path} ${p.check} ${p.line}`)).toEqual(['package.json package-json undefined', 'src/math.ts types 5']);
+      expect(reports[2]!.problems.map((p) => p.check)).toEqual(['syntax']);
+      expect(reports[2]!.checked).toEqual([{ path: 'src/x.ts', checks: ['syntax'] }]);
+      expect(reports[1]!.checked.find((c) => c.path === 'src/math.ts')!.checks).toEqual(['syntax', 'imports', 'types']);
+      for (const [i, files] of projects.entries()) expect(verifyProject(files)).toEqual(reports[i]);
+    });
   });
 });

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname as osDirname, join as osJoin } from 'node:path';
 import ts from 'typescript-checker';
 import { aliasCandidates, classifySpecifier, dirname, joinPath, readTsconfigs, resolveFile } from './resolve-imports.js';
+import { packageStubs } from './package-stubs.js';
 import type { VerifyProblem } from './verify.js';
 
 /** At most this many type problems per project: past that, more lines only bury the first. */
@@ -180,139 +181,65 @@ function makeResolver(tsFiles: ReadonlySet<string>, files: Readonly<Record<strin
   };
 }
 
-function toProblem(diagnostic: ts.Diagnostic): VerifyProblem | null {
+function toProblem(diagnostic: ts.Diagnostic, root: string): VerifyProblem | null {
   const file = diagnostic.file;
   if (!file || IGNORED_CODES.has(diagnostic.code)) return null;
-  const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').replace(/\n\s*/g, ' ');
-  const problem: VerifyProblem = { path: file.fileName.slice(1), check: 'types', message: `TS${diagnostic.code}: ${text}` };
+  // A message may quote a file name (TS2307 and others): the user's paths, without the root.
+  const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').replace(/\n\s*/g, ' ').replaceAll(`${root}/`, '/');
+  const problem: VerifyProblem = { path: file.fileName.slice(root.length + 1), check: 'types', message: `TS${diagnostic.code}: ${text}` };
   if (diagnostic.start !== undefined) problem.line = file.getLineAndCharacterOfPosition(diagnostic.start).line + 1;
   return problem;
 }
 
-interface NameTree {
-  children: Map<string, NameTree>;
+const PACKAGE_STUB_FILE = '/__wolfpack_stub__/packages.d.ts';
+
+/** One project of a check: its files, its TS paths, and where they sit in the virtual file system. */
+interface CheckedProject {
+  files: Readonly<Record<string, string>>;
+  tsPaths: readonly string[];
+  /** '' alone; `/__wolfpack_p{i}__` when several projects share a program. */
+  root: string;
+  resolve: (specifier: string, importer: string) => string | null;
+  sources: ts.SourceFile[];
+  stubs: string;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with implements interface let package private protected public static yield any boolean number string symbol type never unknown object undefined'.split(' '),
-);
-
-function addChain(tree: NameTree, chain: readonly string[]): void {
-  let node = tree;
-  for (const name of chain) {
-    if (!IDENTIFIER.test(name) || RESERVED.has(name)) return;
-    let child = node.children.get(name);
-    if (!child) {
-      child = { children: new Map() };
-      node.children.set(name, child);
-    }
-    node = child;
-  }
-}
-
-/** `a.b.c` as ['a', 'b', 'c'] when it is a plain chain of names. */
-function chainOf(node: ts.Node): string[] | null {
-  if (ts.isIdentifier(node)) return [node.text];
-  if (ts.isQualifiedName(node)) {
-    const left = chainOf(node.left);
-    return left && [...left, node.right.text];
-  }
-  if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name)) {
-    const left = chainOf(node.expression);
-    return left && [...left, node.name.text];
-  }
-  return null;
-}
-
-const TYPE_PARAMS = '<_0 = any, _1 = any, _2 = any, _3 = any, _4 = any, _5 = any>';
-
-function emitTypes(tree: NameTree, indent: string): string {
-  let out = '';
-  for (const [name, child] of tree.children) {
-    out +=
-      child.children.size === 0
-        ? `${indent}export type ${name}${TYPE_PARAMS} = any;\n`
-        : `${indent}export namespace ${name} {\n${emitTypes(child, `${indent}  `)}${indent}}\n`;
-  }
-  return out;
+function prepare(files: Readonly<Record<string, string>>, tsPaths: readonly string[], root: string): CheckedProject {
+  const tsFiles = new Set(tsPaths);
+  const resolve = makeResolver(tsFiles, files);
+  const sources = tsPaths.map((p) => projectFile(`${root}/${p}`, files[p] ?? ''));
+  // packageStubs names importers by file name without the leading '/': drop the rest of the root.
+  const stubs = packageStubs(sources, (specifier, importer) => resolve(specifier, importer.slice(root.length)) !== null);
+  return { files, tsPaths, root, resolve, sources, stubs };
 }
 
 /**
- * Modules for the packages the project imports, typed as loosely as `declare module '*'` but
- * usable in type positions too: every name the project imports from a package, or reaches
- * through its default or namespace import (`React.FC<P>`, `React.JSX.Element`), is both an
- * `any` value and an `any` type that takes type arguments.
+ * Can this project share a program with others without changing a single diagnostic? Only when
+ * nothing it declares is global: every file a module (no script's names in the global scope), no
+ * `declare global`, no ambient `declare module`, no declaration files.
  */
-function packageStubs(sources: readonly ts.SourceFile[], isLocal: (specifier: string, importer: string) => boolean): string {
-  const trees = new Map<string, NameTree>();
-  // @types/react also declares a global `React` namespace: `React.FC` without an import.
-  const globalReact: NameTree = { children: new Map() };
-  const treeFor = (specifier: string): NameTree => {
-    let tree = trees.get(specifier);
-    if (!tree) {
-      tree = { children: new Map() };
-      trees.set(specifier, tree);
-    }
-    return tree;
-  };
-  for (const source of sources) {
-    const importer = source.fileName.slice(1);
-    const locals = new Map<string, NameTree>();
-    for (const statement of source.statements) {
-      const moduleSpecifier =
-        (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)
-          ? statement.moduleSpecifier.text
-          : null;
-      if (moduleSpecifier === null || moduleSpecifier.startsWith('.') || isLocal(moduleSpecifier, importer)) continue;
-      const tree = treeFor(moduleSpecifier);
-      if (ts.isImportDeclaration(statement)) {
-        const clause = statement.importClause;
-        if (clause?.name) locals.set(clause.name.text, tree);
-        const bindings = clause?.namedBindings;
-        if (bindings && ts.isNamespaceImport(bindings)) locals.set(bindings.name.text, tree);
-        if (bindings && ts.isNamedImports(bindings)) {
-          for (const element of bindings.elements) addChain(tree, [(element.propertyName ?? element.name).text]);
-        }
-      } else if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
-        for (const element of statement.exportClause.elements) addChain(tree, [(element.propertyName ?? element.name).text]);
-      }
-    }
-    if (!locals.has('React')) locals.set('React', globalReact);
-    // Top-down, so the first chain met is the longest (`React.JSX.Element`, not `React.JSX`).
-    const visit = (node: ts.Node): void => {
-      if (ts.isQualifiedName(node) || ts.isPropertyAccessExpression(node)) {
-        const chain = chainOf(node);
-        const tree = chain && chain.length > 1 ? locals.get(chain[0]!) : undefined;
-        if (tree && chain) addChain(tree, chain.slice(1));
-        if (chain) return;
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-  }
-  let out = globalReact.children.size > 0 ? `declare namespace React {\n${emitTypes(globalReact, '  ')}}\n` : '';
-  for (const [specifier, tree] of trees) {
-    out += `declare module ${JSON.stringify(specifier)} {\n`;
-    for (const name of tree.children.keys()) out += `  export const ${name}: any;\n`;
-    out += emitTypes(tree, '  ');
-    out += `  const __wolfpack_default: any;\n  namespace __wolfpack_default {\n${emitTypes(tree, '    ')}  }\n  export default __wolfpack_default;\n}\n`;
-  }
-  return out;
+function isSelfContained(project: CheckedProject): boolean {
+  return project.sources.every(
+    (source) =>
+      !source.isDeclarationFile &&
+      ts.isExternalModule(source) &&
+      !source.statements.some((statement) => ts.isModuleDeclaration(statement) && (ts.isStringLiteral(statement.name) || statement.name.text === 'global')),
+  );
 }
 
-const PACKAGE_STUB_FILE = '/__wolfpack_stub__/packages.d.ts';
-
-function check(files: Readonly<Record<string, string>>, tsPaths: readonly string[]): VerifyProblem[] {
-  const tsFiles = new Set(tsPaths);
-  const resolve = makeResolver(tsFiles, files);
-  const sources = tsPaths.map((p) => projectFile(`/${p}`, files[p] ?? ''));
-  const stubs = packageStubs(sources, (specifier, importer) => resolve(specifier, importer) !== null);
+/**
+ * Type-checks projects in one TypeScript program. A program's checker first merges the lib files'
+ * globals (most of a small project's check), so several self-contained projects with the same
+ * package stubs (the candidates of one njin iteration) are checked for about the price of one.
+ */
+function check(projects: readonly CheckedProject[], stubs: string): VerifyProblem[][] {
+  const byFileName = new Map<string, { project: CheckedProject; path: string }>();
+  for (const project of projects) for (const path of project.tsPaths) byFileName.set(`${project.root}/${path}`, { project, path });
   const host: ts.CompilerHost = {
     getSourceFile: (fileName) => {
       if (fileName === PACKAGE_STUB_FILE) return projectFile(fileName, stubs);
-      const path = fileName.slice(1);
-      if (fileName.startsWith('/') && tsFiles.has(path)) return projectFile(fileName, files[path] ?? '');
+      const entry = byFileName.get(fileName);
+      if (entry) return projectFile(fileName, entry.project.files[entry.path] ?? '');
       return sharedFile(fileName);
     },
     getDefaultLibFileName: () => `${VIRTUAL_LIB_DIR}/lib.d.ts`,
@@ -322,57 +249,106 @@ function check(files: Readonly<Record<string, string>>, tsPaths: readonly string
     getCanonicalFileName: (fileName) => fileName,
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
-    fileExists: (fileName) => tsFiles.has(fileName.slice(1)) || sharedFile(fileName) !== undefined,
-    readFile: (fileName) => (tsFiles.has(fileName.slice(1)) ? files[fileName.slice(1)] : sharedFile(fileName)?.text),
+    fileExists: (fileName) => byFileName.has(fileName) || sharedFile(fileName) !== undefined,
+    readFile: (fileName) => {
+      const entry = byFileName.get(fileName);
+      return entry ? entry.project.files[entry.path] : sharedFile(fileName)?.text;
+    },
     directoryExists: () => false,
     getDirectories: () => [],
     resolveModuleNameLiterals: (literals, containingFile) =>
       literals.map((literal) => {
-        const found = containingFile.startsWith('/') && tsFiles.has(containingFile.slice(1)) ? resolve(literal.text, containingFile.slice(1)) : null;
-        if (found === null) return { resolvedModule: undefined };
-        return { resolvedModule: { resolvedFileName: `/${found}`, extension: extensionOf(found), isExternalLibraryImport: false } };
+        const entry = byFileName.get(containingFile);
+        const found = entry ? entry.project.resolve(literal.text, entry.path) : null;
+        if (!entry || found === null) return { resolvedModule: undefined };
+        return { resolvedModule: { resolvedFileName: `${entry.project.root}/${found}`, extension: extensionOf(found), isExternalLibraryImport: false } };
       }),
     resolveTypeReferenceDirectiveReferences: (references) => references.map(() => ({ resolvedTypeReferenceDirective: undefined })),
   };
-  const program = ts.createProgram({ rootNames: [...tsPaths.map((p) => `/${p}`), STUB_FILE, PACKAGE_STUB_FILE], options: BASE_OPTIONS, host });
-  const problems: VerifyProblem[] = [];
-  for (const path of tsPaths) {
-    const file = program.getSourceFile(`/${path}`);
-    if (!file) continue;
-    for (const diagnostic of program.getSemanticDiagnostics(file)) {
-      const problem = toProblem(diagnostic);
-      if (problem) problems.push(problem);
-      if (problems.length >= MAX_TYPE_PROBLEMS) return problems;
+  const program = ts.createProgram({ rootNames: [...byFileName.keys(), STUB_FILE, PACKAGE_STUB_FILE], options: BASE_OPTIONS, host });
+  return projects.map((project) => {
+    const problems: VerifyProblem[] = [];
+    for (const path of project.tsPaths) {
+      const file = program.getSourceFile(`${project.root}/${path}`);
+      if (!file) continue;
+      for (const diagnostic of program.getSemanticDiagnostics(file)) {
+        const problem = toProblem(diagnostic, project.root);
+        if (problem) problems.push(problem);
+        if (problems.length >= MAX_TYPE_PROBLEMS) return problems;
+      }
     }
-  }
-  return problems;
+    return problems;
+  });
 }
 
 /** Results by a hash of the TS files and tsconfigs: the pipeline verifies the same files often. */
 const results = new Map<string, VerifyProblem[]>();
 const RESULT_ENTRIES = 200;
 
-/**
- * Type errors in the project's .ts/.tsx files, at most MAX_TYPE_PROBLEMS, each with its line.
- * Callers run it only when those files parse (syntax errors make for noisy type errors).
- */
-export function typeCheck(files: Readonly<Record<string, string>>): VerifyProblem[] {
-  const tsPaths = Object.keys(files).filter(isTypeScriptPath).sort();
-  if (tsPaths.length === 0) return [];
+function resultKey(files: Readonly<Record<string, string>>): string {
   const hash = createHash('sha1');
   for (const path of Object.keys(files).sort()) {
     if (!isTypeScriptPath(path) && !/(^|\/)(tsconfig|jsconfig)[^/]*\.json$/i.test(path)) continue;
     hash.update(path).update('\u0000').update(files[path] ?? '').update('\u0000');
   }
-  const key = hash.digest('base64');
-  const cached = results.get(key);
-  if (cached) {
-    results.delete(key);
-    results.set(key, cached);
-    return cached.map((p) => ({ ...p }));
+  return hash.digest('base64');
+}
+
+/**
+ * Type errors in each project's .ts/.tsx files, at most MAX_TYPE_PROBLEMS per project, each with
+ * its line: exactly what checking each project alone gives. Callers run it only when those files
+ * parse (syntax errors make for noisy type errors).
+ */
+export function typeCheckMany(list: readonly Readonly<Record<string, string>>[]): VerifyProblem[][] {
+  const answers: (VerifyProblem[] | undefined)[] = list.map(() => undefined);
+  // Projects still to check, by result key (the same files sent twice are checked once).
+  const todo = new Map<string, { files: Readonly<Record<string, string>>; tsPaths: string[]; indexes: number[] }>();
+  list.forEach((files, index) => {
+    const tsPaths = Object.keys(files).filter(isTypeScriptPath).sort();
+    if (tsPaths.length === 0) return void (answers[index] = []);
+    const key = resultKey(files);
+    const cached = results.get(key);
+    if (cached) {
+      results.delete(key);
+      results.set(key, cached);
+      return void (answers[index] = cached);
+    }
+    const entry = todo.get(key);
+    if (entry) entry.indexes.push(index);
+    else todo.set(key, { files, tsPaths, indexes: [index] });
+  });
+
+  const entries = [...todo];
+  const shared = entries.length > 1 ? entries.map(([, entry], i) => prepare(entry.files, entry.tsPaths, `/__wolfpack_p${i}__`)) : [];
+  // Self-contained projects with identical stubs share one program; every other one gets its own.
+  const groups = new Map<string, number[]>();
+  const alone: number[] = [];
+  shared.forEach((project, i) => {
+    if (!isSelfContained(project)) return void alone.push(i);
+    const group = groups.get(project.stubs);
+    if (group) group.push(i);
+    else groups.set(project.stubs, [i]);
+  });
+  const store = (i: number, problems: VerifyProblem[]) => {
+    const [key, entry] = entries[i]!;
+    results.set(key, problems);
+    if (results.size > RESULT_ENTRIES) results.delete(results.keys().next().value!);
+    for (const index of entry.indexes) answers[index] = problems;
+  };
+  for (const [stubs, members] of groups) {
+    if (members.length === 1) alone.push(members[0]!);
+    else check(members.map((i) => shared[i]!), stubs).forEach((problems, k) => store(members[k]!, problems));
   }
-  const problems = check(files, tsPaths);
-  results.set(key, problems);
-  if (results.size > RESULT_ENTRIES) results.delete(results.keys().next().value!);
-  return problems.map((p) => ({ ...p }));
+  if (entries.length === 1) alone.push(0);
+  for (const i of alone) {
+    const [, entry] = entries[i]!;
+    const project = prepare(entry.files, entry.tsPaths, '');
+    store(i, check([project], project.stubs)[0]!);
+  }
+  return answers.map((problems) => (problems ?? []).map((p) => ({ ...p })));
+}
+
+/** {@link typeCheckMany} of one project. */
+export function typeCheck(files: Readonly<Record<string, string>>): VerifyProblem[] {
+  return typeCheckMany([files])[0]!;
 }

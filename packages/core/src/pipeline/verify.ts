@@ -11,7 +11,7 @@ import { scanModule } from './scan-module.js';
 import { checkHtml } from './verify-html.js';
 import { ImportChecker } from './verify-imports.js';
 import { classifySpecifier } from './resolve-imports.js';
-import { isTypeScriptPath, typeCheck } from './verify-types.js';
+import { isTypeScriptPath, typeCheckMany } from './verify-types.js';
 
 export type VerifyCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types';
 
@@ -109,6 +109,34 @@ const LOCAL_URL = /^(?![a-z][a-z0-9+.-]*:|\/\/|#|\{\{|<%|%)/i;
  * references resolving to generated files, HTML well-formedness, and TypeScript types.
  */
 export function verifyProject(files: Readonly<Record<string, string>>): VerifyReport {
+  return verifyProjects([files])[0]!;
+}
+
+/**
+ * {@link verifyProject} of each project, with the same reports; the type checks of projects that
+ * share nothing global run in one TypeScript program (njin checks its candidates this way).
+ */
+export function verifyProjects(list: readonly Readonly<Record<string, string>>[]): VerifyReport[] {
+  const reports = list.map(checkWithoutTypes);
+  // Type errors on top of syntax errors are mostly noise: type-check once the TS files parse.
+  const typed = reports.flatMap((report, index) => {
+    const tsChecked = report.checked.filter((c) => isTypeScriptPath(c.path));
+    return tsChecked.length > 0 && !report.problems.some((p) => p.check === 'syntax' && isTypeScriptPath(p.path)) ? [{ index, tsChecked }] : [];
+  });
+  const typeProblems = typeCheckMany(typed.map(({ index }) => list[index]!));
+  typed.forEach(({ index, tsChecked }, k) => {
+    reports[index]!.problems.push(...typeProblems[k]!);
+    for (const entry of tsChecked) entry.checks.push('types');
+  });
+  for (const report of reports) {
+    report.problems.sort((a, b) => (a.path === b.path ? (a.line ?? 0) - (b.line ?? 0) : a.path < b.path ? -1 : 1));
+    report.passed = report.problems.length === 0;
+  }
+  return reports;
+}
+
+/** Every check but the types'. */
+function checkWithoutTypes(files: Readonly<Record<string, string>>): VerifyReport {
   const problems: VerifyProblem[] = [];
   const checked: VerifyReport['checked'] = [];
   const imports = new ImportChecker(files);
@@ -158,15 +186,7 @@ export function verifyProject(files: Readonly<Record<string, string>>): VerifyRe
   }
 
   problems.push(...imports.problems, ...imports.undeclaredPackages());
-
-  // Type errors on top of syntax errors are mostly noise: type-check once the TS files parse.
-  const tsChecked = checked.filter((c) => isTypeScriptPath(c.path));
-  if (tsChecked.length > 0 && !problems.some((p) => p.check === 'syntax' && isTypeScriptPath(p.path))) {
-    problems.push(...typeCheck(files));
-    for (const entry of tsChecked) entry.checks.push('types');
-  }
-  problems.sort((a, b) => (a.path === b.path ? (a.line ?? 0) - (b.line ?? 0) : a.path < b.path ? -1 : 1));
-  return { checked, problems, passed: problems.length === 0 };
+  return { checked, problems, passed: false };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { AppError, njinKeyProblem, type IterationCallRecord, type IterationOutcome, type NjinIterateReply, type NjinIterateRequest } from '@wolfpack/core';
-import { runIteration, verifyProject } from '@wolfpack/core/pipeline';
+import { runIteration, verifyProjects } from '@wolfpack/core/pipeline';
 import type { Logger } from '../logger.js';
 import type { CapsuleService } from './capsule-service.js';
 import type { EngineRegistry } from './engine-registry.js';
@@ -47,7 +47,7 @@ export class NjinIterations {
         instruction: request.instruction,
         mode: request.mode,
         engines: this.engines.resolve([]),
-        verify: verifyProject,
+        verify: verifyProjects,
         ...(signal ? { signal } : {}),
         onCall: (call) => calls.push(call),
       });
