@@ -33,6 +33,7 @@ export class Migration0008Njin extends Migration {
       "stripe_subscription_id" varchar(255) null,
       "stripe_customer_id" varchar(255) null,
       "cancel_at_period_end" boolean not null default false,
+      "cancel_synced_at" timestamptz null,
       "usage_count" int not null default 0,
       "last_event_at" timestamptz null,
       "created_at" timestamptz not null,

@@ -96,6 +96,36 @@ describe.each(testDatabases())('njin subscription lifecycle on %s', (kind) => {
     expect((await other.post('/api/njin/cancel')).status).toBe(404);
   });
 
+  it('follows a cancellation set and taken back in Stripe; an older update arriving late changes nothing', async () => {
+    const { client, completed, subscriptionId } = await subscriber();
+    await deliver(completed);
+    const flag = async () =>
+      (await sql<Array<{ cancel_at_period_end: boolean }>>('select cancel_at_period_end from njin_licences where stripe_subscription_id = ?', [subscriptionId]))[0]!.cancel_at_period_end;
+    const cancelled = paid.fake.setCancelAtPeriodEnd(subscriptionId, true);
+    const resumed = paid.fake.setCancelAtPeriodEnd(subscriptionId, false);
+    (cancelled as { created: number }).created -= 60;
+    await deliver(resumed);
+    expect(await flag()).toBe(false);
+    // The cancellation happened a minute before the resumption: arriving now, it is history.
+    await deliver(cancelled);
+    expect(await flag()).toBe(false);
+    const again = paid.fake.setCancelAtPeriodEnd(subscriptionId, true);
+    await deliver(again);
+    await deliver(again);
+    expect(await flag()).toBe(true);
+    expect(await license(client)).toMatchObject({ status: 'active', expiresAt: periodEnd(subscriptionId) });
+    // Taken back in Stripe, then cancelled here: the route sets the flag at the server's time, so
+    // an update Stripe sent before it is older.
+    const stale = paid.fake.setCancelAtPeriodEnd(subscriptionId, false);
+    (stale as { created: number }).created -= 60;
+    await deliver(paid.fake.setCancelAtPeriodEnd(subscriptionId, false));
+    expect(await flag()).toBe(false);
+    expect((await client.post('/api/njin/cancel')).status).toBe(200);
+    expect(await flag()).toBe(true);
+    await deliver(stale);
+    expect(await flag()).toBe(true);
+  });
+
   it('out of order: a renewal before the activation never moves the period end back', async () => {
     const { client, completed, subscriptionId } = await subscriber();
     const firstInvoice = paid.fake.firstInvoicePaid(subscriptionId);

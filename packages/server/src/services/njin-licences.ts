@@ -89,9 +89,11 @@ export class NjinLicences implements SubscriptionHandler {
     const row = await this.row(userId);
     if (!row?.stripe_subscription_id || row.status !== 'active') throw new AppError('NOT_FOUND', NJIN_NO_SUBSCRIPTION);
     const sub = await this.payments.cancelAtPeriodEnd(row.stripe_subscription_id);
-    await this.sql().execute('update njin_licences set cancel_at_period_end = ?, updated_at = ? where user_id = ? and stripe_subscription_id = ?', [
+    const now = this.clock();
+    await this.sql().execute('update njin_licences set cancel_at_period_end = ?, cancel_synced_at = ?, updated_at = ? where user_id = ? and stripe_subscription_id = ?', [
       sub.cancelAtPeriodEnd,
-      this.clock(),
+      now,
+      now,
       userId,
       sub.id,
     ]);
@@ -130,8 +132,16 @@ export class NjinLicences implements SubscriptionHandler {
     this.log.info(`njin: payment failed for subscription ${invoice.subscriptionId ?? '?'} (event ${event.id}); the licence runs to its period end`);
   }
 
-  async subscriptionUpdated(em: Sql, _event: Stripe.Event, subscription: SubscriptionFacts): Promise<void> {
-    await em.execute('update njin_licences set cancel_at_period_end = ?, updated_at = ? where stripe_subscription_id = ?', [subscription.cancelAtPeriodEnd, this.clock(), subscription.id]);
+  /**
+   * A cancellation at the period end set or taken back (here, or in Stripe's dashboard or portal).
+   * Events come out of order: one older than what the flag was last set from leaves it alone.
+   */
+  async subscriptionUpdated(em: Sql, event: Stripe.Event, subscription: SubscriptionFacts): Promise<void> {
+    const at = new Date(event.created * 1000);
+    await em.execute(
+      'update njin_licences set cancel_at_period_end = ?, cancel_synced_at = ?, updated_at = ? where stripe_subscription_id = ? and (cancel_synced_at is null or cancel_synced_at <= ?)',
+      [subscription.cancelAtPeriodEnd, at, this.clock(), subscription.id, at],
+    );
   }
 
   async subscriptionDeleted(em: Sql, _event: Stripe.Event, subscription: SubscriptionFacts): Promise<void> {
@@ -161,8 +171,9 @@ export class NjinLicences implements SubscriptionHandler {
     const end = sameSubscription && current && (!periodEnd || current > periodEnd) ? current : periodEnd;
     await em.execute(
       `update njin_licences set status = 'active', current_period_end = ?, stripe_subscription_id = ?, stripe_customer_id = coalesce(?, stripe_customer_id),
-       cancel_at_period_end = case when stripe_subscription_id = ? then cancel_at_period_end else false end, last_event_at = ?, updated_at = ? where user_id = ?`,
-      [end, subscriptionId, customerId, subscriptionId, new Date(event.created * 1000), now, userId],
+       cancel_at_period_end = case when stripe_subscription_id = ? then cancel_at_period_end else false end,
+       cancel_synced_at = case when stripe_subscription_id = ? then cancel_synced_at else null end, last_event_at = ?, updated_at = ? where user_id = ?`,
+      [end, subscriptionId, customerId, subscriptionId, subscriptionId, new Date(event.created * 1000), now, userId],
     );
   }
 

@@ -406,6 +406,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     failRenewal(subscriptionId: string): Stripe.Event {
       return fake.event('invoice.payment_failed', nextPeriod(subscriptionId, false));
     },
+    /** A cancellation at the period end set or taken back outside this server (the dashboard, the portal): `customer.subscription.updated`. */
+    setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Stripe.Event {
+      const sub = openSubscription(subscriptionId);
+      sub.cancel_at_period_end = cancel;
+      return fake.event('customer.subscription.updated', sub);
+    },
     /** The subscription ended (cancelled now, or its last period ran out): `customer.subscription.deleted`. */
     endSubscription(subscriptionId: string): Stripe.Event {
       const sub = openSubscription(subscriptionId);
