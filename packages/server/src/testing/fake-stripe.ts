@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { fakeSubscriptionBook } from './fake-stripe-subscriptions.js';
 import {
   decodeStripeForm,
   FormError,
@@ -9,14 +10,12 @@ import {
   noSuch,
   optionalString,
   optionalUrl,
-  invoiceJson,
-  periodEnd,
   randomId,
   readLineItems,
   readMetadata,
   StripeApiError,
   stripeErrorBody,
-  subscriptionJson,
+  unixNow,
   type FakeLineItem,
   type FormObject,
 } from './stripe-wire.js';
@@ -78,7 +77,6 @@ type Json = Record<string, unknown>;
 const SESSION_PARAMS = new Set(['mode', 'line_items', 'success_url', 'cancel_url', 'client_reference_id', 'metadata', 'customer_email', 'customer', 'payment_method_types', 'expand', 'payment_intent_data', 'locale', 'allow_promotion_codes', 'expires_at', 'submit_type', 'billing_address_collection', 'customer_creation', 'subscription_data', 'ui_mode']);
 const DEFAULT_CARD: FakeCard = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034 };
 
-const now = () => Math.floor(Date.now() / 1000);
 
 /**
  * A local Stripe API, as much as Checkout needs, speaking Stripe's wire format to the official SDK
@@ -94,8 +92,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
   const paymentIntents = new Map<string, Json>();
   const charges = new Map<string, Json>();
   const paymentMethods = new Map<string, Json>();
-  const subscriptions = new Map<string, Json>();
-  const invoices = new Map<string, Json>();
+  const book = fakeSubscriptionBook((type, object) => fake.event(type, object));
+  const { subscriptions } = book;
   /** subscription_data[metadata] of subscription-mode sessions: the subscription carries it. */
   const subscriptionMetadata = new Map<string, Record<string, string>>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
@@ -161,7 +159,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     if (items.some((i) => i.currency !== currency)) throw invalid('All line items must use the same currency.', 'line_items');
     const total = items.reduce((sum, i) => sum + i.amount_total, 0);
     if (currency === 'usd' && mode === 'payment' && total < 50) throw invalid("The Checkout Session's total amount due must add up to at least $0.50 usd", 'line_items', 'amount_too_small');
-    const created = now();
+    const created = unixNow();
     const session: FakeSession = {
       id: sessionId,
       object: 'checkout.session',
@@ -235,9 +233,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
         const cancel = optionalString(params, 'cancel_at_period_end');
         if (cancel !== undefined) {
           if (cancel !== 'true' && cancel !== 'false') throw invalid('Invalid boolean: ' + cancel, 'cancel_at_period_end');
-          found.cancel_at_period_end = cancel === 'true';
-          found.canceled_at = cancel === 'true' ? now() : null;
-          found.cancel_at = cancel === 'true' ? currentPeriodEnd(found) : null;
+          book.setCancel(found, cancel === 'true');
         }
         if (params.metadata !== undefined) found.metadata = { ...(found.metadata as object), ...readMetadata(params.metadata) };
         return structuredClone(found);
@@ -304,39 +300,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     return session;
   };
 
-  const currentPeriodEnd = (sub: Json): number => Number((sub.items as { data: Json[] }).data[0]!.current_period_end);
-  const openSubscription = (id: string): Json => {
-    const sub = subscriptions.get(id);
-    if (!sub) throw new Error(`fake Stripe: no subscription ${id}`);
-    return sub;
-  };
   /** A paid subscription-mode checkout: its customer, subscription and first (paid) invoice. */
   const startSubscription = (session: FakeSession, created: number): string => {
     const item = lineItems.get(session.id)?.[0];
     if (!item) throw new Error(`fake Stripe: session ${session.id} has no line item`);
-    const customer = randomId('cus_', 14);
-    session.customer = customer;
-    const id = randomId('sub_');
-    const sub = subscriptionJson({ id, customer, item, metadata: subscriptionMetadata.get(session.id) ?? {}, latestInvoice: '', start: created });
-    const invoice = invoiceJson(sub, 'subscription_create', true);
-    sub.latest_invoice = invoice.id;
-    subscriptions.set(id, sub);
-    invoices.set(String(invoice.id), invoice);
-    return id;
-  };
-  /** The next period of a subscription and its invoice, paid or not. */
-  const nextPeriod = (id: string, paid: boolean): Json => {
-    const sub = openSubscription(id);
-    const item = (sub.items as { data: Json[] }).data[0]!;
-    const start = Number(item.current_period_end);
-    const interval = (item.price as FakeLineItem['price']).recurring?.interval ?? 'month';
-    item.current_period_start = start;
-    item.current_period_end = periodEnd(start, interval);
-    const invoice = invoiceJson(sub, 'subscription_cycle', paid);
-    sub.latest_invoice = invoice.id;
-    sub.status = paid ? 'active' : 'past_due';
-    invoices.set(String(invoice.id), invoice);
-    return invoice;
+    session.customer = randomId('cus_', 14);
+    return book.start({ customer: session.customer, item, metadata: subscriptionMetadata.get(session.id) ?? {}, created });
   };
 
   const fake = {
@@ -360,7 +329,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
         id: randomId('evt_', 24),
         object: 'event',
         api_version: Stripe.API_VERSION,
-        created: now(),
+        created: unixNow(),
         data: { object: structuredClone(object) },
         livemode: false,
         pending_webhooks: 1,
@@ -376,7 +345,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     completeSession(sessionId: string, { paid = true, card = options.card ?? DEFAULT_CARD }: { paid?: boolean; card?: FakeCard } = {}): Stripe.Event {
       const session = openSession(sessionId);
       if (session.status !== 'open') throw new Error(`fake Stripe: session ${sessionId} is ${session.status}`);
-      const created = now();
+      const created = unixNow();
       const pm = randomId('pm_');
       const ch = randomId('ch_');
       const pi = randomId('pi_');
@@ -392,34 +361,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       return fake.event('checkout.session.completed', sessionJson(session, []));
     },
     subscriptions,
-    invoices,
-    /** The first invoice of a subscription started by a checkout was paid: `invoice.paid`. */
-    firstInvoicePaid(subscriptionId: string): Stripe.Event {
-      const sub = openSubscription(subscriptionId);
-      return fake.event('invoice.paid', invoices.get(String(sub.latest_invoice))!);
-    },
-    /** The next period was charged: the period moves on one interval and `invoice.paid` is returned. */
-    renewSubscription(subscriptionId: string): Stripe.Event {
-      return fake.event('invoice.paid', nextPeriod(subscriptionId, true));
-    },
-    /** The next period's charge failed: the subscription is past_due and `invoice.payment_failed` is returned. */
-    failRenewal(subscriptionId: string): Stripe.Event {
-      return fake.event('invoice.payment_failed', nextPeriod(subscriptionId, false));
-    },
-    /** A cancellation at the period end set or taken back outside this server (the dashboard, the portal): `customer.subscription.updated`. */
-    setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Stripe.Event {
-      const sub = openSubscription(subscriptionId);
-      sub.cancel_at_period_end = cancel;
-      return fake.event('customer.subscription.updated', sub);
-    },
-    /** The subscription ended (cancelled now, or its last period ran out): `customer.subscription.deleted`. */
-    endSubscription(subscriptionId: string): Stripe.Event {
-      const sub = openSubscription(subscriptionId);
-      sub.status = 'canceled';
-      sub.ended_at = now();
-      sub.canceled_at ??= now();
-      return fake.event('customer.subscription.deleted', sub);
-    },
+    invoices: book.invoices,
+    ...book.events,
     /** The delayed payment of a completed session succeeded: `checkout.session.async_payment_succeeded`. */
     asyncPaymentSucceeded(sessionId: string): Stripe.Event {
       const session = openSession(sessionId);
@@ -440,7 +383,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       return fake.event('checkout.session.expired', sessionJson(session, []));
     },
     /** The body Stripe would post (pretty JSON, as Stripe sends it) and its Stripe-Signature header. */
-    signedWebhook(event: object, secret: string, timestamp = now()): { body: string; header: string } {
+    signedWebhook(event: object, secret: string, timestamp = unixNow()): { body: string; header: string } {
       const body = JSON.stringify(event, null, 2);
       return { body, header: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }) };
     },

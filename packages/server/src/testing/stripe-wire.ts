@@ -82,6 +82,9 @@ export const noSuch = (kind: string, id: string, param: string) => new StripeApi
 
 const CURRENCIES = new Set(['usd', 'eur', 'gbp', 'cad', 'aud', 'chf', 'jpy', 'sek', 'nok', 'dkk', 'nzd', 'sgd']);
 
+/** Stripe's timestamps: whole seconds since the epoch. */
+export const unixNow = () => Math.floor(Date.now() / 1000);
+
 /** Ids shaped like Stripe's: a prefix (`cs_test_`, `pi_`) and random letters and digits. */
 export const randomId = (prefix: string, length = 24) => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
