@@ -70,11 +70,19 @@ export interface AppDeps {
   clock?: () => Date;
 }
 
+/** One route of the routers, e.g. `{ method: 'GET', path: '/api/projects/:id' }`. */
+export interface AppRoute {
+  method: string;
+  path: string;
+}
+
 export interface WolfpackApp {
   koa: Koa;
   sessions: DatabaseSessionStore;
   runs: RunService;
   ledger: LedgerService;
+  /** Every route the routers serve (HEAD left out: Koa answers it with GET's route). */
+  routes: AppRoute[];
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
@@ -145,7 +153,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  for (const router of [healthRoutes(db), authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
+  const routers = [healthRoutes(db), authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
@@ -159,14 +167,18 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), adminSecret }),
     referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
     accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats }),
-  ]) {
+  ];
+  for (const router of routers) {
     koa.use(router.routes());
     koa.use(router.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   }
 
   if (config.webDir) koa.use(serveWeb(config.webDir, { openGraph: openGraphLookup({ capsules, listings }), publicOrigin: config.publicOrigin }));
 
-  return { koa, sessions, runs, ledger };
+  const routes = routers.flatMap((router) =>
+    router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+  );
+  return { koa, sessions, runs, ledger, routes };
 }
 
 function methodNotAllowed(): AppError {

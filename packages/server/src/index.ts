@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.js';
+import { createApp, type AppRoute } from './app.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
@@ -36,6 +36,8 @@ export interface RunningServer {
   config: ServerConfig;
   /** The open database, for tools and tests that inspect what the server stored. */
   db: Database;
+  /** Every API route (the authorization matrix test walks them all). */
+  routes: AppRoute[];
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       database: db.kind,
       config,
       db,
+      routes: app.routes,
       close: () => {
         closing ??= (async () => {
           clearInterval(sweeper);

@@ -13,8 +13,8 @@ export function publishRoutes(github: GithubPublisher, settings: SettingsService
   router.post('/projects/:id/publish-to-github', async (ctx) => {
     const user = requireUser(ctx);
     const request = parseWith(publishRequest, ctx.request.body);
-    const token = ctx.get(GITHUB_TOKEN_HEADER) || (await settings.githubToken(user.id));
-    ctx.body = (await github.publish(user.id, ctx.params.id!, request, token)) satisfies PublishReply;
+    const header = ctx.get(GITHUB_TOKEN_HEADER);
+    ctx.body = (await github.publish(user.id, ctx.params.id!, request, async () => header || settings.githubToken(user.id))) satisfies PublishReply;
   });
 
   router.get('/settings/github', async (ctx) => {
@@ -22,8 +22,9 @@ export function publishRoutes(github: GithubPublisher, settings: SettingsService
   });
 
   router.put('/settings/github', async (ctx) => {
+    const user = requireUser(ctx);
     const { token } = parseWith(saveGithubTokenRequest, ctx.request.body);
-    ctx.body = (await settings.saveGithubToken(requireUser(ctx).id, token)) satisfies GithubSettingsReply;
+    ctx.body = (await settings.saveGithubToken(user.id, token)) satisfies GithubSettingsReply;
   });
 
   router.delete('/settings/github', async (ctx) => {

@@ -47,9 +47,11 @@ export class GithubPublisher {
     }
   }
 
-  async publish(userId: string, projectId: string, request: PublishRequest, token: string): Promise<PublishReply> {
+  /** `tokenOf` is asked only once the project is known to be the user's: nobody learns about a project that is not theirs. */
+  async publish(userId: string, projectId: string, request: PublishRequest, tokenOf: () => Promise<string>): Promise<PublishReply> {
     const project = await this.projects.getOwned(userId, projectId);
     const files = await this.projects.files(userId, projectId);
+    const token = await tokenOf();
     const { login, scopes } = await this.whoAmI(token);
     if (scopes && !scopes.includes('repo') && (request.isPrivate || !scopes.includes('public_repo'))) {
       throw new AppError(
