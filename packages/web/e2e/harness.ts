@@ -56,8 +56,11 @@ export async function buildWebOnce(): Promise<void> {
     return;
   }
   const vite = join(webRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  // Vitest sets NODE_ENV=test, and Vite keeps an inherited NODE_ENV: without this the tests would
+  // build (and leave in dist) development React instead of what users get.
   await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: webRoot,
+    env: { ...process.env, NODE_ENV: 'production' },
     maxBuffer: 64 * 1024 * 1024,
   });
 }
