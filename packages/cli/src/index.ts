@@ -1,4 +1,5 @@
-import { isAppError } from '@wolfpack/core';
+// The errors module alone: the whole of core (its schemas) would slow every start, --help included.
+import { isAppError } from '@wolfpack/core/errors';
 import { CommanderError } from 'commander';
 import { isExitCode } from './exit-code.js';
 import { processIo, type CliIo } from './io.js';

@@ -1,37 +1,33 @@
 import { readFileSync } from 'node:fs';
-import { NJIN_ITERATE_MODES } from '@wolfpack/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { attach, type AttachOptions } from './commands/attach.js';
-import { balance } from './commands/balance.js';
-import { build, parseEngineList, type BuildOptions } from './commands/build.js';
-import { capsulesList, capsulesPublish } from './commands/capsules.js';
-import { enhance, type EnhanceOptions } from './commands/enhance.js';
-import { exportProject, type ExportOptions } from './commands/export.js';
-import { foldersCreate, foldersList, foldersRemove, foldersRename, type FoldersCreateOptions, type FoldersRemoveOptions } from './commands/folders.js';
-import { iterate, type IterateOptions } from './commands/iterate.js';
-import { login, type LoginOptions } from './commands/login.js';
-import { logout } from './commands/logout.js';
 import {
+  DEFAULT_USAGE_LIMIT,
+  ITERATE_MODES,
+  listingLimit,
+  MAX_USAGE_LIMIT,
+  pageNumber,
+  parseEngineList,
+  parsePort,
   PROJECT_SORTS,
-  projectsList,
-  projectsMove,
-  projectsRemove,
-  projectsShow,
-  type ProjectsListOptions,
-  type ProjectsMoveOptions,
-  type ProjectsRemoveOptions,
-} from './commands/projects.js';
-import { publish, type PublishOptions } from './commands/publish.js';
-import { pull, type PullOptions } from './commands/pull.js';
-import { parsePort, serve, type ServeOptions } from './commands/serve.js';
-import { listingLimit, pageNumber, showcaseGet, showcaseList, type ShowcaseGetOptions, type ShowcaseListOptions } from './commands/showcase.js';
-import { topup } from './commands/topup.js';
-import { DEFAULT_USAGE_LIMIT, MAX_USAGE_LIMIT, usage, type UsageOptions } from './commands/usage.js';
-import { whoami } from './commands/whoami.js';
-import { contextFor } from './context.js';
+  SHOWCASE_PAGE_SIZE,
+  SHOWCASE_SORTS,
+} from './command-options.js';
+import type { AttachOptions } from './commands/attach.js';
+import type { BuildOptions } from './commands/build.js';
+import type { EnhanceOptions } from './commands/enhance.js';
+import type { ExportOptions } from './commands/export.js';
+import type { FoldersCreateOptions, FoldersRemoveOptions } from './commands/folders.js';
+import type { IterateOptions } from './commands/iterate.js';
+import type { LoginOptions } from './commands/login.js';
+import type { ProjectsListOptions, ProjectsMoveOptions, ProjectsRemoveOptions } from './commands/projects.js';
+import type { PublishOptions } from './commands/publish.js';
+import type { PullOptions } from './commands/pull.js';
+import type { ServeOptions } from './commands/serve.js';
+import type { ShowcaseGetOptions, ShowcaseListOptions } from './commands/showcase.js';
+import type { UsageOptions } from './commands/usage.js';
+import type { CommandContext } from './context.js';
 import type { CliIo } from './io.js';
 import { DEFAULT_SERVER } from './server-url.js';
-import { SHOWCASE_PAGE_SIZE, SHOWCASE_SORTS } from './showcase-format.js';
 
 export type { CliIo } from './io.js';
 
@@ -49,6 +45,9 @@ Environment:
  * usage errors are thrown as CommanderError and reported by the one catch in index.ts.
  */
 export function createProgram(io: CliIo): Command {
+  // Each command loads its module (and @wolfpack/core, Ink, the server) only when it runs, so
+  // `wolfpack --help` and usage errors answer at once.
+  const ctx = async (command: Command): Promise<CommandContext> => (await import('./context.js')).contextFor(io, command);
   const program = new Command('wolfpack')
     .description('Turn a project idea into generated project files, from your terminal.')
     .version(version, '-v, --version', 'print the version')
@@ -73,42 +72,42 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)').argParser(portArgument))
     .option('--host <host>', 'address to listen on; 0.0.0.0 exposes the server to the network (default: 127.0.0.1)')
     .option('--data-dir <dir>', 'where the database and files live (default: $WOLFPACK_DATA_DIR, else ./data)')
-    .action((options: ServeOptions, command: Command) => serve(options, contextFor(io, command)));
+    .action(async (options: ServeOptions, command: Command) => (await import('./commands/serve.js')).serve(options, await ctx(command)));
 
   program
     .command('login')
     .description('log in to a Wolfpack server and keep an API token for it')
     .option('-u, --username <name>', 'your username (asked for when left out)')
     .option('--password-stdin', 'read the password from the first line of stdin, for scripts')
-    .action((options: LoginOptions, command: Command) => login(options, contextFor(io, command)));
+    .action(async (options: LoginOptions, command: Command) => (await import('./commands/login.js')).login(options, await ctx(command)));
 
   program
     .command('logout')
     .description('revoke and forget the API token for the server')
-    .action((_options: object, command: Command) => logout({}, contextFor(io, command)));
+    .action(async (_options: object, command: Command) => (await import('./commands/logout.js')).logout({}, await ctx(command)));
 
   program
     .command('whoami')
     .description('show who you are logged in as on the server')
-    .action((_options: object, command: Command) => whoami({}, contextFor(io, command)));
+    .action(async (_options: object, command: Command) => (await import('./commands/whoami.js')).whoami({}, await ctx(command)));
 
   program
     .command('balance')
     .description('show your credits, the monthly free grant and your referral code')
-    .action((_options: object, command: Command) => balance({}, contextFor(io, command)));
+    .action(async (_options: object, command: Command) => (await import('./commands/balance.js')).balance({}, await ctx(command)));
 
   program
     .command('usage')
     .description('list your newest engine calls: date, stage, tokens and what each was billed')
     .addOption(new Option('-n, --limit <n>', `how many calls, 1 to ${MAX_USAGE_LIMIT}`).argParser(usageLimit).default(DEFAULT_USAGE_LIMIT))
-    .action((options: UsageOptions, command: Command) => usage(options, contextFor(io, command)));
+    .action(async (options: UsageOptions, command: Command) => (await import('./commands/usage.js')).usage(options, await ctx(command)));
 
   program
     .command('topup')
     .description('buy credits: print the Stripe Checkout link for a credit pack')
     .argument('<amount>', 'the pack in dollars: 10, 25, 50 or 100 ($25 and 25 both work)')
     .addHelpText('after', TOPUP_HELP)
-    .action((amount: string, _options: object, command: Command) => topup(amount, {}, contextFor(io, command)));
+    .action(async (amount: string, _options: object, command: Command) => (await import('./commands/topup.js')).topup(amount, {}, await ctx(command)));
 
   program
     .command('build')
@@ -124,7 +123,7 @@ export function createProgram(io: CliIo): Command {
     .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
     .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; it stops before a stage that could cost more (default: no limit but your balance)').argParser(wholeNumber))
     .addHelpText('after', RUN_HELP)
-    .action((idea: string, options: BuildOptions, command: Command) => build(idea, options, contextFor(io, command)));
+    .action(async (idea: string, options: BuildOptions, command: Command) => (await import('./commands/build.js')).build(idea, options, await ctx(command)));
 
   program
     .command('attach')
@@ -135,7 +134,7 @@ export function createProgram(io: CliIo): Command {
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems')
     .addHelpText('after', RUN_HELP)
-    .action((runId: string, options: AttachOptions, command: Command) => attach(runId, options, contextFor(io, command)));
+    .action(async (runId: string, options: AttachOptions, command: Command) => (await import('./commands/attach.js')).attach(runId, options, await ctx(command)));
 
   program
     .command('enhance')
@@ -143,7 +142,7 @@ export function createProgram(io: CliIo): Command {
     .argument('<prompt>', 'the prompt or idea to enhance (quote it)')
     .option('--attach <files...>', 'send up to 5 files with the prompt (text, code or images, 5 MB each); put the prompt first')
     .addHelpText('after', ENHANCE_HELP)
-    .action((prompt: string, options: EnhanceOptions, command: Command) => enhance(prompt, options, contextFor(io, command)));
+    .action(async (prompt: string, options: EnhanceOptions, command: Command) => (await import('./commands/enhance.js')).enhance(prompt, options, await ctx(command)));
 
   const projects = program.command('projects').description('list, show, move and delete your projects');
   projects
@@ -151,24 +150,24 @@ export function createProgram(io: CliIo): Command {
     .description('list your projects (the default)')
     .addOption(new Option('--sort <order>', 'order of the list').choices(PROJECT_SORTS).default('newest'))
     .option('--folder <id>', 'only the projects in this folder; root for those in no folder')
-    .action((options: ProjectsListOptions, command: Command) => projectsList(options, contextFor(io, command)));
+    .action(async (options: ProjectsListOptions, command: Command) => (await import('./commands/projects.js')).projectsList(options, await ctx(command)));
   projects
     .command('show')
     .description('show a project: its idea, dates, folder and files')
     .argument('<id>', 'the project id (its first 8 characters are enough)')
-    .action((id: string, options: object, command: Command) => projectsShow(id, options, contextFor(io, command)));
+    .action(async (id: string, options: object, command: Command) => (await import('./commands/projects.js')).projectsShow(id, options, await ctx(command)));
   projects
     .command('rm')
     .description('delete a project (asks first; outside a terminal, --yes is needed)')
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .option('-y, --yes', 'delete without asking')
-    .action((id: string, options: ProjectsRemoveOptions, command: Command) => projectsRemove(id, options, contextFor(io, command)));
+    .action(async (id: string, options: ProjectsRemoveOptions, command: Command) => (await import('./commands/projects.js')).projectsRemove(id, options, await ctx(command)));
   projects
     .command('mv')
     .description('move a project into a folder, or back to the root')
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .requiredOption('--folder <id>', 'the folder id, or root')
-    .action((id: string, options: ProjectsMoveOptions, command: Command) => projectsMove(id, options, contextFor(io, command)));
+    .action(async (id: string, options: ProjectsMoveOptions, command: Command) => (await import('./commands/projects.js')).projectsMove(id, options, await ctx(command)));
 
   program
     .command('export')
@@ -176,7 +175,7 @@ export function createProgram(io: CliIo): Command {
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .option('-o, --out <file>', 'file to write, a folder to write into, or - for stdout (default: the server\'s file name, project-XXXXXXXX.zip, here)')
     .option('--force', 'replace the file if it exists')
-    .action((id: string, options: ExportOptions, command: Command) => exportProject(id, options, contextFor(io, command)));
+    .action(async (id: string, options: ExportOptions, command: Command) => (await import('./commands/export.js')).exportProject(id, options, await ctx(command)));
 
   program
     .command('pull')
@@ -184,7 +183,7 @@ export function createProgram(io: CliIo): Command {
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .requiredOption('-o, --out <dir>', 'the folder to write into (created when missing)')
     .option('--force', 'write into the folder even if it has files in it')
-    .action((id: string, options: PullOptions, command: Command) => pull(id, options, contextFor(io, command)));
+    .action(async (id: string, options: PullOptions, command: Command) => (await import('./commands/pull.js')).pull(id, options, await ctx(command)));
 
   program
     .command('publish')
@@ -194,31 +193,31 @@ export function createProgram(io: CliIo): Command {
     .option('--private', 'create the repository as private')
     .option('--description <text>', 'the repository\'s description')
     .addHelpText('after', PUBLISH_HELP)
-    .action((id: string, options: PublishOptions, command: Command) => publish(id, options, contextFor(io, command)));
+    .action(async (id: string, options: PublishOptions, command: Command) => (await import('./commands/publish.js')).publish(id, options, await ctx(command)));
 
   const folders = program.command('folders').description('organise projects in folders');
   folders
     .command('ls', { isDefault: true })
     .description('show your folders as a tree (the default)')
-    .action((options: object, command: Command) => foldersList(options, contextFor(io, command)));
+    .action(async (options: object, command: Command) => (await import('./commands/folders.js')).foldersList(options, await ctx(command)));
   folders
     .command('create')
     .description('create a folder')
     .argument('<name>', 'the folder name')
     .option('--parent <id>', 'create it inside this folder (default: at the root)')
-    .action((name: string, options: FoldersCreateOptions, command: Command) => foldersCreate(name, options, contextFor(io, command)));
+    .action(async (name: string, options: FoldersCreateOptions, command: Command) => (await import('./commands/folders.js')).foldersCreate(name, options, await ctx(command)));
   folders
     .command('rename')
     .description('rename a folder')
     .argument('<id>', 'the folder id (its first 8 characters are enough)')
     .argument('<name>', 'the new name')
-    .action((id: string, name: string, options: object, command: Command) => foldersRename(id, name, options, contextFor(io, command)));
+    .action(async (id: string, name: string, options: object, command: Command) => (await import('./commands/folders.js')).foldersRename(id, name, options, await ctx(command)));
   folders
     .command('rm')
     .description('delete a folder; its projects and subfolders move to the root (asks first)')
     .argument('<id>', 'the folder id (its first 8 characters are enough)')
     .option('-y, --yes', 'delete without asking')
-    .action((id: string, options: FoldersRemoveOptions, command: Command) => foldersRemove(id, options, contextFor(io, command)));
+    .action(async (id: string, options: FoldersRemoveOptions, command: Command) => (await import('./commands/folders.js')).foldersRemove(id, options, await ctx(command)));
 
   const showcase = program.command('showcase').description('browse the Community Showcase and copy free listings into your projects');
   showcase
@@ -230,7 +229,7 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option('--sort <order>', 'order of the list').choices(SHOWCASE_SORTS).default('newest'))
     .addOption(new Option('-n, --limit <n>', 'listings per page, 1 to 100').argParser(listingLimit).default(SHOWCASE_PAGE_SIZE))
     .addOption(new Option('--page <n>', 'which page, from 1').argParser(pageNumber).default(1))
-    .action((options: ShowcaseListOptions, command: Command) => showcaseList(options, contextFor(io, command)));
+    .action(async (options: ShowcaseListOptions, command: Command) => (await import('./commands/showcase.js')).showcaseList(options, await ctx(command)));
   showcase
     .command('get')
     .description('copy a free listing into your projects and write its files into a folder')
@@ -238,23 +237,23 @@ export function createProgram(io: CliIo): Command {
     .requiredOption('-o, --out <dir>', 'the folder to write into (created when missing)')
     .option('--force', 'write into the folder even if it has files in it')
     .addHelpText('after', SHOWCASE_GET_HELP)
-    .action((id: string, options: ShowcaseGetOptions, command: Command) => showcaseGet(id, options, contextFor(io, command)));
+    .action(async (id: string, options: ShowcaseGetOptions, command: Command) => (await import('./commands/showcase.js')).showcaseGet(id, options, await ctx(command)));
 
   const capsules = program.command('capsules').description('list your PackCast capsules (recorded builds) and publish or hide them');
   capsules
     .command('ls', { isDefault: true })
     .description('list your capsules: visibility, views, shares and link (the default)')
-    .action((options: object, command: Command) => capsulesList(options, contextFor(io, command)));
+    .action(async (options: object, command: Command) => (await import('./commands/capsules.js')).capsulesList(options, await ctx(command)));
   capsules
     .command('publish')
     .description('make a capsule public and print its link')
     .argument('<id>', 'the capsule id (its first 8 characters are enough) or its link')
-    .action((id: string, options: object, command: Command) => capsulesPublish(id, true, options, contextFor(io, command)));
+    .action(async (id: string, options: object, command: Command) => (await import('./commands/capsules.js')).capsulesPublish(id, true, options, await ctx(command)));
   capsules
     .command('unpublish')
     .description('make a capsule private again (only you can open it)')
     .argument('<id>', 'the capsule id (its first 8 characters are enough) or its link')
-    .action((id: string, options: object, command: Command) => capsulesPublish(id, false, options, contextFor(io, command)));
+    .action(async (id: string, options: object, command: Command) => (await import('./commands/capsules.js')).capsulesPublish(id, false, options, await ctx(command)));
 
   program
     .command('iterate')
@@ -263,9 +262,9 @@ export function createProgram(io: CliIo): Command {
     .requiredOption('--instruction <text>', 'what to change, in your words (quote it)')
     .option('--key <key>', 'your njin API key (default: $NJIN_API_KEY)')
     .option('--apply', 'write the changed files instead of printing the patch (only when they still hold what was sent)')
-    .addOption(new Option('--mode <mode>', 'auto: one engine for light changes, consensus for heavy ones').choices(NJIN_ITERATE_MODES).default('auto'))
+    .addOption(new Option('--mode <mode>', 'auto: one engine for light changes, consensus for heavy ones').choices(ITERATE_MODES).default('auto'))
     .addHelpText('after', ITERATE_HELP)
-    .action((files: string[], options: IterateOptions, command: Command) => iterate(files, options, contextFor(io, command)));
+    .action(async (files: string[], options: IterateOptions, command: Command) => (await import('./commands/iterate.js')).iterate(files, options, await ctx(command)));
 
   return program;
 }

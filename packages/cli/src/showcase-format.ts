@@ -7,14 +7,9 @@ import { formatCents, type Capsule, type Listing } from '@wolfpack/core';
 import { formatTable, plural, truncate } from './format.js';
 import { shortId } from './resources.js';
 
-/** The web page's four sorts (companion §2), as `--sort` names them. */
-export const SHOWCASE_SORTS = ['newest', 'oldest', 'price-asc', 'price-desc'] as const;
-export type ShowcaseSort = (typeof SHOWCASE_SORTS)[number];
+import { SHOWCASE_PAGE_SIZE, type ShowcaseSort } from './command-options.js';
 
-/** The /showcase screen's page size (companion §9). */
-export const SHOWCASE_PAGE_SIZE = 24;
-/** The most GET /api/listings answers at once (listingsQuery). */
-export const SHOWCASE_MAX_PAGE_SIZE = 100;
+export { SHOWCASE_MAX_PAGE_SIZE, SHOWCASE_PAGE_SIZE, SHOWCASE_SORTS, type ShowcaseSort } from './command-options.js';
 /** Tech badges a card shows before "+N" (companion §2). */
 export const SHOWN_TECH = 3;
 

@@ -86,7 +86,4 @@ function validate(body: StreamRequestInput) {
   return parsed.data;
 }
 
-/** `--engines a,b`: keys separated by commas; blanks between commas are dropped. */
-export function parseEngineList(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((key) => key.trim()).filter((key) => key !== '')];
-}
+export { parseEngineList } from '../command-options.js';

@@ -4,8 +4,9 @@ import { loggedInApi, type CommandContext } from '../context.js';
 import { formatBytes, formatDate, formatTable, plural, truncate } from '../format.js';
 import { explained, findFolderOrRoot, findProject, listFolders, listProjects, projectTitle, resolveProjectId, shortId } from '../resources.js';
 
-export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const;
-export type ProjectSort = (typeof PROJECT_SORTS)[number];
+import type { ProjectSort } from '../command-options.js';
+
+export { PROJECT_SORTS, type ProjectSort } from '../command-options.js';
 
 const TITLE_WIDTH = 60;
 

@@ -20,12 +20,9 @@ export interface ServeOptions {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_HOST = '127.0.0.1';
 
-/** Parses a TCP port: a whole number from 0 (any free port) to 65535. */
-export function parsePort(value: string): number | undefined {
-  if (!/^\d{1,5}$/.test(value.trim())) return undefined;
-  const port = Number(value);
-  return port <= 65_535 ? port : undefined;
-}
+import { parsePort } from '../command-options.js';
+
+export { parsePort };
 
 /**
  * `wolfpack serve`: runs the Wolfpack server in the foreground until Ctrl+C or SIGTERM, then

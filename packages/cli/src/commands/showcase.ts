@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import { AppError, formatCents, isAppError, listingReply, listingsReply, purchaseReply, type Listing } from '@wolfpack/core';
-import { InvalidArgumentError } from 'commander';
 import { ApiClient } from '../api.js';
 import { readConfig } from '../config.js';
 import { explainLoggedOut, loggedInApi, serverFor, spinnerOptions, type CommandContext } from '../context.js';
 import { EXIT_PAYMENT_REQUIRED, ExitCode } from '../exit-code.js';
 import { plural } from '../format.js';
-import { listingsPath, listingsTable, nextPageHint, NO_LISTINGS, SHOWCASE_MAX_PAGE_SIZE, SHOWCASE_PAGE_SIZE, type ShowcaseSort } from '../showcase-format.js';
+import { listingsPath, listingsTable, nextPageHint, NO_LISTINGS, SHOWCASE_PAGE_SIZE, type ShowcaseSort } from '../showcase-format.js';
 import { withSpinner } from '../ui/spinner.js';
 import { UsageError } from '../usage-error.js';
 import { checkOutputDir } from '../write-project.js';
@@ -136,16 +135,4 @@ function checkedListingId(given: string): string {
   return id;
 }
 
-/** `--limit`: 1 to 100, as the server takes it. */
-export function listingLimit(value: string): number {
-  const limit = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(limit >= 1 && limit <= SHOWCASE_MAX_PAGE_SIZE)) throw new InvalidArgumentError(`Use a whole number from 1 to ${SHOWCASE_MAX_PAGE_SIZE}.`);
-  return limit;
-}
-
-/** `--page`: 1 or more. */
-export function pageNumber(value: string): number {
-  const page = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(page >= 1)) throw new InvalidArgumentError('Use a page number from 1.');
-  return page;
-}
+export { listingLimit, pageNumber } from '../command-options.js';

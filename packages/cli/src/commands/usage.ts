@@ -2,10 +2,9 @@ import { billingHistoryReply, centsToDollars } from '@wolfpack/core';
 import { explainLoggedOut, loggedInApi, type CommandContext } from '../context.js';
 import { formatDate, formatTable } from '../format.js';
 
-/** How many engine calls `wolfpack usage` lists without --limit. */
-export const DEFAULT_USAGE_LIMIT = 10;
-/** The most the server lists at once (billingHistoryQuery). */
-export const MAX_USAGE_LIMIT = 100;
+import { DEFAULT_USAGE_LIMIT } from '../command-options.js';
+
+export { DEFAULT_USAGE_LIMIT, MAX_USAGE_LIMIT } from '../command-options.js';
 
 export interface UsageOptions {
   /** 1 to 100. @default DEFAULT_USAGE_LIMIT */

@@ -2,7 +2,8 @@
  * Ambient modules for the packages a generated project imports (they are not installed when its
  * types are checked): see {@link packageStubs}.
  */
-import ts from 'typescript-checker';
+import type TS from 'typescript-checker';
+import { ts } from './typescript-lazy.js';
 
 interface NameTree {
   children: Map<string, NameTree>;
@@ -27,7 +28,7 @@ function addChain(tree: NameTree, chain: readonly string[]): void {
 }
 
 /** `a.b.c` as ['a', 'b', 'c'] when it is a plain chain of names. */
-function chainOf(node: ts.Node): string[] | null {
+function chainOf(node: TS.Node): string[] | null {
   if (ts.isIdentifier(node)) return [node.text];
   if (ts.isQualifiedName(node)) {
     const left = chainOf(node.left);
@@ -59,7 +60,7 @@ function emitTypes(tree: NameTree, indent: string): string {
  * through its default or namespace import (`React.FC<P>`, `React.JSX.Element`), is both an
  * `any` value and an `any` type that takes type arguments.
  */
-export function packageStubs(sources: readonly ts.SourceFile[], isLocal: (specifier: string, importer: string) => boolean): string {
+export function packageStubs(sources: readonly TS.SourceFile[], isLocal: (specifier: string, importer: string) => boolean): string {
   const trees = new Map<string, NameTree>();
   // @types/react also declares a global `React` namespace: `React.FC` without an import.
   const globalReact: NameTree = { children: new Map() };
@@ -95,7 +96,7 @@ export function packageStubs(sources: readonly ts.SourceFile[], isLocal: (specif
     }
     if (!locals.has('React')) locals.set('React', globalReact);
     // Top-down, so the first chain met is the longest (`React.JSX.Element`, not `React.JSX`).
-    const visit = (node: ts.Node): void => {
+    const visit = (node: TS.Node): void => {
       if (ts.isQualifiedName(node) || ts.isPropertyAccessExpression(node)) {
         const chain = chainOf(node);
         const tree = chain && chain.length > 1 ? locals.get(chain[0]!) : undefined;

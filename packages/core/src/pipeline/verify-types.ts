@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname as osDirname, join as osJoin } from 'node:path';
-import ts from 'typescript-checker';
+import type TS from 'typescript-checker';
+import { ts } from './typescript-lazy.js';
 import { aliasCandidates, classifySpecifier, dirname, joinPath, readTsconfigs, resolveFile } from './resolve-imports.js';
 import { packageStubs } from './package-stubs.js';
 import type { VerifyProblem } from './verify.js';
@@ -84,7 +85,10 @@ declare var afterEach: any;
 // component whose base (`React.Component`) is `any` has no typed `props`.
 const IGNORED_CODES = new Set([2580, 2581, 2582, 2591, 2592, 2593, 2688, 2347, 2607]);
 
-const BASE_OPTIONS: ts.CompilerOptions = {
+let baseOptions: TS.CompilerOptions | undefined;
+/** The compiler options (built on first use: they read the compiler's enums). */
+const BASE_OPTIONS = (): TS.CompilerOptions =>
+  (baseOptions ??= {
   strict: false,
   noEmit: true,
   jsx: ts.JsxEmit.ReactJSX,
@@ -101,12 +105,12 @@ const BASE_OPTIONS: ts.CompilerOptions = {
   isolatedModules: false,
   types: [],
   lib: LIBS,
-};
+  });
 
 /** Lib and stub files, parsed once per process and shared by every program (binding included). */
-const sharedFiles = new Map<string, ts.SourceFile>();
+const sharedFiles = new Map<string, TS.SourceFile>();
 
-function sharedFile(fileName: string): ts.SourceFile | undefined {
+function sharedFile(fileName: string): TS.SourceFile | undefined {
   const cached = sharedFiles.get(fileName);
   if (cached) return cached;
   let text: string;
@@ -124,10 +128,10 @@ function sharedFile(fileName: string): ts.SourceFile | undefined {
 }
 
 /** Project source files by path and content, so an edit re-parses only the edited files. */
-const projectFiles = new Map<string, ts.SourceFile>();
+const projectFiles = new Map<string, TS.SourceFile>();
 const PROJECT_FILE_ENTRIES = 4000;
 
-function projectFile(fileName: string, text: string): ts.SourceFile {
+function projectFile(fileName: string, text: string): TS.SourceFile {
   const key = `${fileName}\u0000${text}`;
   const cached = projectFiles.get(key);
   if (cached) return cached;
@@ -138,18 +142,19 @@ function projectFile(fileName: string, text: string): ts.SourceFile {
   return file;
 }
 
-const EXTENSION_BY_SUFFIX: [RegExp, ts.Extension][] = [
-  [/\.d\.ts$/i, ts.Extension.Dts],
-  [/\.d\.mts$/i, ts.Extension.Dmts],
-  [/\.d\.cts$/i, ts.Extension.Dcts],
-  [/\.tsx$/i, ts.Extension.Tsx],
-  [/\.mts$/i, ts.Extension.Mts],
-  [/\.cts$/i, ts.Extension.Cts],
-  [/\.ts$/i, ts.Extension.Ts],
+/** Extensions by suffix, named as the compiler's Extension enum names them (read on first use). */
+const EXTENSION_BY_SUFFIX: [RegExp, keyof typeof TS.Extension][] = [
+  [/\.d\.ts$/i, 'Dts'],
+  [/\.d\.mts$/i, 'Dmts'],
+  [/\.d\.cts$/i, 'Dcts'],
+  [/\.tsx$/i, 'Tsx'],
+  [/\.mts$/i, 'Mts'],
+  [/\.cts$/i, 'Cts'],
+  [/\.ts$/i, 'Ts'],
 ];
 
-function extensionOf(path: string): ts.Extension {
-  return EXTENSION_BY_SUFFIX.find(([re]) => re.test(path))?.[1] ?? ts.Extension.Ts;
+function extensionOf(path: string): TS.Extension {
+  return ts.Extension[EXTENSION_BY_SUFFIX.find(([re]) => re.test(path))?.[1] ?? 'Ts'];
 }
 
 /** Resolves a specifier to a project TS file (project-relative path), or null. */
@@ -181,7 +186,7 @@ function makeResolver(tsFiles: ReadonlySet<string>, files: Readonly<Record<strin
   };
 }
 
-function toProblem(diagnostic: ts.Diagnostic, root: string): VerifyProblem | null {
+function toProblem(diagnostic: TS.Diagnostic, root: string): VerifyProblem | null {
   const file = diagnostic.file;
   if (!file || IGNORED_CODES.has(diagnostic.code)) return null;
   // A message may quote a file name (TS2307 and others): the user's paths, without the root.
@@ -200,7 +205,7 @@ interface CheckedProject {
   /** '' alone; `/__wolfpack_p{i}__` when several projects share a program. */
   root: string;
   resolve: (specifier: string, importer: string) => string | null;
-  sources: ts.SourceFile[];
+  sources: TS.SourceFile[];
   stubs: string;
 }
 
@@ -235,7 +240,7 @@ function isSelfContained(project: CheckedProject): boolean {
 function check(projects: readonly CheckedProject[], stubs: string): VerifyProblem[][] {
   const byFileName = new Map<string, { project: CheckedProject; path: string }>();
   for (const project of projects) for (const path of project.tsPaths) byFileName.set(`${project.root}/${path}`, { project, path });
-  const host: ts.CompilerHost = {
+  const host: TS.CompilerHost = {
     getSourceFile: (fileName) => {
       if (fileName === PACKAGE_STUB_FILE) return projectFile(fileName, stubs);
       const entry = byFileName.get(fileName);
@@ -265,7 +270,7 @@ function check(projects: readonly CheckedProject[], stubs: string): VerifyProble
       }),
     resolveTypeReferenceDirectiveReferences: (references) => references.map(() => ({ resolvedTypeReferenceDirective: undefined })),
   };
-  const program = ts.createProgram({ rootNames: [...byFileName.keys(), STUB_FILE, PACKAGE_STUB_FILE], options: BASE_OPTIONS, host });
+  const program = ts.createProgram({ rootNames: [...byFileName.keys(), STUB_FILE, PACKAGE_STUB_FILE], options: BASE_OPTIONS(), host });
   return projects.map((project) => {
     const problems: VerifyProblem[] = [];
     for (const path of project.tsPaths) {

@@ -1,0 +1,52 @@
+/**
+ * What the program needs to declare its commands: option choices, defaults and argument parsers.
+ * Only commander here, never @wolfpack/core, Ink or a command module: `wolfpack --help` loads this
+ * file and nothing heavier (each command loads its own module when it runs).
+ */
+import { InvalidArgumentError } from 'commander';
+import type { NjinIterateMode } from '@wolfpack/core';
+
+export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const;
+export type ProjectSort = (typeof PROJECT_SORTS)[number];
+
+/** The web page's four sorts (companion §2), as `--sort` names them. */
+export const SHOWCASE_SORTS = ['newest', 'oldest', 'price-asc', 'price-desc'] as const;
+export type ShowcaseSort = (typeof SHOWCASE_SORTS)[number];
+/** The /showcase screen's page size (companion §9). */
+export const SHOWCASE_PAGE_SIZE = 24;
+/** The most GET /api/listings answers at once (listingsQuery). */
+export const SHOWCASE_MAX_PAGE_SIZE = 100;
+
+/** How many engine calls `wolfpack usage` lists without --limit. */
+export const DEFAULT_USAGE_LIMIT = 10;
+/** The most the server lists at once (billingHistoryQuery). */
+export const MAX_USAGE_LIMIT = 100;
+
+/** core's NJIN_ITERATE_MODES, without loading core's schemas (a unit test keeps the two equal). */
+export const ITERATE_MODES = ['auto', 'single', 'consensus'] as const satisfies readonly NjinIterateMode[];
+
+/** `--engines a,b`: keys separated by commas; blanks between commas are dropped. */
+export function parseEngineList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((key) => key.trim()).filter((key) => key !== '')];
+}
+
+/** Parses a TCP port: a whole number from 0 (any free port) to 65535. */
+export function parsePort(value: string): number | undefined {
+  if (!/^\d{1,5}$/.test(value.trim())) return undefined;
+  const port = Number(value);
+  return port <= 65_535 ? port : undefined;
+}
+
+/** `--limit`: 1 to 100, as the server takes it. */
+export function listingLimit(value: string): number {
+  const limit = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(limit >= 1 && limit <= SHOWCASE_MAX_PAGE_SIZE)) throw new InvalidArgumentError(`Use a whole number from 1 to ${SHOWCASE_MAX_PAGE_SIZE}.`);
+  return limit;
+}
+
+/** `--page`: 1 or more. */
+export function pageNumber(value: string): number {
+  const page = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(page >= 1)) throw new InvalidArgumentError('Use a page number from 1.');
+  return page;
+}
