@@ -50,6 +50,7 @@ import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
 import { ReferralService } from './services/referral-service.js';
 import { RunHub } from './services/run-hub.js';
+import { PostgresRunNotifier } from './services/run-notifier.js';
 import { RunService } from './services/run-service.js';
 import { DatabaseSessionStore } from './services/session-store.js';
 import { StatsService } from './services/stats-service.js';
@@ -103,7 +104,12 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
   const capsules = new CapsuleService(db.orm, log, clock);
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
-    staleAfterMs: config.runStaleMs,
+    leaseMs: config.runLeaseMs,
+    // One process owns an embedded database: whatever it finds running at start-up was its own.
+    orphansAtStart: db.kind === 'pglite',
+    ...(db.kind === 'postgres' && config.databaseUrl
+      ? { notifier: new PostgresRunNotifier(config.databaseUrl, (sql, params) => db.orm.em.fork().getConnection().execute(sql, params), log) }
+      : {}),
     onProjectSaved: async (run) => {
       // Pays the referrers once, on the first completed build; never throws into the run.
       await referrals.onFirstBuild(run.userId);

@@ -38,6 +38,8 @@ export interface RunningServer {
   db: Database;
   /** Every API route (the authorization matrix test walks them all). */
   routes: AppRoute[];
+  /** This process's id in the runs it owns (their lease). */
+  instanceId: string;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       config,
       db,
       routes: app.routes,
+      instanceId: app.runs.instanceId,
       close: () => {
         closing ??= (async () => {
           clearInterval(sweeper);

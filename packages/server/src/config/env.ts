@@ -25,7 +25,7 @@ const envSchema = z.object({
   WOLFPACK_ADMIN_SECRET: z.string().trim().min(16, 'WOLFPACK_ADMIN_SECRET must be at least 16 characters').optional(),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
-  WOLFPACK_RUN_STALE_SECONDS: z.coerce.number().positive().default(30),
+  WOLFPACK_RUN_LEASE_SECONDS: z.coerce.number().positive().default(3),
   WOLFPACK_SHOWCASE_FEE_PERCENT: z.coerce.number().int('WOLFPACK_SHOWCASE_FEE_PERCENT must be a whole percent').min(0).max(100).default(20),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
@@ -58,7 +58,8 @@ export interface ServerConfig {
   /** Comment line sent on idle event streams so proxies keep them open. */
   sseHeartbeatMs: number;
   /** A running run whose server has not reported for this long counts as interrupted. */
-  runStaleMs: number;
+  /** A run whose server has not renewed its lease for this long is taken over by a live server. */
+  runLeaseMs: number;
   /** Stripe keys (payments are off without both) and another API host for tests. Never logged. */
   stripe: StripeConfig;
   /** The platform's share of a commercial Showcase sale, in percent; the seller gets the rest. */
@@ -104,7 +105,7 @@ export function loadConfig(
     adminSecret: e.WOLFPACK_ADMIN_SECRET,
     githubApiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
-    runStaleMs: e.WOLFPACK_RUN_STALE_SECONDS * 1000,
+    runLeaseMs: e.WOLFPACK_RUN_LEASE_SECONDS * 1000,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,
     ...stripUndefined(overrides),

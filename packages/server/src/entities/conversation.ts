@@ -25,9 +25,13 @@ export const Conversation = defineEntity({
     checkpoint: p.json<Record<string, unknown>>().nullable().lazy(),
     stages: p.json<Array<{ cycle: number; role: string; ok: boolean; engine: string; durationMs: number; tokens: number }>>(),
     executionMs: p.bigint('number').default(0),
-    /** Which server process runs it, and when that process last said it still does. */
+    /** Which server process runs it, and when that process last renewed its lease (null: free to take). */
     instanceId: p.string().length(64).nullable(),
     heartbeatAt: p.datetime().nullable(),
+    /** How often the run was launched (start 0, then each resume or takeover): keys its holds and usage. */
+    attempt: p.integer().default(0),
+    /** Automatic takeovers since the last start or resume. */
+    takeovers: p.integer().default(0),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     completedAt: p.datetime().nullable(),
@@ -71,6 +75,8 @@ export const EngineUsage = defineEntity({
     billedCents: p.integer().default(0),
     /** 'stage', 'repair', 'completion' or 'enhance': repairs are refunded when the gate fails. */
     purpose: p.string().length(16).default('stage'),
+    /** Run calls only: stage position, attempt and call index; unique per run, so a stage is never charged twice. */
+    callKey: p.string().length(64).nullable(),
     createdAt: p.datetime(),
   },
 });

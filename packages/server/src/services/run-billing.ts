@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
 import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
@@ -14,7 +13,7 @@ type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
  * finished stage twice and a crashed stage's hold is given back on the next attempt.
  */
 export class RunBilling {
-  private hold: { id: string; cents: number; role: PipelineRole } | null = null;
+  private hold: { id: string; key: string; cents: number; role: PipelineRole } | null = null;
 
   constructor(
     private readonly orm: MikroORM,
@@ -22,6 +21,8 @@ export class RunBilling {
     readonly userId: string,
     readonly runId: string,
     private readonly maxCostCents: number | null,
+    /** How often the run was launched: a stage's hold and usage are keyed by run, stage and attempt. */
+    private readonly attempt = 0,
   ) {}
 
   /** Holds of an earlier attempt whose stage never finished go back uncharged. */
@@ -38,12 +39,14 @@ export class RunBilling {
         throw new AppError('PAYMENT_REQUIRED', costCapMessage(cents, Math.max(0, this.maxCostCents - spent), this.maxCostCents));
       }
     }
-    const id = `run:${this.runId}:${stage.position}:${randomUUID().slice(0, 8)}`;
+    // Deterministic: the same stage of the same attempt can hold, and be charged, only once.
+    const key = `${stage.position}:${this.attempt}`;
+    const id = `run:${this.runId}:${key}`;
     if (cents > 0) {
       const result = await this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
       if (!result.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(cents, result.balanceCents));
     }
-    this.hold = { id, cents, role: stage.role };
+    this.hold = { id, key, cents, role: stage.role };
   }
 
   /**
@@ -75,6 +78,7 @@ export class RunBilling {
           costMillicents: call.costMillicents,
           billedCents: billed[i] ?? 0,
           purpose: call.purpose,
+          callKey: hold ? `${hold.key}:${i}` : null,
           createdAt: now,
         });
       });

@@ -8,36 +8,51 @@ import { Conversation, RunEvent } from '../entities/index.js';
 import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
 import { isUuid, type ProjectService } from './project-service.js';
+import { LeaseLostError, RunEventWriter, type SqlAll } from './run-event-writer.js';
 import type { RunHub } from './run-hub.js';
+import { RunLeases } from './run-leases.js';
+import { ANY_RUN, localRunNotifier, type RunNotifier } from './run-notifier.js';
 
 export interface RunServiceOptions {
   /** Identifies this process in runs it owns. */
   instanceId?: string;
-  /** A running run whose process has not said it is alive for this long is interrupted. @default 30000 */
-  staleAfterMs?: number;
-  /** How often a reattached client polls for events of a run another process runs. @default 1000 */
-  pollMs?: number;
+  /** A run whose lease was not renewed for this long is taken over by a live process. @default 3000 */
+  leaseMs?: number;
+  /** PGlite: one process owns the data directory, so every running run found at start-up is orphaned. */
+  orphansAtStart?: boolean;
+  /** How other processes hear of new events (PostgreSQL LISTEN/NOTIFY). @default none, 1 s fallback poll */
+  notifier?: RunNotifier;
   /** Called once a run's project is saved (links the enhancement the run's idea came from). */
   onProjectSaved?: (run: { userId: string; idea: string; conversationId: string; projectId: string }) => Promise<void>;
 }
 
 type Owner = { id: string };
+type LaunchMode = 'start' | 'resume' | 'takeover';
 
-const FINAL = new Set(['completed', 'failed']);
+/** A run that kills its server every time is not taken over forever. */
+export const MAX_TAKEOVERS = 3;
+/** Runs one process takes over per lease scan (others are left to the other processes). */
+const CLAIM_BATCH = 4;
+/** A stopped run's last event may still be on its way (write-behind) for this long. */
+const SETTLE_MS = 3000;
 
 /**
- * Runs outlive connections: a run is started in the background, its events are stored as they
- * happen (numbered, for Last-Event-ID), its checkpoint after each finished stage is stored with
- * that stage's engine usage in one transaction, and a run whose process died is marked
- * interrupted and can be resumed from its last finished stage.
+ * Runs outlive connections and processes: a run is started in the background under a lease this
+ * process renews every second; its events are stored write-behind (numbered, for Last-Event-ID)
+ * and reach followers only once stored; its checkpoint after each finished stage is stored with
+ * that stage's engine usage in one transaction. A run whose process died is taken over by a live
+ * process (at start-up on PGlite, within one lease on PostgreSQL) and continued from its last
+ * finished stage, with "The server restarted; continuing" in its feed.
  */
 export class RunService {
   readonly instanceId: string;
-  private readonly staleAfterMs: number;
-  private readonly pollMs: number;
+  private readonly leases: RunLeases;
+  private readonly notifier: RunNotifier;
+  private readonly orphansAtStart: boolean;
   private readonly onProjectSaved: RunServiceOptions['onProjectSaved'];
-  private readonly local = new Map<string, AbortController>();
-  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly local = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private ticker: NodeJS.Timeout | undefined;
+  private ticking = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -49,50 +64,71 @@ export class RunService {
     options: RunServiceOptions = {},
   ) {
     this.instanceId = options.instanceId ?? randomUUID();
-    this.staleAfterMs = options.staleAfterMs ?? 30_000;
-    this.pollMs = options.pollMs ?? 1000;
+    this.leases = new RunLeases(this.sql, this.instanceId, options.leaseMs ?? 3000);
+    this.notifier = options.notifier ?? localRunNotifier(1000);
+    this.orphansAtStart = options.orphansAtStart ?? false;
     this.onProjectSaved = options.onProjectSaved;
   }
 
-  /** Marks runs of dead processes interrupted now, then keeps this process's runs alive. */
+  private readonly sql: SqlAll = (sql, params) => this.orm.em.fork().getConnection().execute(sql, params, 'all');
+
+  /** Takes over orphaned runs, then renews this process's leases and watches for expired ones. */
   async startBackgroundWork(): Promise<void> {
-    await this.markStaleRuns();
-    const every = Math.max(200, Math.floor(this.staleAfterMs / 3));
-    this.heartbeat = setInterval(() => {
-      void this.beat().catch((e) => this.log.warn('run heartbeat failed', e));
-    }, every);
-    this.heartbeat.unref();
-  }
-
-  private async beat(): Promise<void> {
-    const ids = [...this.local.keys()];
-    const em = this.orm.em.fork();
-    if (ids.length > 0) await em.nativeUpdate(Conversation, { id: { $in: ids }, status: 'running' }, { heartbeatAt: new Date() });
-    await this.markStaleRuns();
-  }
-
-  async markStaleRuns(): Promise<number> {
-    const cutoff = new Date(Date.now() - this.staleAfterMs);
-    return this.orm.em.fork().nativeUpdate(
-      Conversation,
-      {
-        status: 'running',
-        id: { $nin: [...this.local.keys(), '00000000-0000-0000-0000-000000000000'] },
-        $or: [{ heartbeatAt: null }, { heartbeatAt: { $lt: cutoff } }],
-      },
-      { status: 'interrupted', updatedAt: new Date() },
-    );
-  }
-
-  /** Stops this process's runs (shutdown); they become interrupted and resumable elsewhere. */
-  async stop(): Promise<void> {
-    clearInterval(this.heartbeat);
-    for (const controller of this.local.values()) controller.abort(new Error('server shutting down'));
-    const ids = [...this.local.keys()];
-    this.local.clear();
-    if (ids.length > 0) {
-      await this.orm.em.fork().nativeUpdate(Conversation, { id: { $in: ids }, status: 'running' }, { status: 'interrupted', updatedAt: new Date() });
+    await this.notifier.start();
+    if (this.orphansAtStart) {
+      for (let claimed = await this.takeOver(true); claimed > 0; claimed = await this.takeOver(true));
+    } else {
+      await this.takeOver(false);
     }
+    const every = Math.max(100, Math.floor(this.leases.leaseMs / 3));
+    this.ticker = setInterval(() => {
+      if (this.ticking) return;
+      this.ticking = true;
+      void this.tick()
+        .catch((e) => this.log.warn('run lease renewal failed', e))
+        .finally(() => (this.ticking = false));
+    }, every);
+    this.ticker.unref();
+  }
+
+  private async tick(): Promise<void> {
+    const mine = [...this.local.keys()];
+    const held = await this.leases.renew(mine);
+    for (const id of mine) {
+      // Another process owns it now (this one stalled past its lease): stop, change nothing.
+      if (!held.has(id)) this.local.get(id)?.controller.abort(new LeaseLostError(`run ${id} was taken over by another server`));
+    }
+    await this.takeOver(false);
+  }
+
+  /** Claims runs whose process died and continues them here. Answers how many were claimed. */
+  private async takeOver(orphaned: boolean): Promise<number> {
+    const claimed = await this.leases.claimExpired(CLAIM_BATCH, orphaned);
+    for (const run of claimed) {
+      if (run.takeovers > MAX_TAKEOVERS) {
+        const error = `The server stopped ${MAX_TAKEOVERS + 1} times during this run, so it was not continued again. Resume it to try once more.`;
+        this.log.warn(`run ${run.id}: not taken over again after ${MAX_TAKEOVERS} takeovers`);
+        await this.sql(`update conversations set status = 'interrupted', error = ?, updated_at = now() where id = ? and instance_id = ? returning id`, [error, run.id, this.instanceId]);
+        await this.notifier.notify(run.id);
+        continue;
+      }
+      this.log.info(`run ${run.id}: its server stopped; continuing it here`);
+      this.launch(run.id, (await this.lastSeq(run.id)) + 1, 'takeover', run.attempt);
+    }
+    return claimed.length;
+  }
+
+  /**
+   * Shutdown: this process's runs stop at once, their stored events are flushed, and their leases
+   * are released, so another process (or this one's next start) continues them.
+   */
+  async stop(): Promise<void> {
+    clearInterval(this.ticker);
+    const runs = [...this.local.entries()];
+    for (const [, run] of runs) run.controller.abort(new Error('server shutting down'));
+    await Promise.race([Promise.allSettled(runs.map(([, run]) => run.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await this.leases.release(runs.map(([id]) => id)).catch((e) => this.log.warn('releasing run leases failed', e));
+    await this.notifier.close();
   }
 
   async start(user: Owner, request: StreamRequest): Promise<string> {
@@ -117,68 +153,76 @@ export class RunService {
       executionMs: 0,
       instanceId: this.instanceId,
       heartbeatAt: now,
+      attempt: 0,
+      takeovers: 0,
       createdAt: now,
       updatedAt: now,
       completedAt: null,
     });
     await em.flush();
-    await this.append(id, 1, { type: 'run', runId: id, conversationId: id });
-    this.launch(id, 2, false);
+    this.launch(id, 1, 'start', 0);
     return id;
   }
 
-  /** Continues an interrupted run from its last finished stage. */
+  /** Continues a run stopped for lack of credits (or given up after takeovers) from its last finished stage. */
   async resume(user: Owner, runId: string): Promise<void> {
     await this.getOwned(user, runId);
-    const cutoff = new Date(Date.now() - this.staleAfterMs);
     // One process wins the claim: the update only matches a run nobody is running any more.
     const claimed = this.local.has(runId)
-      ? 0
-      : await this.orm.em.fork().nativeUpdate(
-          Conversation,
-          { id: runId, userId: user.id, $or: [{ status: 'interrupted' }, { status: 'running', heartbeatAt: { $lt: cutoff } }] },
-          { status: 'running', error: null, instanceId: this.instanceId, heartbeatAt: new Date(), updatedAt: new Date() },
+      ? []
+      : await this.sql<{ attempt: number }>(
+          `update conversations set status = 'running', error = null, instance_id = ?, heartbeat_at = now(), attempt = attempt + 1, takeovers = 0, updated_at = now()
+           where id = ? and user_id = ? and (status = 'interrupted' or (status = 'running' and (heartbeat_at is null or heartbeat_at < now() - ? * interval '1 millisecond')))
+           returning attempt`,
+          [this.instanceId, runId, user.id, this.leases.leaseMs],
         );
-    if (claimed === 0) {
+    if (claimed.length === 0) {
       const run = await this.info(user, runId);
       throw new AppError(
         'CONFLICT',
         run.status === 'running' ? 'This run is still running; reattach to follow it.' : `This run has ${run.status} and cannot be resumed.`,
       );
     }
-    this.launch(runId, (await this.lastSeq(runId)) + 1, true);
+    this.launch(runId, (await this.lastSeq(runId)) + 1, 'resume', Number(claimed[0]!.attempt));
   }
 
-  private launch(runId: string, nextSeq: number, resumed: boolean): void {
+  private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number): void {
     const controller = new AbortController();
-    this.local.set(runId, controller);
-    void this.execute(runId, nextSeq, resumed, controller.signal)
+    const writer = new RunEventWriter(this.sql, runId, this.instanceId, (batch) => {
+      for (const { seq, event } of batch) this.hub.publish(runId, seq, event);
+      void this.notifier.notify(runId);
+    });
+    const done = this.execute(runId, nextSeq, mode, attempt, writer, controller.signal)
       .catch((error) => this.log.error(`run ${runId} crashed`, error))
+      // What was pushed is stored before followers are told the run ended here.
+      .then(() => writer.flush())
+      .catch((error) => {
+        if (!(error instanceof LeaseLostError)) this.log.warn(`run ${runId}: storing its last events failed`, error);
+      })
       .finally(() => {
         this.local.delete(runId);
         this.hub.end(runId);
+        void this.notifier.notify(runId);
       });
+    this.local.set(runId, { controller, done });
   }
 
-  private async execute(runId: string, firstSeq: number, resumed: boolean, signal: AbortSignal): Promise<void> {
+  private async execute(runId: string, firstSeq: number, mode: LaunchMode, attempt: number, writer: RunEventWriter, signal: AbortSignal): Promise<void> {
     let seq = firstSeq;
-    const emit = async (event: PipelineEvent) => {
-      await this.append(runId, seq, event);
-      seq += 1;
-    };
+    // Write-behind: the pipeline never waits for an event's insert (the checkpoint does).
+    const emit = (event: PipelineEvent) => writer.push(seq++, event);
     const em = this.orm.em.fork();
     const run = await em.findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] });
     const checkpoint = (run.checkpoint ?? undefined) as PipelineCheckpoint | undefined;
     let costMillicents = 0;
-    const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null);
+    const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt);
+    const mine = { id: runId, instanceId: this.instanceId };
     try {
+      if (mode === 'start') emit({ type: 'run', runId, conversationId: runId });
       await billing.releaseLeftoverHolds();
       const engines = this.engines.resolve(run.modelOrder);
       const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
-      if (resumed) {
-        const done = checkpoint?.completedStages ?? 0;
-        await emit(logEvent('info', done > 0 ? `Resumed after an interruption: ${done} finished stage(s) kept, continuing from there.` : 'Resumed after an interruption: starting the first stage again.'));
-      }
+      if (mode !== 'start') emit(logEvent(mode === 'takeover' ? 'warning' : 'info', continuedMessage(mode, checkpoint?.completedStages ?? 0)));
       const pipeline = runPipeline({
         idea: run.idea,
         attachments: run.attachments,
@@ -188,19 +232,24 @@ export class RunService {
         checkpoint,
         signal,
         beforeStage: (stage) => billing.reserve(stage),
-        onCheckpoint: (cp, calls) => this.saveCheckpoint(billing, cp, calls, engines),
+        onCheckpoint: async (cp, calls) => {
+          // The stage's events are stored before its checkpoint: a crash loses only the unfinished stage's.
+          await writer.flush();
+          await this.saveCheckpoint(billing, cp, calls, engines);
+        },
       });
       let step = await pipeline.next();
       while (!step.done) {
-        await emit(step.value);
+        emit(step.value);
         step = await pipeline.next();
       }
       const outcome = step.value;
       if (!outcome.verification.passed) {
         const refunded = await billing.refundRepairs();
-        if (refunded > 0) await emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
+        if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
       }
       costMillicents = await this.totalCost(runId);
+      await writer.flush();
       const projectId = await this.projects.saveRunResult({
         userId: run.userId,
         conversationId: runId,
@@ -210,9 +259,9 @@ export class RunService {
         processingMs: outcome.executionMs,
         costMillicents,
       });
-      await this.orm.em.fork().nativeUpdate(Conversation, { id: runId }, { projectId, status: 'completed', completedAt: new Date(), updatedAt: new Date() });
+      await this.orm.em.fork().nativeUpdate(Conversation, mine, { projectId, status: 'completed', completedAt: new Date(), updatedAt: new Date() });
       await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId });
-      await emit({
+      emit({
         type: 'complete',
         projectId,
         filesGenerated: Object.keys(outcome.files).length,
@@ -220,7 +269,8 @@ export class RunService {
         executionSeconds: Math.round(outcome.executionMs / 100) / 10,
       });
     } catch (error) {
-      if (signal.aborted) return; // shutting down: the run stays resumable
+      // Shutting down, or another process owns the run now: it stays as it is, for whoever continues it.
+      if (signal.aborted || error instanceof LeaseLostError) return;
       const message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
@@ -229,45 +279,42 @@ export class RunService {
       const stopped = error instanceof AppError && error.code === 'PAYMENT_REQUIRED';
       await this.orm.em.fork().nativeUpdate(
         Conversation,
-        { id: runId },
+        mine,
         stopped ? { status: 'interrupted', error: message, updatedAt: new Date() } : { status: 'failed', error: message, completedAt: new Date(), updatedAt: new Date() },
       );
-      await emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
+      emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
     }
   }
 
-  /** The stage's checkpoint, its engine usage and its settled charge: one transaction. */
+  /** The stage's checkpoint, its engine usage and its settled charge: one transaction, fenced by the lease. */
   private async saveCheckpoint(billing: RunBilling, cp: PipelineCheckpoint, calls: EngineCallRecord[], engines: { key: string; provider: string; model: string }[]): Promise<void> {
     await billing.settleStage(calls, engines, async (em) => {
-      await em.nativeUpdate(
+      const saved = await em.nativeUpdate(
         Conversation,
-        { id: billing.runId },
+        { id: billing.runId, instanceId: this.instanceId },
         { checkpoint: cp as unknown as Record<string, unknown>, stages: cp.stages, executionMs: cp.executionMs, updatedAt: new Date(), heartbeatAt: new Date() },
       );
+      // Another process took the run over: nothing of this stage may be stored or charged here.
+      if (saved === 0) throw new LeaseLostError(`run ${billing.runId} was taken over by another server`);
     });
   }
 
   private async totalCost(runId: string): Promise<number> {
-    const rows = await this.orm.em.fork().getConnection().execute<{ total: string | number | null }[]>(
-      'select coalesce(sum(cost_millicents), 0) as total from engine_usage where conversation_id = ?',
-      [runId],
-    );
+    const rows = await this.sql<{ total: string | number | null }>('select coalesce(sum(cost_millicents), 0) as total from engine_usage where conversation_id = ?', [runId]);
     return Number(rows[0]?.total ?? 0);
   }
 
-  /** Stores an event with its sequence number (one insert), then wakes live subscribers. */
-  private async append(runId: string, seq: number, event: PipelineEvent): Promise<void> {
-    await this.orm.em.fork().insert(RunEvent, { conversationId: runId, seq, data: event as unknown as Record<string, unknown>, createdAt: new Date() });
-    this.hub.publish(runId, seq, event);
-  }
-
-  /** The newest stored event's number (0 before any). */
-  private async lastSeq(runId: string): Promise<number> {
-    const rows = await this.orm.em.fork().getConnection().execute<{ seq: number | null }[]>(
-      'select max(seq) as seq from run_events where conversation_id = ?',
+  /** The newest stored event's number (0 before any) and type. */
+  private async lastEvent(runId: string): Promise<{ seq: number; type: string | null }> {
+    const rows = await this.sql<{ seq: number; type: string | null }>(
+      `select seq, data->>'type' as type from run_events where conversation_id = ? order by seq desc limit 1`,
       [runId],
     );
-    return Number(rows[0]?.seq ?? 0);
+    return { seq: Number(rows[0]?.seq ?? 0), type: rows[0]?.type ?? null };
+  }
+
+  private async lastSeq(runId: string): Promise<number> {
+    return (await this.lastEvent(runId)).seq;
   }
 
   private async getOwned(user: Owner, runId: string) {
@@ -278,12 +325,11 @@ export class RunService {
 
   async info(user: Owner, runId: string): Promise<RunInfo> {
     const row = await this.getOwned(user, runId);
-    const stale = row.status === 'running' && !this.local.has(runId) && (!row.heartbeatAt || row.heartbeatAt.getTime() < Date.now() - this.staleAfterMs);
     return {
       id: row.id,
       conversationId: row.id,
       idea: row.idea,
-      status: stale ? 'interrupted' : row.status,
+      status: row.status,
       projectId: row.status === 'completed' ? (row.projectId ?? null) : null,
       lastEventId: await this.lastSeq(runId),
       createdAt: row.createdAt.toISOString(),
@@ -292,9 +338,22 @@ export class RunService {
   }
 
   /**
+   * Whether a follower of a run run elsewhere has seen its end: the run stopped and its last
+   * stored event is its end (or the run stopped long enough ago that nothing more is coming).
+   */
+  private async hasEnded(user: Owner, runId: string, after: number): Promise<boolean | 'more'> {
+    const row = await this.getOwned(user, runId);
+    if (row.status === 'running') return false;
+    const last = await this.lastEvent(runId);
+    if (last.seq > after) return 'more';
+    return last.type === 'complete' || last.type === 'error' || row.updatedAt.getTime() < Date.now() - SETTLE_MS;
+  }
+
+  /**
    * The run's events after `afterSeq`: stored ones first, then new ones as they come, until the
-   * run completes or fails (or stops being run by anyone). Live events of a run in this process
-   * come from memory; runs of other processes are followed by polling the database.
+   * run ends. Live events of a run in this process come from memory once stored; a run of another
+   * process (or one about to be taken over) is followed through the notifier, with a slow poll
+   * in case a notice was lost.
    */
   async *events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
     await this.getOwned(user, runId);
@@ -302,6 +361,7 @@ export class RunService {
     while (!signal.aborted) {
       const live: Array<{ seq: number; event: PipelineEvent }> = [];
       let ended = false;
+      let poked = false;
       let wake: () => void = () => {};
       // Subscribe before reading the database: an event stored meanwhile is then in `live`.
       const unsubscribe = this.hub.subscribe(runId, (seq, event) => {
@@ -310,6 +370,11 @@ export class RunService {
       });
       const unEnd = this.hub.onEnd(runId, () => {
         ended = true;
+        wake();
+      });
+      const unNotify = this.notifier.subscribe((id) => {
+        if (id !== runId && id !== ANY_RUN) return;
+        poked = true;
         wake();
       });
       const onAbort = () => wake();
@@ -336,26 +401,34 @@ export class RunService {
           }
           continue; // one more look at the database, then the run's final status
         }
-        const status = await this.info(user, runId);
-        if (FINAL.has(status.status) || status.status === 'interrupted') {
-          if (status.lastEventId <= after) return;
-          continue;
-        }
+        const end = await this.hasEnded(user, runId, after);
+        if (end === true) return;
+        if (end === 'more') continue;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollMs);
+          const timer = setTimeout(resolve, this.notifier.fallbackPollMs);
           wake = () => {
             clearTimeout(timer);
             resolve();
           };
-          if (signal.aborted) wake();
+          if (signal.aborted || poked || live.length > 0 || ended) wake();
         });
       } finally {
         signal.removeEventListener('abort', onAbort);
         unsubscribe();
         unEnd();
+        unNotify();
       }
     }
   }
+}
+
+/** The line a continued run's feed shows first. */
+function continuedMessage(mode: 'resume' | 'takeover', done: number): string {
+  const kept = done === 1 ? '1 finished stage kept' : `${done} finished stages kept`;
+  if (mode === 'takeover') {
+    return done > 0 ? `The server restarted; continuing the run from its last finished stage (${kept}).` : 'The server restarted; continuing the run from its first stage.';
+  }
+  return done > 0 ? `Resumed after an interruption: ${done} finished stage(s) kept, continuing from there.` : 'Resumed after an interruption: starting the first stage again.';
 }
 
 export function logEvent(level: 'info' | 'success' | 'warning' | 'error', message: string): PipelineEvent {

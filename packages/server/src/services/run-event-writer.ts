@@ -1,0 +1,91 @@
+import type { PipelineEvent } from '@wolfpack/core';
+
+export type SqlAll = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+export type StoredEvent = { seq: number; event: PipelineEvent };
+
+/** This process no longer owns the run: another one took it over. It must stop at once. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
+/** Waits before the second and third try of a batch the database refused for a passing reason. */
+const RETRY_MS = [100, 400, 1600];
+const BATCH = 200;
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Write-behind for a run's events: `push` returns at once, so the pipeline never waits for an
+ * insert; a background loop stores what accumulated, in order, one multi-row insert per batch, and
+ * only then hands the batch on (to live subscribers and other servers). Clients therefore only
+ * ever see stored events, and a process that dies loses at most what was not yet stored, which
+ * is never before the last checkpoint: the checkpoint waits for {@link flush}.
+ *
+ * Each insert is fenced by the lease: it stores nothing unless this process still owns the run.
+ */
+export class RunEventWriter {
+  private pending: StoredEvent[] = [];
+  private draining: Promise<void> | undefined;
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly sql: SqlAll,
+    private readonly runId: string,
+    private readonly instanceId: string,
+    private readonly onStored: (batch: readonly StoredEvent[]) => void,
+  ) {}
+
+  push(seq: number, event: PipelineEvent): void {
+    if (this.failure) throw this.failure;
+    this.pending.push({ seq, event });
+    this.draining ??= this.drain();
+  }
+
+  /** Resolves once everything pushed so far is stored; throws what stopped the writer. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    if (this.failure) throw this.failure;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.slice(0, BATCH);
+        await this.store(batch);
+        this.pending.splice(0, batch.length);
+        this.onStored(batch);
+      }
+    } catch (error) {
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.pending = [];
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private async store(batch: readonly StoredEvent[]): Promise<void> {
+    const rows = JSON.stringify(batch.map(({ seq, event }) => ({ seq, data: event })));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const stored = await this.sql<{ seq: number }>(
+          `insert into run_events (conversation_id, seq, data, created_at)
+           select c.id, x.seq, x.data, now()
+           from conversations c, jsonb_to_recordset(?::jsonb) as x(seq int, data jsonb)
+           where c.id = ? and c.instance_id = ?
+           returning seq`,
+          [rows, this.runId, this.instanceId],
+        );
+        if (stored.length !== batch.length) throw new LeaseLostError(`run ${this.runId} is run by another server now`);
+        return;
+      } catch (error) {
+        if (error instanceof LeaseLostError) throw error;
+        // Those numbers are taken: another process stores this run's events now.
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
+          throw new LeaseLostError(`run ${this.runId} is run by another server now`);
+        }
+        const wait = RETRY_MS[attempt];
+        if (wait === undefined) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+}
