@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import pg from 'pg';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { MikroORM } from '@mikro-orm/core';
@@ -51,10 +52,34 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     orm = await PgliteORM.init({ ...common, dbName: pgliteDir(options.dataDir) });
   }
   try {
-    await orm.migrator.up();
+    if (kind === 'postgres') await withMigrationLock(options.databaseUrl!, () => orm.migrator.up());
+    else await orm.migrator.up();
   } catch (error) {
     await orm.close(true);
     throw error;
   }
   return { orm, kind, close: () => orm.close(true) };
+}
+
+/** Any fixed number: the key of the advisory lock that serializes migrations across processes. */
+const MIGRATION_LOCK_KEY = 7_411_937;
+
+/**
+ * Replicas that start together on an empty database would each run the migrations, and the
+ * second would fail on objects the first just created (the migrator takes no lock). A session
+ * advisory lock, on a connection of its own, lets one migrate while the others wait, then find
+ * nothing left to do.
+ */
+async function withMigrationLock(databaseUrl: string, migrate: () => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'wolfpack-migrations' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migrate();
+  } finally {
+    // Ending the session releases the lock, also when the unlock itself cannot be sent.
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
 }

@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+#
+# Wolfpack server + web app in one image. Build from the repository root:
+#   docker build -t wolfpack .
+# Run alone (embedded PGlite database in the /data volume):
+#   docker run --init -p 3000:3000 -v wolfpack-data:/data wolfpack
+# Run several replicas on PostgreSQL behind a proxy: deploy/compose.yaml, docs/DEPLOYMENT.md.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- build: install every dependency, build all packages, then cut out the server's production tree
+FROM ${NODE_IMAGE} AS build
+# The pnpm version scripts/toolchain.sh pins (package.json has no packageManager field). Installed
+# with npm because corepack fails on the registry's signatures for it.
+ARG PNPM_VERSION=12.21.0
+RUN npm install --global --no-audit --no-fund --loglevel=error "pnpm@${PNPM_VERSION}"
+WORKDIR /src
+
+# Manifests first, so editing sources does not invalidate the dependency layer.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY packages/core/package.json packages/core/
+COPY packages/server/package.json packages/server/
+COPY packages/web/package.json packages/web/
+COPY packages/cli/package.json packages/cli/
+RUN --mount=type=cache,id=wolfpack-pnpm-store,target=/pnpm-store \
+    pnpm install --frozen-lockfile --store-dir /pnpm-store
+
+COPY . .
+# Vite builds production React unless NODE_ENV says otherwise; keep it unset here (pnpm install
+# above needed the dev dependencies that NODE_ENV=production would have skipped).
+RUN pnpm build
+
+# The server package with only its production dependencies (@wolfpack/core included, as a copy)
+# in a self-contained node_modules. --legacy: the workspace does not inject workspace packages.
+RUN --mount=type=cache,id=wolfpack-pnpm-store,target=/pnpm-store \
+    pnpm --filter @wolfpack/server --prod deploy --legacy --store-dir /pnpm-store /out/packages/server \
+ && rm -rf /out/packages/server/src /out/packages/server/bench \
+ && mkdir -p /out/packages/web \
+ && cp -r packages/web/dist /out/packages/web/dist
+
+# ---- runtime: Node and the deployed tree, nothing else
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    WOLFPACK_DATA_DIR=/data
+# The same layout as the monorepo: the server finds the web app at ../../web/dist from its
+# dist/index.js, so packages/web/dist is served without any setting.
+COPY --from=build /out /app
+# Code stays owned by root and read-only to the server; only the data directory is writable.
+RUN mkdir -p /data && chown node:node /data
+WORKDIR /app/packages/server
+# `node` (uid 1000) comes with the official Node images.
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# dist/main.js starts the server from the environment and closes it cleanly on SIGTERM. The small
+# young generation keeps memory flat while large exports stream (as scripts/start.sh does).
+CMD ["node", "--max-semi-space-size=4", "dist/main.js"]
