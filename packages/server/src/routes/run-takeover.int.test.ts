@@ -118,17 +118,23 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
 
   it('kill -9 mid-run: the restarted server continues the run, and an EventSource client gets every event once', async () => {
     const { seed, proxy, spawnOne } = await fixture();
+    const t0 = Date.now();
+    // Where the time went, if it ever runs out on a loaded machine.
+    const step = (what: string) => console.log(`[kill -9 on ${kind}] +${Date.now() - t0} ms ${what}`);
     const first = await spawnOne();
     proxy.targets = [first.url];
     const client = await register(proxy.url, 'crasher');
     const runId = await startRun(client, proxy.url, 'Crash test dummy');
     const follower = followWithEventSource(`${proxy.url}/api/wolfpack/runs/${runId}/events`, client.cookieHeader());
     await until(() => follower.events.some(building), 60_000, 'the Building stage');
+    step('Building finished; killing the server');
     await first.crash();
 
     const second = await spawnOne();
     proxy.targets = [second.url];
+    step('restarted');
     await follower.ended;
+    step(`the follower saw the end (${follower.connections()} connections)`);
     expect(follower.connections()).toBeGreaterThanOrEqual(2);
     await expectWholeProject(follower.events, client);
     // PGlite admits one process per data directory: stop the server before reading its database.
@@ -136,7 +142,7 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
     const db = await openSql(seed);
     cleanup.push(() => db.close());
     await expectStoredOnce(db.sql, runId, follower.events);
-  }, 120_000);
+  }, 180_000);
 
   it(`gives a run up after ${MAX_TAKEOVERS} takeovers and leaves it resumable`, async () => {
     const seed = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300' } });
@@ -251,7 +257,7 @@ describe.runIf(testDatabases().includes('postgres'))('PostgreSQL dropping every 
       const follower = followWithEventSource(`${server.url}/api/wolfpack/runs/${runId}/events`, client.cookieHeader());
       await until(() => follower.events.some((e) => e.event.type === 'stage' && e.event.role === 'Planning' && e.event.ok), 60_000, 'Planning');
       // What a restart looks like from here: every connection of the server (pool and LISTEN) is cut.
-      const [{ name }] = await admin.sql.execute<Array<{ name: string }>>('select current_database() as name');
+      const name = (await admin.sql.execute<Array<{ name: string }>>('select current_database() as name'))[0]!.name;
       await admin.sql.execute(`select pg_terminate_backend(pid) from pg_stat_activity where datname = ? and pid <> pg_backend_pid()`, [name]);
       const end = await follower.ended;
       console.log(`after PostgreSQL cut every connection mid-run, the run ended with: ${end.event.type === 'error' ? `error (${end.event.error})` : end.event.type}`);

@@ -6,6 +6,14 @@ import type { LedgerService } from './ledger-service.js';
 
 type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
 
+/** What was held for one stage: settled after it, released if it never finishes. */
+export interface StageHold {
+  id: string;
+  key: string;
+  cents: number;
+  role: PipelineRole;
+}
+
 /**
  * The money side of one run: before each stage its worst case is held (or the run stops with
  * PAYMENT_REQUIRED before any engine is called); after it, the hold settles to the real cost in the
@@ -13,7 +21,7 @@ type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
  * finished stage twice and a crashed stage's hold is given back on the next attempt.
  */
 export class RunBilling {
-  private hold: { id: string; key: string; cents: number; role: PipelineRole } | null = null;
+  private hold: StageHold | null = null;
 
   constructor(
     private readonly orm: MikroORM,
@@ -50,11 +58,30 @@ export class RunBilling {
   }
 
   /**
+   * The hold of the stage that just finished, handed to {@link settleStage}: the next stage may
+   * reserve before this one's settlement is committed (it runs behind the pipeline).
+   */
+  takeHold(): StageHold | null {
+    const hold = this.hold;
+    this.hold = null;
+    return hold;
+  }
+
+  /** Whether reserving for `stage` must wait for earlier stages to settle (it reads what they cost). */
+  needsSettledStages(stage: StageBudget): boolean {
+    return this.maxCostCents !== null || stage.worstCase.cents > 0;
+  }
+
+  /**
    * Stores the stage's engine calls with what each was billed (the real cost, at most the hold),
    * settles the hold and runs `alsoInTransaction` (the checkpoint) in the same transaction.
    */
-  async settleStage(calls: readonly EngineCallRecord[], engines: readonly { key: string; provider: string; model: string }[], alsoInTransaction: (em: EntityManager) => Promise<void>): Promise<void> {
-    const hold = this.hold;
+  async settleStage(
+    hold: StageHold | null,
+    calls: readonly EngineCallRecord[],
+    engines: readonly { key: string; provider: string; model: string }[],
+    alsoInTransaction: (em: EntityManager) => Promise<void>,
+  ): Promise<void> {
     const billed = settleCalls(calls.map((c) => ({ cents: callCostCents(c.pricePer1kTokensCents, c.totalTokens) })), hold?.cents ?? 0);
     const byKey = new Map(engines.map((e) => [e.key, e]));
     await this.ledger.transact(this.userId, async (tx) => {
@@ -89,7 +116,6 @@ export class RunBilling {
         await tx.settle(hold.id, total, { kind: 'engine_usage', amountCents: -total, reference: `usage:${hold.id}`, conversationId: this.runId, description: `${hold.role}: ${tokens} tokens` });
       }
     });
-    this.hold = null;
   }
 
   /**

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { AppError, formatCents, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
 import { runPipeline, type EngineCallRecord, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
 import type { LedgerService } from './ledger-service.js';
-import { RunBilling } from './run-billing.js';
+import { RunBilling, type StageHold } from './run-billing.js';
 import { Conversation, RunEvent } from '../entities/index.js';
 import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
@@ -211,15 +211,22 @@ export class RunService {
     let seq = firstSeq;
     // Write-behind: the pipeline never waits for an event's insert (the checkpoint does).
     const emit = (event: PipelineEvent) => writer.push(seq++, event);
-    const em = this.orm.em.fork();
-    const run = await em.findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] });
+    const run = await this.orm.em.fork().findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] });
     const checkpoint = (run.checkpoint ?? undefined) as PipelineCheckpoint | undefined;
     let costMillicents = 0;
     const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt);
     const mine = { id: runId, instanceId: this.instanceId };
+    // Checkpoints commit behind the pipeline, one after another: the next stage starts at once.
+    let commits: Promise<void> = Promise.resolve();
+    let commitFailure: unknown;
+    const committed = async () => {
+      await commits;
+      if (commitFailure) throw commitFailure;
+    };
     try {
       if (mode === 'start') emit({ type: 'run', runId, conversationId: runId });
-      await billing.releaseLeftoverHolds();
+      // A fresh run has no holds yet; a continued one may have the dead attempt's.
+      else await billing.releaseLeftoverHolds();
       const engines = this.engines.resolve(run.modelOrder);
       const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
       if (mode !== 'start') emit(logEvent(mode === 'takeover' ? 'warning' : 'info', continuedMessage(mode, checkpoint?.completedStages ?? 0)));
@@ -231,11 +238,24 @@ export class RunService {
         existingFiles,
         checkpoint,
         signal,
-        beforeStage: (stage) => billing.reserve(stage),
-        onCheckpoint: async (cp, calls) => {
-          // The stage's events are stored before its checkpoint: a crash loses only the unfinished stage's.
-          await writer.flush();
-          await this.saveCheckpoint(billing, cp, calls, engines);
+        beforeStage: async (stage) => {
+          // Money reads what earlier stages cost: then (only then) their settlements must be in.
+          if (billing.needsSettledStages(stage)) await committed();
+          else if (commitFailure) throw commitFailure;
+          await billing.reserve(stage);
+        },
+        onCheckpoint: (cp, calls) => {
+          const hold = billing.takeHold();
+          commits = commits.then(async () => {
+            if (commitFailure) return;
+            try {
+              // The stage's events are stored before its checkpoint: a crash loses only what the next owner redoes.
+              await writer.flush();
+              await this.saveCheckpoint(billing, hold, cp, calls, engines);
+            } catch (error) {
+              commitFailure = error;
+            }
+          });
         },
       });
       let step = await pipeline.next();
@@ -244,6 +264,7 @@ export class RunService {
         step = await pipeline.next();
       }
       const outcome = step.value;
+      await committed();
       if (!outcome.verification.passed) {
         const refunded = await billing.refundRepairs();
         if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
@@ -271,6 +292,9 @@ export class RunService {
     } catch (error) {
       // Shutting down, or another process owns the run now: it stays as it is, for whoever continues it.
       if (signal.aborted || error instanceof LeaseLostError) return;
+      // Stages that finished are stored (or their failure is known) before anything is given back.
+      await commits;
+      if (commitFailure instanceof LeaseLostError) return;
       const message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
@@ -287,8 +311,14 @@ export class RunService {
   }
 
   /** The stage's checkpoint, its engine usage and its settled charge: one transaction, fenced by the lease. */
-  private async saveCheckpoint(billing: RunBilling, cp: PipelineCheckpoint, calls: EngineCallRecord[], engines: { key: string; provider: string; model: string }[]): Promise<void> {
-    await billing.settleStage(calls, engines, async (em) => {
+  private async saveCheckpoint(
+    billing: RunBilling,
+    hold: StageHold | null,
+    cp: PipelineCheckpoint,
+    calls: EngineCallRecord[],
+    engines: { key: string; provider: string; model: string }[],
+  ): Promise<void> {
+    await billing.settleStage(hold, calls, engines, async (em) => {
       const saved = await em.nativeUpdate(
         Conversation,
         { id: billing.runId, instanceId: this.instanceId },
