@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/core';
+import type { InferEntity, MikroORM } from '@mikro-orm/core';
 import { AppError, formatCents, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
 import { runPipeline, type EngineCallRecord, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
 import type { LedgerService } from './ledger-service.js';
@@ -27,6 +27,7 @@ export interface RunServiceOptions {
 }
 
 type Owner = { id: string };
+type RunRow = Pick<InferEntity<typeof Conversation>, 'userId' | 'idea' | 'attachments' | 'cycles' | 'modelOrder' | 'maxCostCents' | 'projectId' | 'checkpoint'>;
 type LaunchMode = 'start' | 'resume' | 'takeover';
 
 /** A run that kills its server every time is not taken over forever. */
@@ -137,7 +138,7 @@ export class RunService {
     const em = this.orm.em.fork();
     const now = new Date();
     const id = randomUUID();
-    em.create(Conversation, {
+    const row = em.create(Conversation, {
       id,
       userId: user.id,
       idea: request.idea,
@@ -160,7 +161,7 @@ export class RunService {
       completedAt: null,
     });
     await em.flush();
-    this.launch(id, 1, 'start', 0);
+    this.launch(id, 1, 'start', 0, row);
     return id;
   }
 
@@ -186,13 +187,14 @@ export class RunService {
     this.launch(runId, (await this.lastSeq(runId)) + 1, 'resume', Number(claimed[0]!.attempt));
   }
 
-  private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number): void {
+  /** `row`: the run as just created (a fresh start need not read it back). */
+  private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number, row?: RunRow): void {
     const controller = new AbortController();
     const writer = new RunEventWriter(this.sql, runId, this.instanceId, (batch) => {
       for (const { seq, event } of batch) this.hub.publish(runId, seq, event);
       void this.notifier.notify(runId);
     });
-    const done = this.execute(runId, nextSeq, mode, attempt, writer, controller.signal)
+    const done = this.execute(runId, nextSeq, mode, attempt, writer, controller.signal, row)
       .catch((error) => this.log.error(`run ${runId} crashed`, error))
       // What was pushed is stored before followers are told the run ended here.
       .then(() => writer.flush())
@@ -207,13 +209,14 @@ export class RunService {
     this.local.set(runId, { controller, done });
   }
 
-  private async execute(runId: string, firstSeq: number, mode: LaunchMode, attempt: number, writer: RunEventWriter, signal: AbortSignal): Promise<void> {
+  private async execute(runId: string, firstSeq: number, mode: LaunchMode, attempt: number, writer: RunEventWriter, signal: AbortSignal, row?: RunRow): Promise<void> {
     let seq = firstSeq;
     // Write-behind: the pipeline never waits for an event's insert (the checkpoint does).
     const emit = (event: PipelineEvent) => writer.push(seq++, event);
-    const run = await this.orm.em.fork().findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] });
+    const run = row ?? (await this.orm.em.fork().findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] }));
     const checkpoint = (run.checkpoint ?? undefined) as PipelineCheckpoint | undefined;
-    let costMillicents = 0;
+    // What this run's engine calls cost: earlier attempts' stored usage, plus this attempt's stages.
+    let costMillicents = mode === 'start' ? 0 : await this.totalCost(runId);
     const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt);
     const mine = { id: runId, instanceId: this.instanceId };
     // Checkpoints commit behind the pipeline, one after another: the next stage starts at once.
@@ -246,6 +249,7 @@ export class RunService {
         },
         onCheckpoint: (cp, calls) => {
           const hold = billing.takeHold();
+          costMillicents += calls.reduce((sum, c) => sum + c.costMillicents, 0);
           commits = commits.then(async () => {
             if (commitFailure) return;
             try {
@@ -269,19 +273,19 @@ export class RunService {
         const refunded = await billing.refundRepairs();
         if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
       }
-      costMillicents = await this.totalCost(runId);
-      await writer.flush();
-      const projectId = await this.projects.saveRunResult({
-        userId: run.userId,
-        conversationId: runId,
-        idea: run.idea,
-        projectId: run.projectId ?? null,
-        files: outcome.files,
-        processingMs: outcome.executionMs,
-        costMillicents,
-      });
+      const [projectId] = await Promise.all([
+        this.projects.saveRunResult({
+          userId: run.userId,
+          conversationId: runId,
+          idea: run.idea,
+          projectId: run.projectId ?? null,
+          files: outcome.files,
+          processingMs: outcome.executionMs,
+          costMillicents,
+        }),
+        writer.flush(),
+      ]);
       await this.orm.em.fork().nativeUpdate(Conversation, mine, { projectId, status: 'completed', completedAt: new Date(), updatedAt: new Date() });
-      await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId });
       emit({
         type: 'complete',
         projectId,
@@ -289,6 +293,8 @@ export class RunService {
         verification: outcome.verification,
         executionSeconds: Math.round(outcome.executionMs / 100) / 10,
       });
+      // After the user has the result (the run is already completed either way); never fails the run.
+      await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId }).catch((e) => this.log.warn(`run ${runId}: after-save work failed`, e));
     } catch (error) {
       // Shutting down, or another process owns the run now: it stays as it is, for whoever continues it.
       if (signal.aborted || error instanceof LeaseLostError) return;
