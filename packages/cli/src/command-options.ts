@@ -4,9 +4,10 @@
  * file and nothing heavier (each command loads its own module when it runs).
  */
 import { InvalidArgumentError } from 'commander';
-import type { NjinIterateMode } from '@wolfpack/core';
+import type { NjinIterateMode, ProjectSort as ServerProjectSort } from '@wolfpack/core';
 
-export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const;
+/** core's PROJECT_SORTS, without loading core (the server sorts: the names must be its own). */
+export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const satisfies readonly ServerProjectSort[];
 export type ProjectSort = (typeof PROJECT_SORTS)[number];
 
 /** The web page's four sorts (companion §2), as `--sort` names them. */
@@ -41,6 +42,13 @@ export function parsePort(value: string): number | undefined {
 export function listingLimit(value: string): number {
   const limit = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;
   if (!(limit >= 1 && limit <= SHOWCASE_MAX_PAGE_SIZE)) throw new InvalidArgumentError(`Use a whole number from 1 to ${SHOWCASE_MAX_PAGE_SIZE}.`);
+  return limit;
+}
+
+/** `projects ls --limit`: 1 or more (the CLI reads as many pages as it takes). */
+export function projectLimit(value: string): number {
+  const limit = /^\d{1,9}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(limit >= 1)) throw new InvalidArgumentError('Use a whole number from 1.');
   return limit;
 }
 

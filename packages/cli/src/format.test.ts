@@ -1,7 +1,5 @@
-import type { ProjectSummary } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
 import { zipName } from './commands/export.js';
-import { sortProjects } from './commands/projects.js';
 import { formatBytes, formatTable, plural, truncate } from './format.js';
 import { projectTitle } from './resources.js';
 
@@ -30,34 +28,6 @@ describe('formatTable', () => {
 });
 
 describe('projects', () => {
-  const at = (id: string, idea: string, fileCount: number, updatedAt: string): ProjectSummary => ({
-    id,
-    idea,
-    fileCount,
-    createdAt: updatedAt,
-    updatedAt,
-    folderId: null,
-    sessionCount: 1,
-    totalCostCents: 0,
-    replitTotalCostCents: 0,
-    totalProcessingTimeMs: 0,
-  });
-  const projects = [
-    at('1', 'banana bread', 3, '2026-11-20T10:00:00Z'),
-    at('2', 'Apple pie\nwith cream', 7, '2026-11-21T10:00:00Z'),
-    at('3', 'cherry jam', 3, '2026-11-22T10:00:00Z'),
-  ];
-  const order = (sort: Parameters<typeof sortProjects>[1]) => sortProjects(projects, sort).map((p) => p.id).join('');
-
-  it('sorts by update, title (ignoring case) and file count, newest first on ties', () => {
-    expect(order('newest')).toBe('321');
-    expect(order('oldest')).toBe('123');
-    expect(order('a-z')).toBe('213');
-    expect(order('z-a')).toBe('312');
-    expect(order('most-files')).toBe('231');
-    expect(order('least-files')).toBe('312');
-  });
-
   it('titles a project by the first line of its idea', () => {
     expect(projectTitle('  Apple pie\nwith cream')).toBe('Apple pie');
     expect(projectTitle('   \n  ')).toBe('Untitled Project');

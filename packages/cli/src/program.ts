@@ -9,6 +9,7 @@ import {
   parseEngineList,
   parsePort,
   PROJECT_SORTS,
+  projectLimit,
   SHOWCASE_PAGE_SIZE,
   SHOWCASE_SORTS,
 } from './command-options.js';
@@ -150,6 +151,7 @@ export function createProgram(io: CliIo): Command {
     .description('list your projects (the default)')
     .addOption(new Option('--sort <order>', 'order of the list').choices(PROJECT_SORTS).default('newest'))
     .option('--folder <id>', 'only the projects in this folder; root for those in no folder')
+    .option('--limit <n>', 'only the first n projects (default: all of them)', projectLimit)
     .action(async (options: ProjectsListOptions, command: Command) => (await import('./commands/projects.js')).projectsList(options, await ctx(command)));
   projects
     .command('show')

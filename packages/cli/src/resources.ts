@@ -3,7 +3,7 @@
  * its id or the start of it (the 8 characters the tables show), the sentences for ones that do
  * not exist, and how a project is named in a table.
  */
-import { AppError, foldersReply, isAppError, projectsReply, type Folder, type ProjectSummary } from '@wolfpack/core';
+import { AppError, foldersReply, isAppError, projectsPageReply, PROJECTS_MAX_PAGE_SIZE, type Folder, type ProjectSort, type ProjectSummary } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 import { explainLoggedOut } from './context.js';
 import { UsageError } from './usage-error.js';
@@ -45,10 +45,37 @@ export async function explained<T>(api: ApiClient, call: () => Promise<T>): Prom
   }
 }
 
-/** Every project of the user, or those in one folder (null: the root). */
-export function listProjects(api: ApiClient, folderId?: string | null): Promise<ProjectSummary[]> {
-  const path = folderId === undefined ? '/api/projects' : `/api/folders/${folderId === null ? 'root' : encodeURIComponent(folderId)}/projects`;
-  return explained(api, async () => (await api.get(path, { reply: projectsReply })).projects);
+export interface ListProjectsOptions {
+  /** The order the server lists them in. @default 'newest' */
+  sort?: ProjectSort | undefined;
+  /** Stop after this many. @default every project */
+  max?: number | undefined;
+}
+
+/**
+ * The user's projects, or those in one folder (null: the root), read page by page (200 at a time,
+ * the most the server answers) until the last page or `max`.
+ */
+export async function listProjects(api: ApiClient, folderId?: string | null, options: ListProjectsOptions = {}): Promise<ProjectSummary[]> {
+  const { sort = 'newest', max } = options;
+  const projects: ProjectSummary[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ limit: String(Math.min(PROJECTS_MAX_PAGE_SIZE, max === undefined ? Infinity : max - projects.length)) });
+    if (sort !== 'newest') params.set('sort', sort);
+    if (folderId !== undefined) params.set('folderId', folderId ?? 'root');
+    if (cursor !== null) params.set('cursor', cursor);
+    const page = await explained(api, () => api.get(`/api/projects?${params.toString()}`, { reply: projectsPageReply }));
+    projects.push(...page.projects);
+    cursor = page.nextCursor;
+  } while (cursor !== null && (max === undefined || projects.length < max));
+  return max === undefined ? projects : projects.slice(0, max);
+}
+
+/** How many projects each folder holds (`root`: in no folder), from one small request. */
+export async function projectCounts(api: ApiClient): Promise<Map<string | null, number>> {
+  const page = await explained(api, () => api.get('/api/projects?limit=1&counts=true', { reply: projectsPageReply }));
+  return new Map(Object.entries(page.folderCounts ?? {}).map(([folder, count]) => [folder === 'root' ? null : folder, count] as const));
 }
 
 export function listFolders(api: ApiClient): Promise<Folder[]> {

@@ -1,13 +1,13 @@
-// Zip export of a 2,000-file / 50 MB project through the real server (PGlite), beside `zip -r`
-// of the same files from disk, in one run: throughput, and how much the server process's memory
-// grows while it streams (target: flat, under 64 MB).
+// Zip export of a 2,000-file / 50 MB project through the real server (PGlite), beside `zip -r -6`
+// of the same files from disk, in one run: throughput as a ratio to zip's (target: at least 0.8),
+// and how much the server process's memory grows while it streams (target: flat, under 64 MB).
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startServer } from '../src/index.js';
 
@@ -34,15 +34,15 @@ try {
     `insert into projects (id, user_id, idea, file_count, total_bytes, created_at, updated_at) values (?, ?, 'Export benchmark', ?, ?, now(), now())`,
     [projectId, userId, FILES, FILES * FILE_BYTES],
   );
-  // A 10-file project to warm the export path up (archiver, zlib and the queries loaded and
-  // compiled) before measuring, so the growth shown belongs to the project's size, not to first use.
-  const warmId = randomUUID();
+  // A 10-file project, exported first so that the code is loaded and compiled and the database
+  // open before anything is measured.
+  const tinyId = randomUUID();
   await conn.execute(
-    `insert into projects (id, user_id, idea, file_count, total_bytes, created_at, updated_at) values (?, ?, 'Warm-up', 10, 10240, now(), now())`,
-    [warmId, userId],
+    `insert into projects (id, user_id, idea, file_count, total_bytes, created_at, updated_at) values (?, ?, 'Tiny warm-up', 10, 10240, now(), now())`,
+    [tinyId, userId],
   );
   for (let i = 0; i < 10; i++) {
-    await conn.execute('insert into project_files (project_id, path, content, size) values (?, ?, ?, ?)', [warmId, `w${i}.ts`, 'x'.repeat(1024), 1024]);
+    await conn.execute('insert into project_files (project_id, path, content, size) values (?, ?, ?, ?)', [tinyId, `w${i}.ts`, 'x'.repeat(1024), 1024]);
   }
   // Text that compresses like real code does, not like zeros: random words from a small alphabet.
   const source = join(dataDir, 'files');
@@ -67,7 +67,7 @@ try {
   // V8 sizes the young generation by the machine's memory; on a large machine most of the growth
   // with Node's defaults is that, not data kept alive, which is why the server ships with a
   // smaller one.
-  async function measure(nodeOptions: string) {
+  async function measure(nodeOptions: string, warm: 'warm' | 'cold' = 'warm') {
     const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../src/testing/serve-child.ts', import.meta.url))], {
       env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: nodeOptions, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -81,46 +81,87 @@ try {
       body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
     });
     const session = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    // Warm up with a small export (code loaded and compiled, database open), then measure.
-    await (await fetch(`${childUrl}/api/projects/${warmId}/export`, { headers: { cookie: session } })).arrayBuffer();
-    await new Promise((r) => setTimeout(r, 500));
+    const exportOnce = async (id: string, save?: string) => {
+      const res = await fetch(`${childUrl}/api/projects/${id}/export`, { headers: { cookie: session } });
+      const chunks: Uint8Array[] = [];
+      let bytes = 0;
+      for await (const chunk of res.body!) {
+        bytes += (chunk as Uint8Array).length;
+        if (save) chunks.push(chunk as Uint8Array);
+      }
+      if (save) writeFileSync(save, Buffer.concat(chunks));
+      return bytes;
+    };
+    // The first large read after start costs the server memory once, whatever the project's
+    // size: V8 recompiles PGlite's WebAssembly with its optimising tier, in the background (up to
+    // a few hundred MB for a moment, depending on when it runs), and PGlite's buffer cache
+    // (shared_buffers, 128 MB at most) fills. A server that
+    // has run a while has paid both, so the rows measured "warm" export the project once before
+    // measuring; the "first export" row shows that cost. Then three exports: the fastest counts
+    // (as for zip, since other work on the machine slows either at random), the growth is the
+    // peak over all three.
+    await exportOnce(tinyId);
+    if (warm === 'warm') await exportOnce(projectId);
+    await new Promise((r) => setTimeout(r, 1000));
     const baseline = rss();
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 10);
-    const started = performance.now();
-    const res = await fetch(`${childUrl}/api/projects/${projectId}/export`, { headers: { cookie: session } });
+    let ms = Infinity;
     let zipBytes = 0;
-    for await (const chunk of res.body!) zipBytes += (chunk as Uint8Array).length;
-    const ms = performance.now() - started;
+    for (let i = 0; i < (warm === 'warm' ? 3 : 1); i++) {
+      const started = performance.now();
+      zipBytes = await exportOnce(projectId, i === 0 ? exported : undefined);
+      ms = Math.min(ms, performance.now() - started);
+    }
     clearInterval(sampler);
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     return { ms, growth: peak - baseline, zipBytes };
-
   }
-  // The server as `npm start` and `pnpm wolfpack serve` run it, then with Node's own defaults.
-  const asShipped = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '--max-semi-space-size=4');
-  const nodeDefaults = await measure('');
-  const ours = asShipped.ms;
-  const zipBytes = asShipped.zipBytes;
+  // `zip -r -6` between the exports, so both see the machine alike; the fastest of its runs counts.
+  const zipRuns: number[] = [];
+  const runZip = () => {
+    rmSync(join(dataDir, 'out.zip'), { force: true });
+    const started = performance.now();
+    const zip = spawnSync('zip', ['-qr', '-6', join(dataDir, 'out.zip'), 'src'], { cwd: source });
+    if (zip.status === 0) zipRuns.push(performance.now() - started);
+  };
+  const exported = join(dataDir, 'export.zip');
 
-  const zipStarted = performance.now();
-  const zip = spawnSync('zip', ['-qr', '-6', join(dataDir, 'out.zip'), 'src'], { cwd: source });
-  const zipMs = performance.now() - zipStarted;
-  const zipAvailable = zip.status === 0;
+  // The server as `npm start` and `pnpm wolfpack serve` run it, then with Node's own defaults,
+  // then a first export straight after start.
+  runZip();
+  const asShipped = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '--max-semi-space-size=4');
+  runZip();
+  const nodeDefaults = await measure('');
+  runZip();
+  const cold = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '--max-semi-space-size=4', 'cold');
+  const ours = asShipped.ms;
+  const zipMs = zipRuns.length > 0 ? Math.min(...zipRuns) : undefined;
+  // The archive the server sent is checked as users would: with unzip.
+  const unzipTest = spawnSync('unzip', ['-tq', exported], { encoding: 'utf8' });
+  const unzipSays = unzipTest.error ? 'unzip not installed' : unzipTest.status === 0 ? 'unzip -t: no errors' : `unzip -t FAILED: ${unzipTest.stdout}${unzipTest.stderr}`;
 
   const input = (FILES * FILE_BYTES) / MB;
-  console.log(`${FILES} files, ${input.toFixed(1)} MB of text, database: ${databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)'}\n`);
-  console.log('| candidate | time | throughput | ratio | memory growth |');
+  const mbps = (ms: number) => `${(input / (ms / 1000)).toFixed(1)} MB/s`;
+  const ratio = (ms: number) => (zipMs === undefined ? 'n/a' : `${(zipMs / ms).toFixed(2)}×`);
+  const growth = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+  console.log(`${FILES} files, ${input.toFixed(1)} MB of text, database: ${databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)'}`);
+  // Times on a shared machine move with what else runs: say how busy it was.
+  console.log(`Load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores at the end.\n`);
+  console.log('| candidate | time | throughput | throughput ÷ zip -r -6 (target ≥ 0.8×) | memory growth (target < 64 MB) |');
   console.log('| --- | ---: | ---: | ---: | ---: |');
-  console.log(`| Wolfpack export, server as shipped (--max-semi-space-size=4) | ${ours.toFixed(0)} ms | ${(input / (ours / 1000)).toFixed(1)} MB/s | 1.00 | ${(asShipped.growth / MB).toFixed(1)} MB (target < 64 MB) |`);
-  console.log(`| same, Node's default young generation | ${nodeDefaults.ms.toFixed(0)} ms | ${(input / (nodeDefaults.ms / 1000)).toFixed(1)} MB/s | ${(nodeDefaults.ms / ours).toFixed(2)} | ${(nodeDefaults.growth / MB).toFixed(1)} MB |`);
-  if (zipAvailable) {
-    console.log(`| zip -r -6 of the same files on disk | ${zipMs.toFixed(0)} ms | ${(input / (zipMs / 1000)).toFixed(1)} MB/s | ${(zipMs / ours).toFixed(2)} | (separate process) |`);
+  console.log(`| Wolfpack export, server as shipped (--max-semi-space-size=4) | ${ours.toFixed(0)} ms | ${mbps(ours)} | ${ratio(ours)} | ${growth(asShipped.growth)} |`);
+  console.log(`| same, Node's default young generation | ${nodeDefaults.ms.toFixed(0)} ms | ${mbps(nodeDefaults.ms)} | ${ratio(nodeDefaults.ms)} | ${growth(nodeDefaults.growth)} |`);
+  console.log(`| first export after start (V8 compiling PGlite, its cache filling) | ${cold.ms.toFixed(0)} ms | ${mbps(cold.ms)} | ${ratio(cold.ms)} | ${growth(cold.growth)} |`);
+  if (zipMs !== undefined) {
+    console.log(`| zip -r -6 of the same files on disk (fastest of ${zipRuns.length}) | ${zipMs.toFixed(0)} ms | ${mbps(zipMs)} | 1.00× | (separate process) |`);
   } else {
-    console.log('| zip -r | not installed | | | |');
+    console.log('| zip -r -6 | not installed | | | |');
   }
-  console.log(`\nZip size: ${(zipBytes / MB).toFixed(1)} MB`);
+  const verdict = zipMs === undefined ? '' : `${zipMs / ours >= 0.8 ? 'meets' : 'MISSES'} the 0.8× target; `;
+  console.log(`\nAs shipped: ${verdict}memory growth ${asShipped.growth < 64 * MB ? 'meets' : 'MISSES'} the 64 MB target.`);
+  console.log(`Zip size: ${(asShipped.zipBytes / MB).toFixed(1)} MB (zip -r -6: ${zipMs === undefined ? 'n/a' : `${(statSync(join(dataDir, 'out.zip')).size / MB).toFixed(1)} MB`}); ${unzipSays}.`);
 } finally {
   await server.close();
   await rm(dataDir, { recursive: true, force: true });

@@ -32,7 +32,8 @@ describe('Home: History panel and publishing', () => {
     // Built meanwhile (here through the API): the panel reads both lists again when it opens.
     const projectId = await buildProjectViaApi(page, IDEA);
     let slowReads = 0;
-    await page.route(/\/api\/(projects|conversations)$/, async (route) => {
+    // The project list now carries its page size in the query string.
+    await page.route(/\/api\/(projects|conversations)(\?[^/]*)?$/, async (route) => {
       slowReads += 1;
       await new Promise((resolve) => setTimeout(resolve, 400));
       await route.fallback();

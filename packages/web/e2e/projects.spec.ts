@@ -105,10 +105,80 @@ describe('All Projects', () => {
     expect((await waitForToast(page, 'Failed to delete project')).title).toBe('Error');
     await waitForCards(page, 1);
 
-    await page.route('**/api/folders/root/projects', (route) => route.fulfill({ status: 500, body: 'Internal Server Error' }));
+    await page.route((url) => url.pathname === '/api/projects', (route) => route.fulfill({ status: 500, body: 'Internal Server Error' }));
     await page.reload();
     await page.getByTestId('projects-error').waitFor();
     expect(await page.getByTestId('projects-error').textContent()).toContain('Failed to fetch projects');
+  });
+
+  it('pages through a long list: the next page as the end scrolls into view, or with Load more; sorted and searched by the server', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, '/', 'paging');
+    const ideas = ['Alpha notes', 'Beta board', 'Gamma game', 'Delta diary', 'Epsilon editor'];
+    for (const idea of ideas) await buildProjectViaApi(page, idea);
+    // Two projects a page, as if there were thousands (the sidebar's count read keeps its limit=1).
+    const listUrls: URL[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/projects' && !url.searchParams.has('limit'),
+      (route) => {
+        const url = new URL(route.request().url());
+        url.searchParams.set('limit', '2');
+        listUrls.push(url);
+        return route.continue({ url: url.toString() });
+      },
+    );
+
+    // The end of the list is in view at once: pages keep coming until the last.
+    await page.goto('/projects');
+    await waitForTitles(page, [...ideas].reverse());
+    expect(await page.getByTestId('project-count').textContent()).toBe('5 projects');
+    expect(await page.getByTestId('load-more-status').textContent()).toBe('Showing 5 of 5');
+    expect(await page.getByTestId('load-more-button').count()).toBe(0);
+    expect(listUrls.map((url) => url.searchParams.has('cursor'))).toEqual([false, true, true]);
+    // The count line's number comes from the sidebar's counts: the pages do not count again.
+    expect(listUrls.map((url) => url.searchParams.get('counts'))).toEqual([null, null, null]);
+
+    // The server sorts across pages.
+    await page.getByTestId('sort-select').selectOption('a-z');
+    await waitForTitles(page, ['Alpha notes', 'Beta board', 'Delta diary', 'Epsilon editor', 'Gamma game']);
+    await page.getByTestId('sort-select').selectOption('newest');
+    await waitForTitles(page, [...ideas].reverse());
+
+    // And searches: the count line says what matched; the search stays in the address.
+    await page.getByTestId('project-search').fill('GAM');
+    await waitForTitles(page, ['Gamma game']);
+    expect(await page.getByTestId('project-count').textContent()).toBe('1 project matching "GAM"');
+    expect(listUrls.at(-1)!.searchParams.get('counts')).toBe('true');
+    expect(new URL(page.url()).searchParams.get('q')).toBe('GAM');
+    await page.getByTestId('project-search').fill('no such project');
+    await page.getByTestId('projects-empty').waitFor();
+    expect(await page.getByTestId('projects-empty').textContent()).toContain('No projects found. Try adjusting your filters.');
+    await page.getByTestId('project-search').fill('');
+    await waitForTitles(page, [...ideas].reverse());
+
+    // Without IntersectionObserver (or for a keyboard), Load more reads the next page.
+    const manual = await browser.newPage();
+    await manual.context().addCookies(await page.context().cookies());
+    await manual.addInitScript(() => {
+      Reflect.deleteProperty(window, 'IntersectionObserver');
+    });
+    await manual.route(
+      (url) => url.pathname === '/api/projects' && !url.searchParams.has('limit'),
+      (route) => {
+        const url = new URL(route.request().url());
+        url.searchParams.set('limit', '2');
+        return route.continue({ url: url.toString() });
+      },
+    );
+    await manual.goto('/projects');
+    await waitForCards(manual, 2);
+    expect(await manual.getByTestId('load-more-status').textContent()).toBe('Showing 2 of 5');
+    await manual.getByTestId('load-more-button').click();
+    await waitForCards(manual, 4);
+    await manual.getByTestId('load-more-button').click();
+    await waitForTitles(manual, [...ideas].reverse());
+    expect(await manual.getByTestId('load-more-button').count()).toBe(0);
+    await saveShot(manual, 'projects-paged', { fullPage: true });
   });
 
   it('asks a visitor to sign in', async () => {

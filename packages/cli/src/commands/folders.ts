@@ -2,7 +2,7 @@ import { folderName, folderReply, type Folder } from '@wolfpack/core';
 import { checkCanConfirm, confirmDeletion } from '../confirm.js';
 import { loggedInApi, type CommandContext } from '../context.js';
 import { plural } from '../format.js';
-import { explained, findFolder, findFolderOrRoot, listFolders, listProjects, shortId } from '../resources.js';
+import { explained, findFolder, findFolderOrRoot, listFolders, projectCounts, shortId } from '../resources.js';
 import { UsageError } from '../usage-error.js';
 
 /**
@@ -11,12 +11,7 @@ import { UsageError } from '../usage-error.js';
  */
 export async function foldersList(_options: object, context: CommandContext): Promise<void> {
   const api = await loggedInApi(context);
-  const [folders, projects] = await Promise.all([listFolders(api), listProjects(api)]);
-  const counts = new Map<string | null, number>();
-  for (const project of projects) {
-    const key = project.folderId ?? null;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
+  const [folders, counts] = await Promise.all([listFolders(api), projectCounts(api)]);
   const rootProjectCount = counts.get(null) ?? 0;
   if (context.output.json) {
     const withCounts = folders.map((folder) => ({ ...folder, projectCount: counts.get(folder.id) ?? 0 }));
@@ -85,7 +80,7 @@ export async function foldersRemove(id: string, options: FoldersRemoveOptions, c
   const api = await loggedInApi(context);
   const folders = await listFolders(api);
   const folder = await findFolder(api, id, folders);
-  const projectsMovedToRoot = (await listProjects(api, folder.id)).length;
+  const projectsMovedToRoot = (await projectCounts(api)).get(folder.id) ?? 0;
   const foldersMovedToRoot = folders.filter((f: Folder) => f.parentFolderId === folder.id).length;
   const moved = movedText(projectsMovedToRoot, foldersMovedToRoot);
   await confirmDeletion(context, options.yes, `Delete folder "${folder.name}" (${shortId(folder.id)})?${moved === '' ? '' : ` Its ${moved} will move to the root.`}`);

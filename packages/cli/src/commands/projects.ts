@@ -1,4 +1,4 @@
-import { projectDetailReply, type ProjectSummary } from '@wolfpack/core';
+import { projectDetailReply } from '@wolfpack/core';
 import { checkCanConfirm, confirmDeletion } from '../confirm.js';
 import { loggedInApi, type CommandContext } from '../context.js';
 import { formatBytes, formatDate, formatTable, plural, truncate } from '../format.js';
@@ -15,17 +15,19 @@ export interface ProjectsListOptions {
   sort?: ProjectSort | undefined;
   /** Only the projects in this folder; 'root' for those in no folder. @default every project */
   folder?: string | undefined;
+  /** Only the first this many, in the chosen order. @default every project */
+  limit?: number | undefined;
 }
 
 /**
  * `wolfpack projects ls`: a table of the user's projects (short id, title, files, last update),
  * or with `--json` `{projects: [...]}` as the server lists them, each with its `title`, in the
- * chosen order.
+ * chosen order. The server sorts and pages; every page is read unless `--limit` says fewer.
  */
 export async function projectsList(options: ProjectsListOptions, context: CommandContext): Promise<void> {
   const api = await loggedInApi(context);
   const folderId = options.folder === undefined ? undefined : ((await findFolderOrRoot(api, options.folder))?.id ?? null);
-  const projects = sortProjects(await listProjects(api, folderId), options.sort ?? 'newest');
+  const projects = await listProjects(api, folderId, { sort: options.sort ?? 'newest', max: options.limit });
   const withTitles = projects.map((project) => ({ ...project, title: projectTitle(project.idea) }));
   if (context.output.json) return context.output.result('', { projects: withTitles });
 
@@ -37,22 +39,6 @@ export async function projectsList(options: ProjectsListOptions, context: Comman
   const rows = withTitles.map((p) => [shortId(p.id), truncate(p.title, TITLE_WIDTH), String(p.fileCount), formatDate(p.updatedAt)]);
   const [header, ...lines] = formatTable([{ header: 'ID' }, { header: 'TITLE' }, { header: 'FILES', align: 'right' }, { header: 'UPDATED' }], rows);
   context.io.stdout.write(`${[context.output.style('bold', header!), ...lines].join('\n')}\n`);
-}
-
-/** The projects in the order asked for; ties keep the most recently updated first. */
-export function sortProjects(projects: readonly ProjectSummary[], sort: ProjectSort): ProjectSummary[] {
-  const time = (p: ProjectSummary) => Date.parse(p.updatedAt) || 0;
-  const newest = (a: ProjectSummary, b: ProjectSummary) => time(b) - time(a) || a.id.localeCompare(b.id);
-  const byTitle = (a: ProjectSummary, b: ProjectSummary) => projectTitle(a.idea).localeCompare(projectTitle(b.idea), undefined, { sensitivity: 'base' });
-  const order: Record<ProjectSort, (a: ProjectSummary, b: ProjectSummary) => number> = {
-    newest,
-    oldest: (a, b) => -newest(a, b),
-    'a-z': (a, b) => byTitle(a, b) || newest(a, b),
-    'z-a': (a, b) => byTitle(b, a) || newest(a, b),
-    'most-files': (a, b) => b.fileCount - a.fileCount || newest(a, b),
-    'least-files': (a, b) => a.fileCount - b.fileCount || newest(a, b),
-  };
-  return [...projects].sort(order[sort]);
 }
 
 /**

@@ -149,6 +149,85 @@ export type ProjectSummary = z.infer<typeof projectSummary>;
 export const projectsReply = z.object({ projects: z.array(projectSummary) });
 export type ProjectsReply = z.infer<typeof projectsReply>;
 
+/**
+ * Orders of a project list (the All Projects sort dropdown, `wolfpack projects ls --sort`). Each
+ * pair is the exact reverse of the other, ties included: newest and oldest by the last update
+ * (then id), a-z and z-a by the title, case-insensitive (ties oldest first for a-z), most-files
+ * and least-files by the file count (ties newest first for most-files).
+ */
+export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const;
+export type ProjectSort = (typeof PROJECT_SORTS)[number];
+
+/** Projects per page of GET /api/projects when no limit is given. */
+export const PROJECTS_PAGE_SIZE = 50;
+/** The largest page GET /api/projects answers: a list of 10,000 projects comes in pages. */
+export const PROJECTS_MAX_PAGE_SIZE = 200;
+/** Longest search text: longer ones say nothing more about an idea's words. */
+export const PROJECTS_SEARCH_MAX = 200;
+
+/** One query-string value: Koa gives a string, or an array when the key repeats (the first counts). */
+function queryValue(value: unknown): unknown {
+  const first = Array.isArray(value) ? (value as unknown[])[0] : value;
+  return typeof first === 'string' && first.trim() === '' ? undefined : first;
+}
+
+/**
+ * GET /api/projects query string. Without parameters it answers the newest 50 projects of every
+ * folder; `nextCursor` of the reply, passed as `cursor`, gives the next page (keyset paging, so
+ * pages stay disjoint and complete while projects are added).
+ */
+export const projectsQuery = z.object({
+  limit: z.preprocess(
+    queryValue,
+    z.coerce
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(PROJECTS_MAX_PAGE_SIZE, `limit must be at most ${PROJECTS_MAX_PAGE_SIZE}`)
+      .default(PROJECTS_PAGE_SIZE),
+  ),
+  /** The `nextCursor` of the previous page; absent for the first page. */
+  cursor: z.preprocess(
+    queryValue,
+    z
+      .string({ error: 'cursor must be the nextCursor of an earlier page' })
+      .max(2_048, 'cursor must be the nextCursor of an earlier page')
+      .optional(),
+  ),
+  /** Only the projects directly in this folder; `root` for those in no folder. Absent: every folder. */
+  folderId: z.preprocess(
+    queryValue,
+    z.string({ error: 'folderId must be a folder id or root' }).trim().max(128, 'folderId must be a folder id or root').optional(),
+  ),
+  sort: z.preprocess(queryValue, z.enum(PROJECT_SORTS, { error: `sort must be one of ${PROJECT_SORTS.join(', ')}` }).default('newest')),
+  /** Only projects whose idea contains this text, ignoring case. */
+  q: z.preprocess(
+    queryValue,
+    z
+      .string({ error: 'q must be text' })
+      .trim()
+      .max(PROJECTS_SEARCH_MAX, `q must be at most ${PROJECTS_SEARCH_MAX} characters`)
+      .refine((text) => !text.includes('\u0000'), 'q must not contain NUL characters')
+      .optional(),
+  ),
+  /** `true` adds `total` and `folderCounts` to a first page (one more query, so only on request). */
+  counts: z.preprocess(queryValue, z.enum(['true', 'false'], { error: 'counts must be true or false' }).optional()),
+});
+export type ProjectsQuery = z.infer<typeof projectsQuery>;
+
+/**
+ * A page of GET /api/projects: the spec's `{projects}` plus paging. `nextCursor` is null on the
+ * last page. With `counts=true` a first page also carries `total` (projects matching the folder
+ * and search) and `folderCounts` (every project of the user by folder id, `root` for no folder).
+ */
+export const projectsPageReply = projectsReply.extend({
+  /** Defaults to null: a server from before paging answers every project at once. */
+  nextCursor: z.string().nullable().default(null),
+  total: countLike.optional(),
+  folderCounts: z.record(z.string(), countLike).optional(),
+});
+export type ProjectsPageReply = z.infer<typeof projectsPageReply>;
+
 export const project = z.object({
   id: entityId,
   idea: z.string(),

@@ -105,7 +105,7 @@ describe.each(testDatabases())('account and savings on %s', (kind) => {
     const newcomer = await signUp(server, 'leaver');
     expect(newcomer.id).not.toBe(id);
     expect(accountReply.parse((await newcomer.client.get('/api/account')).json)).toMatchObject({ username: 'leaver', status: 'active' });
-    expect((await newcomer.client.get('/api/projects')).json).toEqual({ projects: [] });
+    expect((await newcomer.client.get('/api/projects')).json).toEqual({ projects: [], nextCursor: null });
 
     // The row stays, anonymised; the personal records are gone; the books are kept.
     const [user] = await sql(server, 'select username, username_key, status, closed_at, referral_code, password_hash from users where id = ?', [id]);
@@ -153,6 +153,8 @@ describe.each(testDatabases())('account and savings on %s', (kind) => {
       em.create(Conversation, {
         id: randomUUID(), userId: id, idea: 'x', modelOrder: [], cycles: 1, attachments: [], projectId: null, status: status as 'completed',
         stages: [], executionMs, createdAt: new Date(completedAt ?? now), updatedAt: new Date(), completedAt: completedAt ? new Date(completedAt) : null,
+        // The running one is another live server's (its lease is fresh): this server must not take it over.
+        instanceId: 'another-server', heartbeatAt: new Date(Date.now() + 3600_000),
       });
     run('completed', 60_000, '2026-03-02T00:00:00Z');
     run('completed', 120_000, '2026-01-31T23:59:59Z');

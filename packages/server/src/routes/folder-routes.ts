@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { createFolderRequest, folderName, type FolderReply, type FoldersReply, type ProjectsReply } from '@wolfpack/core';
+import { createFolderRequest, folderName, projectsQuery, type FolderReply, type FoldersReply, type ProjectsPageReply } from '@wolfpack/core';
 import { z } from 'zod';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
@@ -34,9 +34,11 @@ export function folderRoutes(folders: FolderService, projects: ProjectService): 
     ctx.body = { success: true };
   });
 
+  // Paged like GET /api/projects (never every project in one answer), the folder from the path.
   router.get('/:id/projects', async (ctx) => {
-    const id = ctx.params.id!;
-    ctx.body = { projects: await projects.list(requireUser(ctx).id, id === 'root' ? null : id) } satisfies ProjectsReply;
+    const user = requireUser(ctx);
+    const query = parseWith(projectsQuery, ctx.query);
+    ctx.body = (await projects.page(user.id, { ...query, folderId: ctx.params.id! })) satisfies ProjectsPageReply;
   });
 
   return router;

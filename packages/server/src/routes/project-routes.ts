@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { moveProjectRequest, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsReply, type ReplitCodeReply, type StatsReply } from '@wolfpack/core';
+import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/zip-export.js';
@@ -32,8 +32,10 @@ export function projectRoutes({ projects, stats, engines, log }: ProjectRoutesDe
     ctx.body = { conversations: await stats.conversations(requireUser(ctx).id) } satisfies ConversationsReply;
   });
 
+  /** A page of the user's projects: `{projects, nextCursor}` (see core's projectsQuery). */
   router.get('/projects', async (ctx) => {
-    ctx.body = { projects: await projects.list(requireUser(ctx).id) } satisfies ProjectsReply;
+    const user = requireUser(ctx);
+    ctx.body = (await projects.page(user.id, parseWith(projectsQuery, ctx.query))) satisfies ProjectsPageReply;
   });
 
   router.get('/projects/:id', async (ctx) => {

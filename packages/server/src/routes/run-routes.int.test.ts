@@ -1,6 +1,3 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINE_STAGES, conversationsReply, runInfoReply, statsReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
@@ -143,7 +140,7 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     expect((await intruder.get(`/api/projects/${projectId}`)).status).toBe(404);
     expect((await intruder.get(`/api/projects/${projectId}/replit-code`)).status).toBe(404);
     expect((await intruder.post('/api/wolfpack/stream', { idea: 'steal', projectId })).status).toBe(404);
-    expect((await intruder.get('/api/projects')).json).toEqual({ projects: [] });
+    expect((await intruder.get('/api/projects')).json).toEqual({ projects: [], nextCursor: null });
     expect((await intruder.get('/api/projects/not-a-uuid')).status).toBe(404);
   });
 
@@ -163,10 +160,3 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     expect(list[0]!.sessionCount).toBe(2);
   });
 });
-
-async function signedInAt(url: string): Promise<TestClient> {
-  const client = new TestClient(url);
-  const res = await client.post('/api/auth/register', { username: 'crasher', password: 'correct-horse' });
-  expect(res.status).toBe(201);
-  return client;
-}

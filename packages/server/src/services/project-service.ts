@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { AppError, type Project as ProjectPayload, type ProjectSummary } from '@wolfpack/core';
+import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type ProjectsQuery, type ProjectSummary } from '@wolfpack/core';
 import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.js';
+import { cursorAfter, decodeCursor, filterSql, pageSql, type PageRow } from './project-list-query.js';
 
 export interface RunResult {
   userId: string;
@@ -14,8 +15,11 @@ export interface RunResult {
   costMillicents: number;
 }
 
-/** Files read per query when streaming: bounded by bytes so memory stays flat for any project. */
-const STREAM_BATCH_BYTES = 256 * 1024;
+/**
+ * Content read per query when streaming: bounded by bytes so memory stays flat for any project.
+ * 1 MiB reads PGlite about twice as fast as 256 KiB (fewer round trips), 4 MiB no faster.
+ */
+const STREAM_BATCH_BYTES = 1024 * 1024;
 
 /** Projects: the files runs produce, scoped to their owner; earlier versions kept on update. */
 export class ProjectService {
@@ -38,38 +42,76 @@ export class ProjectService {
   }
 
   /**
-   * The files one by one, in path order, reading at most a few MiB at a time: an export of a
-   * 50 MB project holds one batch in memory, not the project.
+   * The files one by one, in path order, reading about 1 MiB of content per query: an export of
+   * a 50 MB project holds one batch in memory, not the project. Each batch is its own short
+   * query, not a cursor held open: a slow download must not keep a transaction (on PGlite, the
+   * only connection) for its whole length. Closing the iterator early stops the reading.
    */
   async *streamFiles(userId: string, id: string): AsyncGenerator<{ path: string; content: string }> {
     const em = this.orm.em.fork();
     await this.getOwned(userId, id, em);
-    const index = (await em.find(ProjectFile, { projectId: id }, { fields: ['path', 'size'] })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    let batch: string[] = [];
-    let bytes = 0;
-    // Plain SQL rather than entities: no identity map or hydration for megabytes of content.
+    // Plain SQL rather than entities: no identity map or hydration for thousands of rows and
+    // megabytes of content.
     const connection = em.getConnection();
-    const flush = async function* (paths: string[]) {
+    const index: Array<{ path: string; size: number }> = await connection.execute('select path, size from project_files where project_id = ?', [id]);
+    // Sorted here, by code point: database collations differ (C on PGlite, often en_US on servers).
+    index.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (let start = 0; start < index.length; ) {
+      // At least one file per batch, however large; then as many as fit in STREAM_BATCH_BYTES.
+      let end = start + 1;
+      let bytes = index[start]!.size;
+      while (end < index.length && bytes + index[end]!.size <= STREAM_BATCH_BYTES) bytes += index[end++]!.size;
+      const paths = index.slice(start, end).map((entry) => entry.path);
+      start = end;
       const rows: Array<{ path: string; content: string }> = await connection.execute(
         `select path, content from project_files where project_id = ? and path in (${paths.map(() => '?').join(', ')})`,
         [id, ...paths],
       );
-      const byPath = new Map<string, string>(rows.map((r) => [r.path, r.content]));
+      const byPath = new Map(rows.map((row) => [row.path, row.content]));
       for (const path of paths) {
         const content = byPath.get(path);
+        // A file deleted since the index was read is left out.
         if (content !== undefined) yield { path, content };
       }
-    };
-    for (const entry of index) {
-      if (batch.length > 0 && bytes + entry.size > STREAM_BATCH_BYTES) {
-        yield* flush(batch);
-        batch = [];
-        bytes = 0;
-      }
-      batch.push(entry.path);
-      bytes += entry.size;
     }
-    if (batch.length > 0) yield* flush(batch);
+  }
+
+  /**
+   * One page of the user's projects (GET /api/projects): `limit` rows in `sort` order after
+   * `cursor`, only those of one folder (`root`: no folder) or matching `q` when given. With
+   * `counts`, also how many match and how many each folder holds.
+   */
+  async page(userId: string, query: ProjectsQuery): Promise<ProjectsPageReply> {
+    const em = this.orm.em.fork();
+    const folderId = query.folderId === undefined ? undefined : query.folderId.toLowerCase() === 'root' ? null : query.folderId;
+    if (folderId) await this.assertFolder(userId, folderId, em);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.sort);
+    const filter = { userId, folderId, q: query.q || undefined };
+    const connection = em.getConnection();
+    const { sql, params } = pageSql(filter, query.sort, query.limit, after);
+    const rows: PageRow[] = await connection.execute(sql, params);
+    const more = rows.length > query.limit;
+    const shown = more ? rows.slice(0, query.limit) : rows;
+    const reply: ProjectsPageReply = {
+      projects: shown.map(summaryOfRow),
+      nextCursor: more ? cursorAfter(shown.at(-1)!, query.sort) : null,
+    };
+    if (query.counts === 'true') {
+      const counted: Array<{ folder: string; n: number | string }> = await connection.execute(
+        `select coalesce("folder_id"::text, 'root') as "folder", count(*) as "n" from "projects" where "user_id" = ? group by "folder_id"`,
+        [userId],
+      );
+      reply.folderCounts = Object.fromEntries(counted.map((row) => [row.folder, Number(row.n)]));
+      if (filter.q) {
+        const { where, params: countParams } = filterSql(filter);
+        const [row] = await connection.execute<Array<{ n: number | string }>>(`select count(*) as "n" from "projects" where ${where}`, countParams);
+        reply.total = Number(row?.n ?? 0);
+      } else {
+        reply.total =
+          folderId === undefined ? Object.values(reply.folderCounts).reduce((sum, n) => sum + n, 0) : (reply.folderCounts[folderId ?? 'root'] ?? 0);
+      }
+    }
+    return reply;
   }
 
   async list(userId: string, folderId?: string | null): Promise<ProjectSummary[]> {
@@ -200,6 +242,22 @@ export class ProjectService {
       return id;
     });
   }
+}
+
+/** A page row as the list reply carries it (the same fields as {@link ProjectService.list}). */
+function summaryOfRow(row: PageRow): ProjectSummary {
+  return {
+    id: row.id,
+    idea: row.idea,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    folderId: row.folder_id ?? null,
+    fileCount: Number(row.file_count),
+    sessionCount: Number(row.session_count),
+    totalCostCents: Math.ceil(Number(row.total_cost_millicents) / 1000),
+    replitTotalCostCents: 0,
+    totalProcessingTimeMs: Number(row.total_processing_time_ms),
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

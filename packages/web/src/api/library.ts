@@ -1,34 +1,30 @@
 /**
- * Reads and writes of the project library: projects by folder, folders, deletion and moves, the
- * run history, publishing to GitHub and the GitHub token in Settings. Every reply is parsed with
- * its @wolfpack/core schema. Query keys double as URLs (the default query function joins them).
+ * Reads and writes of the project library: the paged project list (by folder, sort and search),
+ * folders, deletion and moves, the run history, publishing to GitHub and the GitHub token in
+ * Settings. Every reply is parsed with its @wolfpack/core schema. Query keys double as URLs (the
+ * default query function joins them), except the project list's, whose URLs carry a query string.
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   conversationsReply,
   folderReply,
   foldersReply,
   githubSettingsReply,
-  projectsReply,
+  projectsPageReply,
   publishReply,
   type Conversation,
   type Folder,
   type GithubSettingsReply,
-  type ProjectSummary,
+  type ProjectsPageReply,
   type PublishReply,
   type PublishRequest,
 } from '@wolfpack/core';
-import { apiRequest, getQueryFn } from './client';
+import { folderCountMap, projectsPageUrl, type ProjectListFilter, type ProjectPageRequest } from '../lib/project-list';
+import { apiRequest, getQueryFn, throwIfResNotOk } from './client';
 import { queryKeys } from './queries';
 
-/** The root of the folder tree in URLs (GET /api/folders/root/projects). */
-export const ROOT_FOLDER = 'root';
-
 export const libraryKeys = {
-  /** Every key below starts with it, so one invalidation refreshes folders and their lists. */
   folders: ['/api/folders'] as const,
-  folderProjects: (folderId: string | null) =>
-    ['/api/folders', folderId === null ? ROOT_FOLDER : encodeURIComponent(folderId), 'projects'] as const,
   githubSettings: ['/api/settings/github'] as const,
 };
 
@@ -39,21 +35,65 @@ export interface ReadOptions {
   enabled?: boolean;
 }
 
-/** GET /api/projects: every project of the user (the sidebar's counts). */
-export function useAllProjects({ enabled = true }: ReadOptions = {}) {
-  return useQuery<ProjectSummary[]>({
-    queryKey: queryKeys.projects,
+/** Keys of the paged project list: all under `queryKeys.projects`, so a library change refreshes them. */
+export const projectListKeys = {
+  pages: (filter: ProjectListFilter) =>
+    [...queryKeys.projects, 'pages', { folderId: filter.folderId === undefined ? 'all' : (filter.folderId ?? 'root'), sort: filter.sort, q: filter.q?.trim() ?? '' }] as const,
+  counts: [...queryKeys.projects, 'counts'] as const,
+  recent: (limit: number) => [...queryKeys.projects, 'recent', limit] as const,
+};
+
+/** GET one page of /api/projects, parsed. */
+export async function fetchProjectsPage(request: ProjectPageRequest, signal?: AbortSignal): Promise<ProjectsPageReply> {
+  const res = await fetch(projectsPageUrl(request), { credentials: 'include', ...(signal ? { signal } : {}) });
+  await throwIfResNotOk(res);
+  return projectsPageReply.parse(await res.json());
+}
+
+/**
+ * The projects of one folder (or every folder), page after page as the list asks for more
+ * (`fetchNextPage`). A search's first page also carries its total, for the count line (without
+ * a search, {@link useProjectCounts} has it).
+ */
+export function useProjectPages(filter: ProjectListFilter, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: projectListKeys.pages(filter),
     enabled,
-    queryFn: async (ctx) => projectsReply.parse(await readJson(ctx)).projects,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) => fetchProjectsPage({ ...filter, cursor: pageParam, counts: pageParam === undefined && Boolean(filter.q?.trim()) }, signal),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // A new sort or search of the same folder keeps the cards shown until its first page arrives;
+    // another folder starts from the loading state, so its heading never sits over stale cards.
+    placeholderData: (previous, previousQuery) => (previousQuery && sameFolder(previousQuery.queryKey, filter) ? previous : undefined),
   });
 }
 
-/** GET /api/folders/{id|root}/projects: the projects directly in one folder (null: the root). */
-export function useFolderProjects(folderId: string | null, enabled = true) {
-  return useQuery<ProjectSummary[]>({
-    queryKey: libraryKeys.folderProjects(folderId),
+function sameFolder(key: readonly unknown[], filter: ProjectListFilter): boolean {
+  const before = key[2] as { folderId?: unknown } | undefined;
+  return before?.folderId === (projectListKeys.pages(filter)[2] as { folderId: string }).folderId;
+}
+
+/** How many projects each folder holds ('root': none), and in all: the sidebar's numbers. */
+export function useProjectCounts(enabled = true) {
+  return useQuery({
+    queryKey: projectListKeys.counts,
     enabled,
-    queryFn: async (ctx) => projectsReply.parse(await readJson(ctx)).projects,
+    queryFn: async ({ signal }) => {
+      const reply = await fetchProjectsPage({ sort: 'newest', limit: 1, counts: true }, signal);
+      return { byFolder: folderCountMap(reply.folderCounts), total: reply.total ?? 0 };
+    },
+  });
+}
+
+/** The `limit` most recently updated projects of every folder, and how many there are in all. */
+export function useRecentProjects(limit: number, { enabled = true }: ReadOptions = {}) {
+  return useQuery({
+    queryKey: projectListKeys.recent(limit),
+    enabled,
+    queryFn: async ({ signal }) => {
+      const reply = await fetchProjectsPage({ sort: 'newest', limit, counts: true }, signal);
+      return { projects: reply.projects, total: reply.total ?? reply.projects.length };
+    },
   });
 }
 

@@ -18,7 +18,7 @@ import {
   savingsReply,
   meReply,
   projectDetailReply,
-  projectsReply,
+  projectsPageReply,
   promptHistoryReply,
   replitCodeReply,
   statsReply,
@@ -164,21 +164,13 @@ export function useEngines(enabled = true) {
   });
 }
 
-/** GET /api/projects, parsed. */
-export async function fetchProjects(): Promise<ProjectSummary[]> {
-  const res = await apiRequest('GET', '/api/projects');
-  return projectsReply.parse(await res.json()).projects;
-}
-
-/** The most recently updated of `projects`, if any (unparseable dates sort last). */
-export function newestProject(projects: readonly ProjectSummary[]): ProjectSummary | undefined {
-  const time = (p: ProjectSummary) => {
-    const t = Date.parse(p.updatedAt);
-    return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
-  };
-  let newest: ProjectSummary | undefined;
-  for (const project of projects) if (!newest || time(project) > time(newest)) newest = project;
-  return newest;
+/**
+ * The most recently updated project, if any: GET /api/projects?limit=1 (the list is newest
+ * first), so Load Latest costs one row however many projects there are.
+ */
+export async function fetchLatestProject(): Promise<ProjectSummary | undefined> {
+  const res = await apiRequest('GET', '/api/projects?limit=1');
+  return projectsPageReply.parse(await res.json()).projects[0];
 }
 
 /** GET /api/projects/{id}/replit-code: every file consolidated for pasting into Replit. */

@@ -5,11 +5,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeRequestFailure, httpErrorParts } from '../api/client';
-import { useAllProjects, useConversations } from '../api/library';
+import { projectListKeys, useConversations, useRecentProjects } from '../api/library';
 import { queryKeys } from '../api/queries';
 import { toast } from '../hooks/use-toast';
 import { cn } from '../lib/cn';
-import { projectTitle, sortProjects } from '../lib/project-list';
+import { projectTitle } from '../lib/project-list';
 import { formatRunDate, runTitle, stageSummary } from '../lib/run-history';
 import { Button } from './button';
 
@@ -25,12 +25,13 @@ export function HistoryPanel() {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   // Read here, not in the panel's content: Radix may mount the content more than once as it opens.
-  const projects = useAllProjects({ enabled: open });
+  // The newest few and the total, not every project: a user may have thousands.
+  const projects = useRecentProjects(PROJECTS_SHOWN, { enabled: open });
   const runs = useConversations({ enabled: open });
   const onOpenChange = (next: boolean) => {
     if (next) {
       // Marked stale, both lists are read again as the panel shows (data never goes stale on its own).
-      for (const queryKey of [queryKeys.projects, queryKeys.conversations]) {
+      for (const queryKey of [projectListKeys.recent(PROJECTS_SHOWN), queryKeys.conversations]) {
         void client.invalidateQueries({ queryKey, exact: true, refetchType: 'none' });
       }
     }
@@ -73,7 +74,7 @@ export function HistoryPanel() {
 }
 
 interface HistoryListsProps {
-  projects: ReturnType<typeof useAllProjects>;
+  projects: ReturnType<typeof useRecentProjects>;
   runs: ReturnType<typeof useConversations>;
   onLeave: () => void;
 }
@@ -107,9 +108,10 @@ function HistoryLists({ projects, runs, onLeave }: HistoryListsProps) {
       </p>
     );
   }
-  const projectList = sortProjects(projects.data ?? [], 'newest');
+  const projectList = projects.data?.projects ?? [];
+  const projectTotal = projects.data?.total ?? 0;
   const runList = runs.data ?? [];
-  if (projectList.length === 0 && runList.length === 0) {
+  if (projectTotal === 0 && runList.length === 0) {
     return (
       <div className="flex flex-1 flex-col items-center justify-center gap-2 p-8 text-center" data-testid="history-empty">
         <span className="grid h-12 w-12 place-items-center rounded-2xl bg-zinc-100 text-zinc-400 dark:bg-zinc-800">
@@ -132,13 +134,13 @@ function HistoryLists({ projects, runs, onLeave }: HistoryListsProps) {
 
   return (
     <div className="flex-1 overflow-y-auto px-3 py-4">
-      <Group title="Projects" count={projectList.length} testId="history-projects">
-        {projectList.slice(0, PROJECTS_SHOWN).map((project) => (
+      <Group title="Projects" count={projectTotal} testId="history-projects">
+        {projectList.map((project) => (
           <ProjectEntry key={project.id} project={project} onOpen={onLeave} />
         ))}
-        {projectList.length > PROJECTS_SHOWN ? (
+        {projectTotal > projectList.length ? (
           <Link to="/projects" onClick={onLeave} className="block px-3 py-2 text-sm font-medium text-brand-strong hover:underline">
-            View all {projectList.length} projects
+            View all {projectTotal} projects
           </Link>
         ) : null}
       </Group>

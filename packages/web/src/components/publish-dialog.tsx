@@ -3,7 +3,7 @@ import { CircleCheck, Copy, ExternalLink, GitBranch, LoaderCircle, Settings, Tri
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { describeRequestFailure } from '../api/client';
-import { useAllProjects, useGithubSettings, usePublishProject } from '../api/library';
+import { useGithubSettings, usePublishProject, useRecentProjects } from '../api/library';
 import { useCopyReplitCode } from '../hooks/use-copy-replit-code';
 import { toast } from '../hooks/use-toast';
 import { checkPublishForm, initialPublishForm, type PublishFormValues } from '../lib/publish-form';
@@ -13,9 +13,12 @@ import { Modal, ModalActions } from './modal';
 import { Switch } from './switch';
 import { ToastAction } from './toast';
 
+/** How many of the newest projects are searched for the target's idea (the History panel's, shared). */
+const PUBLISH_LOOKUP = 8;
+
 export interface PublishTarget {
   projectId: string;
-  /** The project's idea, for the suggested name; read from the project list when absent. */
+  /** The project's idea, for the suggested name; found among the newest projects when absent. */
   idea?: string | undefined;
 }
 
@@ -78,8 +81,9 @@ export function PublishDialog({ target, onClose }: PublishDialogProps) {
 
 function PublishForm({ target, busy, onPhase, onCancel }: { target: PublishTarget; busy: boolean; onPhase: (phase: Phase) => void; onCancel: () => void }) {
   const navigate = useNavigate();
-  const projects = useAllProjects({ enabled: target.idea === undefined });
-  const idea = target.idea ?? projects.data?.find((project) => project.id === target.projectId)?.idea;
+  // Without an idea the target is the project a run just built or continued: the newest.
+  const recent = useRecentProjects(PUBLISH_LOOKUP, { enabled: target.idea === undefined });
+  const idea = target.idea ?? recent.data?.projects.find((project) => project.id === target.projectId)?.idea;
   const [values, setValues] = useState<PublishFormValues>(() => initialPublishForm(idea ?? ''));
   // The idea may arrive after the dialog opened: suggest the name then, unless the user typed one.
   const touched = useRef(false);

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { describeRequestFailure, httpErrorParts } from '../api/client';
-import { fetchProjects, newestProject } from '../api/queries';
+import { fetchLatestProject } from '../api/queries';
 import { continueProjectIdStore } from '../lib/build-stores';
 import { toast } from './use-toast';
 
@@ -14,7 +14,7 @@ export function useLoadLatestProject(onIdea: (idea: string) => void) {
   async function loadLatest(): Promise<void> {
     setLoading(true);
     try {
-      const newest = newestProject(await fetchProjects());
+      const newest = await fetchLatestProject();
       if (!newest) {
         toast({ title: 'No Project Found', description: 'No previous project available to load' });
         return;

@@ -1,6 +1,4 @@
-import type { ProjectSummary } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
-import { newestProject } from '../api/queries';
 import { isQrVisit } from '../components/learn-more';
 import { appendTranscript, finalTranscript } from '../hooks/use-voice-input';
 import { takeTweakRequest } from './build-stores';
@@ -30,15 +28,6 @@ describe('takeTweakRequest', () => {
       expect(takeTweakRequest(storage)).toBeUndefined();
       expect(storage.data.size).toBe(0);
     }
-  });
-});
-
-describe('newestProject', () => {
-  const project = (id: string, updatedAt: string) => ({ id, updatedAt }) as ProjectSummary;
-  it('picks the most recently updated project', () => {
-    const projects = [project('a', '2026-11-01T10:00:00Z'), project('b', '2026-11-03T10:00:00Z'), project('c', 'garbage')];
-    expect(newestProject(projects)?.id).toBe('b');
-    expect(newestProject([])).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
-import type { ProjectSummary } from '@wolfpack/core';
+import { PROJECTS_PAGE_SIZE, type ProjectSummary } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_SORTS, isProjectSort, projectCountLine, projectTitle, sortProjects } from './project-list';
+import { PROJECT_SORTS, folderCountMap, isProjectSort, joinPages, projectCountLine, projectTitle, projectsPageUrl } from './project-list';
 
 function project(id: string, idea: string, updatedAt: string, fileCount: number): ProjectSummary {
   return {
@@ -17,39 +17,40 @@ function project(id: string, idea: string, updatedAt: string, fileCount: number)
   };
 }
 
-const projects = [
-  project('a', 'banana shop\nwith a cart', '2026-03-02T10:00:00.000Z', 4),
-  project('b', 'Apple tracker', '2026-03-05T10:00:00.000Z', 9),
-  project('c', '', '2026-03-01T10:00:00.000Z', 1),
-  project('d', 'cherry notes', 'garbage', 4),
-];
 const ids = (list: ProjectSummary[]) => list.map((p) => p.id);
 
-describe('sortProjects', () => {
-  it('orders by last update, newest or oldest first; unparseable dates count as oldest', () => {
-    expect(ids(sortProjects(projects, 'newest'))).toEqual(['b', 'a', 'c', 'd']);
-    expect(ids(sortProjects(projects, 'oldest'))).toEqual(['d', 'c', 'a', 'b']);
+describe('projectsPageUrl', () => {
+  it('asks for the first page of every folder, newest first, with no parameters', () => {
+    expect(projectsPageUrl({ sort: 'newest' })).toBe('/api/projects');
+    expect(projectsPageUrl({ sort: 'newest', limit: PROJECTS_PAGE_SIZE, q: '   ' })).toBe('/api/projects');
   });
 
-  it('orders by title, case-insensitively, with Untitled Project as its title', () => {
-    expect(sortProjects(projects, 'a-z').map((p) => projectTitle(p.idea))).toEqual([
-      'Apple tracker',
-      'banana shop',
-      'cherry notes',
-      'Untitled Project',
-    ]);
-    expect(ids(sortProjects(projects, 'z-a'))).toEqual(['c', 'd', 'a', 'b']);
+  it('names the folder (root for none), the order, the search, the page size, counts and the cursor', () => {
+    expect(projectsPageUrl({ folderId: null, sort: 'a-z', counts: true })).toBe('/api/projects?sort=a-z&folderId=root&counts=true');
+    const url = new URL(projectsPageUrl({ folderId: 'f 1', sort: 'least-files', q: ' 50% & more ', limit: 8, cursor: 'abc_-' }), 'http://x');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ limit: '8', sort: 'least-files', folderId: 'f 1', q: '50% & more', cursor: 'abc_-' });
   });
+});
 
-  it('orders by file count; equal counts keep the newest first', () => {
-    expect(ids(sortProjects(projects, 'most-files'))).toEqual(['b', 'a', 'd', 'c']);
-    expect(ids(sortProjects(projects, 'least-files'))).toEqual(['c', 'a', 'd', 'b']);
+describe('joinPages', () => {
+  it('puts the pages one after another, each project once', () => {
+    const a = project('a', 'A', '2026-03-05T10:00:00.000Z', 1);
+    const b = project('b', 'B', '2026-03-04T10:00:00.000Z', 1);
+    const c = project('c', 'C', '2026-03-03T10:00:00.000Z', 1);
+    expect(ids(joinPages([{ projects: [a, b] }, { projects: [b, c] }, { projects: [] }]))).toEqual(['a', 'b', 'c']);
+    expect(joinPages([])).toEqual([]);
   });
+});
 
-  it('never changes the list it is given', () => {
-    const copy = [...projects];
-    sortProjects(projects, 'a-z');
-    expect(projects).toEqual(copy);
+describe('folderCountMap', () => {
+  it("reads 'root' as the null key of the sidebar's counts", () => {
+    expect(folderCountMap({ root: 7, 'folder-1': 2 })).toEqual(
+      new Map<string | null, number>([
+        [null, 7],
+        ['folder-1', 2],
+      ]),
+    );
+    expect(folderCountMap(undefined).size).toBe(0);
   });
 });
 

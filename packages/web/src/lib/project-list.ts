@@ -1,10 +1,13 @@
-/** All Projects' pure pieces: card titles, the sort orders and the remembered choice (spec core §2). */
-import type { ProjectSummary } from '@wolfpack/core';
+/**
+ * All Projects' pure pieces: card titles, the sort orders and the remembered choice (spec core
+ * §2), and the URL of one page of the list. The server sorts and pages (GET /api/projects): a
+ * user with 10,000 projects gets the first 50 at once and the rest as they scroll.
+ */
+import { PROJECT_SORTS, PROJECTS_PAGE_SIZE, type ProjectSort, type ProjectSummary } from '@wolfpack/core';
 import { createStoredValue } from '../hooks/use-stored-value';
 import { STORAGE_KEYS } from './storage-keys';
 
-export const PROJECT_SORTS = ['newest', 'oldest', 'a-z', 'z-a', 'most-files', 'least-files'] as const;
-export type ProjectSort = (typeof PROJECT_SORTS)[number];
+export { PROJECT_SORTS, type ProjectSort };
 export const DEFAULT_PROJECT_SORT: ProjectSort = 'newest';
 
 /** The labels of the sort dropdown. */
@@ -32,40 +35,64 @@ export function projectTitle(idea: string): string {
   return line || 'Untitled Project';
 }
 
-/** The time a project was last changed, for newest/oldest; unparseable dates count as the oldest. */
-function updatedTime(project: Pick<ProjectSummary, 'updatedAt'>): number {
-  const time = Date.parse(project.updatedAt);
-  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
-}
-
-type Compare = (a: ProjectSummary, b: ProjectSummary) => number;
-
-const byNewest: Compare = (a, b) => {
-  const ta = updatedTime(a);
-  const tb = updatedTime(b);
-  if (ta !== tb) return ta > tb ? -1 : 1;
-  return a.id.localeCompare(b.id);
-};
-
-const byTitle: Compare = (a, b) =>
-  projectTitle(a.idea).localeCompare(projectTitle(b.idea), 'en', { sensitivity: 'base', numeric: true });
-
-const ORDERS: Record<ProjectSort, Compare> = {
-  newest: byNewest,
-  oldest: (a, b) => -byNewest(a, b),
-  'a-z': (a, b) => byTitle(a, b) || byNewest(a, b),
-  'z-a': (a, b) => byTitle(b, a) || byNewest(a, b),
-  'most-files': (a, b) => b.fileCount - a.fileCount || byNewest(a, b),
-  'least-files': (a, b) => a.fileCount - b.fileCount || byNewest(a, b),
-};
-
-/** A sorted copy of `projects`; ties keep the most recently updated first. */
-export function sortProjects(projects: readonly ProjectSummary[], sort: ProjectSort): ProjectSummary[] {
-  return [...projects].sort(ORDERS[sort]);
-}
-
 /** The count line above the list, e.g. '3 projects' or '1 project in Work'. */
 export function projectCountLine(count: number, folderName?: string): string {
   const noun = count === 1 ? 'project' : 'projects';
   return folderName ? `${count} ${noun} in ${folderName}` : `${count} ${noun}`;
+}
+
+/** Which projects a list shows: one folder's (null: the root) or every folder's, optionally searched. */
+export interface ProjectListFilter {
+  /** undefined: every folder; null: the root. */
+  folderId?: string | null | undefined;
+  sort: ProjectSort;
+  /** Text the idea must contain (ignoring case); blank means no search. */
+  q?: string | undefined;
+}
+
+export interface ProjectPageRequest extends ProjectListFilter {
+  /** @default PROJECTS_PAGE_SIZE (50) */
+  limit?: number | undefined;
+  /** The nextCursor of the page before; absent for the first page. */
+  cursor?: string | undefined;
+  /** Ask for total and folderCounts (first pages only: it costs the server a count). */
+  counts?: boolean | undefined;
+}
+
+/** GET /api/projects?… for one page. Parameters with their default value are left out. */
+export function projectsPageUrl({ folderId, sort, q, limit = PROJECTS_PAGE_SIZE, cursor, counts }: ProjectPageRequest): string {
+  const params = new URLSearchParams();
+  if (limit !== PROJECTS_PAGE_SIZE) params.set('limit', String(limit));
+  if (sort !== DEFAULT_PROJECT_SORT) params.set('sort', sort);
+  if (folderId !== undefined) params.set('folderId', folderId ?? 'root');
+  const search = q?.trim();
+  if (search) params.set('q', search);
+  if (counts) params.set('counts', 'true');
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return query ? `/api/projects?${query}` : '/api/projects';
+}
+
+/**
+ * The pages loaded so far as one list. Keyset pages never overlap, but a refetch after a change
+ * can move a project between two pages that are read one after the other: each shows once.
+ */
+export function joinPages(pages: ReadonlyArray<{ projects: readonly ProjectSummary[] }>): ProjectSummary[] {
+  const seen = new Set<string>();
+  const list: ProjectSummary[] = [];
+  for (const page of pages) {
+    for (const project of page.projects) {
+      if (seen.has(project.id)) continue;
+      seen.add(project.id);
+      list.push(project);
+    }
+  }
+  return list;
+}
+
+/** Folder counts as the sidebar reads them: 'root' in the reply is the null key. */
+export function folderCountMap(folderCounts: Readonly<Record<string, number>> | undefined): Map<string | null, number> {
+  const counts = new Map<string | null, number>();
+  for (const [key, count] of Object.entries(folderCounts ?? {})) counts.set(key === 'root' ? null : key, count);
+  return counts;
 }

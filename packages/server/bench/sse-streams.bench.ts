@@ -1,0 +1,243 @@
+// One server process holding 1,000 concurrent SSE streams: GET /api/wolfpack/runs/:id/events
+// on runs that are still running (demo engines slowed to 30 s a call, so no run finishes while
+// measured), 100 streams per run. The server runs in a child process of its own, so its memory is
+// the server's alone: RSS and heap (after a full GC) idle with the runs started, while holding
+// every stream, and per stream; plus how long opening them all takes, loopback only. PostgreSQL
+// when it is reachable (the process then holds no database), PGlite otherwise. Bounded: the whole
+// bench stops within a minute.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
+import { pgAdmin } from './pg-admin.js';
+
+const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
+const RUNS = Number(process.env.BENCH_SSE_RUNS ?? 10);
+/** Streams being opened at once: a crowd arriving, not one SYN flood into the listen backlog. */
+const OPENING_AT_ONCE = 100;
+const HOLD_MS = 3_000;
+const DEADLINE_MS = 55_000;
+const ENGINE_DELAY_MS = 30_000;
+
+interface Memory {
+  /** CPU time the process has used so far (user + system), in microseconds. */
+  cpuMicros: number;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+type ToChild = { kind: 'memory' } | { kind: 'close' };
+type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory };
+
+if (process.env.WOLFPACK_SSE_BENCH_CHILD === '1') await child();
+else await parent();
+
+/** The server process: starts, says where it listens, answers memory questions, closes on request. */
+async function child(): Promise<void> {
+  const { startServer } = await import('../src/index.js');
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    quiet: true,
+    webDir: false,
+    dataDir: process.env.WOLFPACK_DATA_DIR!,
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+    env: { WOLFPACK_DEMO_DELAY_MS: String(ENGINE_DELAY_MS) },
+  });
+  const send = (message: FromChild) => process.send!(message);
+  process.on('message', (message: ToChild) => {
+    if (message.kind === 'memory') {
+      // Twice: the first pass may only queue finalizers. What is left is what the streams hold.
+      globalThis.gc?.();
+      globalThis.gc?.();
+      const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      const { user, system } = process.cpuUsage();
+      send({ kind: 'memory', memory: { cpuMicros: user + system, rss, heapUsed, heapTotal, external, arrayBuffers } });
+    } else {
+      void server.close().finally(() => process.exit(0));
+    }
+  });
+  send({ kind: 'ready', url: server.url });
+}
+
+async function parent(): Promise<void> {
+  const started = performance.now();
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-sse-'));
+  let database = `PGlite (in the server process; ${dataDir})`;
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  try {
+    await pgAdmin(adminUrl, 'select 1');
+    const name = `wolfpack_bench_${randomBytes(6).toString('hex')}`;
+    await pgAdmin(adminUrl, `create database "${name}"`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    database = 'PostgreSQL (its own process)';
+    dropDatabase = () => pgAdmin(adminUrl, `drop database if exists "${name}" with (force)`).catch(() => {});
+  } catch {
+    // PGlite then: the figures include the embedded database, which the deltas leave out.
+  }
+
+  const tsx = import.meta.resolve('tsx');
+  const server = spawn(process.execPath, ['--expose-gc', '--conditions=@wolfpack/source', '--import', tsx, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, WOLFPACK_SSE_BENCH_CHILD: '1', WOLFPACK_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const deadline = setTimeout(() => {
+    console.log(`Stopped: the bench passed its ${DEADLINE_MS / 1000} s limit.`);
+    server.kill('SIGKILL');
+    process.exit(1);
+  }, DEADLINE_MS);
+  const streams: http.ClientRequest[] = [];
+  try {
+    const url = await nextMessage(server, 'ready').then((m) => m.url);
+    const memory = async () => (await ask(server, { kind: 'memory' }, 'memory')).memory;
+    const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+
+    const reg = await fetch(`${url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+    });
+    const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const idle = await memory();
+
+    // Start the runs: read each start's stream up to its run id, then leave (the run goes on).
+    const runIds: string[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const abort = new AbortController();
+      const res = await fetch(`${url}/api/wolfpack/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ idea: `Streams bench ${i}` }),
+        signal: abort.signal,
+      });
+      const runId = await firstRunId(res);
+      abort.abort();
+      runIds.push(runId);
+    }
+    await delay(500);
+    const withRuns = await memory();
+
+    // Open the streams, OPENING_AT_ONCE at a time; one is open when its first event arrives.
+    const openMs: number[] = [];
+    let ended = 0;
+    const openStarted = performance.now();
+    let next = 0;
+    const opener = async () => {
+      while (next < STREAMS) {
+        const i = next++;
+        const t0 = performance.now();
+        await new Promise<void>((resolve, reject) => {
+          const req = http.get(`${url}/api/wolfpack/runs/${runIds[i % RUNS]}/events`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+            if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
+            let first = true;
+            res.on('data', (chunk: Buffer) => {
+              if (first && chunk.includes('data:')) {
+                first = false;
+                openMs.push(performance.now() - t0);
+                resolve();
+              }
+            });
+            res.on('end', () => ended++);
+            res.on('error', () => {});
+          });
+          req.on('error', reject);
+          streams.push(req);
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: OPENING_AT_ONCE }, opener));
+    const openAllMs = performance.now() - openStarted;
+    const opened = await memory();
+    const holdStarted = performance.now();
+    await delay(HOLD_MS);
+    const holding = await memory();
+    // CPU between the two readings (the second one's full GC included: an upper bound).
+    const holdCpuPct = ((holding.cpuMicros - opened.cpuMicros) / 1000 / (performance.now() - holdStarted)) * 100;
+    const stillOpen = STREAMS - ended;
+    const info = await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>);
+
+    for (const req of streams) req.destroy();
+    await delay(1_000);
+    const released = await memory();
+
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+    const sorted = [...openMs].sort((a, b) => a - b);
+    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+    console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, loopback, one server process;`);
+    console.log(`database: ${database}. Memory after a full GC in the server process. Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
+    console.log('| server process | RSS MB | heap used MB | heap total MB | external MB |');
+    console.log('| --- | ---: | ---: | ---: | ---: |');
+    for (const [label, m] of [
+      ['idle, signed in', idle],
+      [`${RUNS} runs running, no stream`, withRuns],
+      [`holding ${stillOpen} streams (after ${HOLD_MS / 1000} s)`, holding],
+      ['streams closed again', released],
+    ] as const) {
+      console.log(`| ${label} | ${mb(m.rss)} | ${mb(m.heapUsed)} | ${mb(m.heapTotal)} | ${mb(m.external)} |`);
+    }
+    console.log('');
+    console.log('| measure | value |');
+    console.log('| --- | ---: |');
+    console.log(`| RSS per stream | ${kb((holding.rss - withRuns.rss) / STREAMS)} KB |`);
+    console.log(`| heap per stream | ${kb((holding.heapUsed - withRuns.heapUsed) / STREAMS)} KB |`);
+    console.log(`| time to open all ${STREAMS} (${OPENING_AT_ONCE} opening at a time) | ${openAllMs.toFixed(0)} ms |`);
+    console.log(`| one stream's open, to its first event: p50 / p99 | ${pct(50).toFixed(1)} / ${pct(99).toFixed(1)} ms |`);
+    console.log(`| server CPU while holding them (idle runs, ${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
+    console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
+    console.log(`| bench wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`);
+  } finally {
+    for (const req of streams) req.destroy();
+    clearTimeout(deadline);
+    server.send({ kind: 'close' } satisfies ToChild);
+    const exited = await Promise.race([new Promise((resolve) => server.once('exit', resolve)).then(() => true), delay(10_000).then(() => false)]);
+    if (!exited) server.kill('SIGKILL');
+    await dropDatabase();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The child's next message of this kind (it fails when the child dies first). */
+function nextMessage<K extends FromChild['kind']>(child: ChildProcess, kind: K): Promise<Extract<FromChild, { kind: K }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: FromChild) => {
+      if (message.kind !== kind) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message as Extract<FromChild, { kind: K }>);
+    };
+    const onExit = (code: number | null) => reject(new Error(`the server process exited (${code}) before answering`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+function ask<K extends FromChild['kind']>(child: ChildProcess, message: ToChild, kind: K) {
+  const answer = nextMessage(child, kind);
+  child.send(message);
+  return answer;
+}
+
+/** Reads a POST /api/wolfpack/stream reply until its run event. */
+async function firstRunId(res: Response): Promise<string> {
+  if (!res.ok || !res.body) throw new Error(`starting a run: HTTP ${res.status} ${await res.text()}`);
+  for await (const { data } of decodeEventStream(res.body, pipelineEvent)) {
+    if (data.type === 'run') return data.runId;
+    if (data.type === 'error') throw new Error(`the run failed to start: ${data.error}`);
+  }
+  throw new Error('the run ended without a run event');
+}
