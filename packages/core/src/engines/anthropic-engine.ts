@@ -83,6 +83,9 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
     // A backstop only: the SDK's timer stops at the headers, our watchdog covers the whole stream
     // and, being shorter, is the one that fires with the clearer message.
     timeout: resilience.firstChunkTimeoutMs + SDK_TIMEOUT_MARGIN_MS,
+    // The SDK would print a malformed chunk (model output, which may quote the user's files) to the
+    // console on its own; every failure already reaches the caller as an EngineError sentence.
+    logLevel: 'off',
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const errorContext = errorContextFor(config, baseURL, resilience.now);

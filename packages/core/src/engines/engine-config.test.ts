@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { publicEngineInfo } from './engine.js';
-import { createEngine, EngineConfigError, loadEngineConfigs } from './engine-config.js';
+import { createEngine, EngineConfigError, loadEngineConfigs, loadEngineOptions } from './engine-config.js';
 
 function configError(env: Record<string, string>): EngineConfigError {
   try {
@@ -150,5 +150,36 @@ describe('createEngine and publicEngineInfo', () => {
     expect(anthropic).toMatchObject({ key: 'beta', provider: 'anthropic', model: 'claude-sonnet-4-5' });
     expect(publicEngineInfo(anthropic!)).toEqual({ key: 'beta', supportsImages: true });
     expect(JSON.stringify(publicEngineInfo(openai!))).not.toMatch(/openai|gpt|sk-/);
+  });
+});
+
+describe('loadEngineOptions: WOLFPACK_ENGINE_*', () => {
+  it('reads retries and timeouts, leaving unset ones to the defaults', () => {
+    expect(loadEngineOptions({})).toEqual({});
+    expect(
+      loadEngineOptions({
+        WOLFPACK_ENGINE_MAX_RETRIES: '0',
+        WOLFPACK_ENGINE_RETRY_BASE_DELAY_MS: '250',
+        WOLFPACK_ENGINE_FIRST_CHUNK_TIMEOUT_MS: ' 300000 ',
+        WOLFPACK_ENGINE_STALL_TIMEOUT_MS: '90000',
+        WOLFPACK_ENGINE_CALL_TIMEOUT_MS: '600000',
+      }),
+    ).toEqual({ maxRetries: 0, retryBaseDelayMs: 250, firstChunkTimeoutMs: 300_000, stallTimeoutMs: 90_000, callTimeoutMs: 600_000 });
+  });
+
+  it('names every variable that is not a whole number in range', () => {
+    let caught: unknown;
+    try {
+      loadEngineOptions({ WOLFPACK_ENGINE_MAX_RETRIES: '-1', WOLFPACK_ENGINE_STALL_TIMEOUT_MS: '1.5', WOLFPACK_ENGINE_CALL_TIMEOUT_MS: '50', WOLFPACK_ENGINE_FIRST_CHUNK_TIMEOUT_MS: '2m' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EngineConfigError);
+    expect((caught as EngineConfigError).issues).toEqual([
+      { path: 'WOLFPACK_ENGINE_MAX_RETRIES', message: 'must be a whole number of at least 0' },
+      { path: 'WOLFPACK_ENGINE_FIRST_CHUNK_TIMEOUT_MS', message: 'must be a whole number of at least 100 (milliseconds)' },
+      { path: 'WOLFPACK_ENGINE_STALL_TIMEOUT_MS', message: 'must be a whole number of at least 100 (milliseconds)' },
+      { path: 'WOLFPACK_ENGINE_CALL_TIMEOUT_MS', message: 'must be a whole number of at least 100 (milliseconds)' },
+    ]);
   });
 });

@@ -199,6 +199,48 @@ export function loadEngineConfigs(env: Env): EngineConfig[] {
   return shortcutConfigs(env);
 }
 
+/** The environment variables that tune every engine's retries and timeouts, by option. */
+export const ENGINE_OPTION_VARIABLES = {
+  maxRetries: 'WOLFPACK_ENGINE_MAX_RETRIES',
+  retryBaseDelayMs: 'WOLFPACK_ENGINE_RETRY_BASE_DELAY_MS',
+  firstChunkTimeoutMs: 'WOLFPACK_ENGINE_FIRST_CHUNK_TIMEOUT_MS',
+  stallTimeoutMs: 'WOLFPACK_ENGINE_STALL_TIMEOUT_MS',
+  callTimeoutMs: 'WOLFPACK_ENGINE_CALL_TIMEOUT_MS',
+} as const satisfies Partial<Record<keyof ResilienceOptions, string>>;
+
+/** Smallest values that still make sense: below them every call would fail or spin. */
+const ENGINE_OPTION_MINIMUMS: Record<keyof typeof ENGINE_OPTION_VARIABLES, number> = {
+  maxRetries: 0,
+  retryBaseDelayMs: 0,
+  firstChunkTimeoutMs: 100,
+  stallTimeoutMs: 100,
+  callTimeoutMs: 100,
+};
+
+/**
+ * Retry and timeout options for every engine from the environment (see
+ * {@link ENGINE_OPTION_VARIABLES}); unset variables keep the defaults. A slow local model may need
+ * a longer first-chunk timeout; an operator who wants runs to fail over sooner, shorter ones.
+ * Throws EngineConfigError naming each variable that is not a whole number in range.
+ */
+export function loadEngineOptions(env: Env): ResilienceOptions {
+  const options: ResilienceOptions = {};
+  const issues: Array<{ path: string; message: string }> = [];
+  for (const [option, variable] of Object.entries(ENGINE_OPTION_VARIABLES) as Array<[keyof typeof ENGINE_OPTION_VARIABLES, string]>) {
+    const raw = env[variable]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    const min = ENGINE_OPTION_MINIMUMS[option];
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
+      issues.push({ path: variable, message: `must be a whole number of at least ${min}${option === 'maxRetries' ? '' : ' (milliseconds)'}` });
+      continue;
+    }
+    options[option] = value;
+  }
+  if (issues.length > 0) throw new EngineConfigError(issues);
+  return options;
+}
+
 /** An Engine for `config`, over the SDK of its provider. */
 export function createEngine(config: EngineConfig, options: EngineOptions = {}): Engine {
   switch (config.provider) {

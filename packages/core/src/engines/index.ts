@@ -6,6 +6,8 @@ export * from './engine.js';
 export {
   createEngine,
   loadEngineConfigs,
+  loadEngineOptions,
+  ENGINE_OPTION_VARIABLES,
   EngineConfigError,
   DEFAULT_CONTEXT_TOKENS,
   type EngineAdapterConfig,
@@ -17,6 +19,7 @@ export { createAnthropicEngine, toAnthropicMessages } from './anthropic-engine.j
 export {
   RESILIENCE_DEFAULTS,
   backoffDelayMs,
+  callTimeoutError,
   resolveResilience,
   runResilient,
   sleep,

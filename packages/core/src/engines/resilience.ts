@@ -1,8 +1,9 @@
 /**
  * What both adapters share around one engine call: a between-chunk watchdog (the SDKs stop
- * timing once response headers arrive, so a stream that goes quiet would hang for minutes) and
- * retries with exponential backoff that honour Retry-After. The SDKs' own retries are off, so
- * these are the only ones and `attempts` is true.
+ * timing once response headers arrive, so a stream that goes quiet would hang for minutes), an
+ * overall deadline (a stream that keeps trickling empty chunks never goes quiet, so only a
+ * deadline ends it) and retries with exponential backoff that honour Retry-After. The SDKs' own
+ * retries are off, so these are the only ones and `attempts` is true.
  */
 import { sleep } from '../util/sleep.js';
 import { EngineError, type EngineRetryInfo } from './engine.js';
@@ -24,6 +25,13 @@ export interface ResilienceOptions {
   stallTimeoutMs?: number;
   /** Abort when the first chunk has not arrived this long after the request. @default 120000 */
   firstChunkTimeoutMs?: number;
+  /**
+   * The longest one call may take, every attempt and wait included. The watchdog only notices
+   * silence; an endpoint that keeps sending chunks without ever finishing (empty deltas, a model
+   * stuck in a loop behind a proxy that ignores max_tokens) is stopped by this. Not retried: the
+   * time is up. @default 1200000 (20 minutes: 8,192 output tokens at 7 tokens a second)
+   */
+  callTimeoutMs?: number;
   /** Injected for tests: waits `ms`, rejecting when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Injected for tests: the clock for durations and Retry-After dates. @default Date.now */
@@ -44,6 +52,7 @@ export const RESILIENCE_DEFAULTS = {
   maxRetryAfterMs: 60_000,
   stallTimeoutMs: 60_000,
   firstChunkTimeoutMs: 120_000,
+  callTimeoutMs: 1_200_000,
 } as const;
 
 export function resolveResilience(options: ResilienceOptions = {}): ResolvedResilience {
@@ -54,6 +63,7 @@ export function resolveResilience(options: ResilienceOptions = {}): ResolvedResi
     maxRetryAfterMs: options.maxRetryAfterMs ?? RESILIENCE_DEFAULTS.maxRetryAfterMs,
     stallTimeoutMs: options.stallTimeoutMs ?? RESILIENCE_DEFAULTS.stallTimeoutMs,
     firstChunkTimeoutMs: options.firstChunkTimeoutMs ?? RESILIENCE_DEFAULTS.firstChunkTimeoutMs,
+    callTimeoutMs: options.callTimeoutMs ?? RESILIENCE_DEFAULTS.callTimeoutMs,
     sleep: options.sleep ?? sleep,
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
@@ -164,15 +174,42 @@ export interface ResilientCall<T> {
   toEngineError: (error: unknown) => EngineError;
 }
 
-/** Runs `call.attempt` until it succeeds, fails for good, or the caller aborts. */
+/** The error of a call that ran out of its overall time (see `callTimeoutMs`). */
+export function callTimeoutError(engineKey: string, ms: number): EngineError {
+  return new EngineError(
+    engineKey,
+    'timeout',
+    `Engine ${engineKey} did not finish its answer within ${formatDuration(ms)}, the longest one call may take, so it was stopped. Try again, or use another engine.`,
+  );
+}
+
+/**
+ * Runs `call.attempt` until it succeeds, fails for good, the caller aborts, or the call's overall
+ * deadline (`callTimeoutMs`) passes.
+ */
 export async function runResilient<T>(call: ResilientCall<T>): Promise<{ value: T; attempts: number }> {
   const { engineKey, options, signal } = call;
   const maxAttempts = Math.max(1, options.maxRetries + 1);
+  const deadline = new AbortController();
+  const deadlineTimer = setTimeout(() => deadline.abort(callTimeoutError(engineKey, options.callTimeoutMs)), options.callTimeoutMs);
+  // The caller's signal and the deadline: what every attempt and every wait between them obey.
+  const callSignal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  try {
+    return await attempts(call, maxAttempts, callSignal, deadline.signal);
+  } finally {
+    clearTimeout(deadlineTimer);
+  }
+}
+
+async function attempts<T>(call: ResilientCall<T>, maxAttempts: number, callSignal: AbortSignal, deadline: AbortSignal): Promise<{ value: T; attempts: number }> {
+  const { engineKey, options, signal } = call;
+  /** The deadline's error, saying how often we tried, once the deadline has passed. */
+  const timedOut = (attemptsMade: number) => (deadline.aborted ? finalError(deadline.reason as EngineError, attemptsMade) : undefined);
 
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError(engineKey, signal.reason);
     const controller = new AbortController();
-    const attemptSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    const attemptSignal = AbortSignal.any([callSignal, controller.signal]);
     const watchdog = new StreamWatchdog(engineKey, options, controller);
     let error: EngineError;
     watchdog.start();
@@ -181,12 +218,15 @@ export async function runResilient<T>(call: ResilientCall<T>): Promise<{ value: 
       // The SDKs end an aborted stream without throwing: a "success" after an abort is not one.
       if (signal?.aborted) throw abortedError(engineKey, signal.reason);
       if (watchdog.error) throw watchdog.error;
+      if (deadline.aborted) throw deadline.reason;
       return { value, attempts: attempt };
     } catch (thrown) {
       if (thrown instanceof CallbackError) throw thrown.error;
-      // Order matters: the caller's abort and the watchdog explain an SDK abort error better
-      // than the SDK does.
+      // Order matters: the caller's abort, the deadline and the watchdog explain an SDK abort
+      // error better than the SDK does.
       if (signal?.aborted) throw abortedError(engineKey, signal.reason);
+      const late = timedOut(attempt);
+      if (late) throw late;
       error = watchdog.error ?? (thrown instanceof EngineError ? thrown : call.toEngineError(thrown));
     } finally {
       watchdog.stop();
@@ -199,8 +239,10 @@ export async function runResilient<T>(call: ResilientCall<T>): Promise<{ value: 
     const delayMs = backoffDelayMs(attempt, error, options);
     call.onRetry?.({ attempt: attempt + 1, delayMs, error });
     try {
-      await options.sleep(delayMs, signal);
+      await options.sleep(delayMs, callSignal);
     } catch (reason) {
+      const late = timedOut(attempt);
+      if (late && !signal?.aborted) throw late;
       throw abortedError(engineKey, reason);
     }
   }

@@ -3,6 +3,7 @@
  * relevant first (entry points and manifests, then files sharing words with the request), whole
  * files only; the rest are listed by path so the engine knows they exist.
  */
+import { formatFileBlock } from './file-blocks.js';
 
 const ALWAYS_FIRST = /(^|\/)(package\.json|README\.md|index\.html|main\.(t|j)sx?|app\.(t|j)sx?|index\.(t|j)sx?)$/i;
 
@@ -47,10 +48,9 @@ export function selectFilesForContext(files: Record<string, string>, query: stri
 
 /** Files as fenced blocks in the project's own format, plus the list of omitted paths. */
 export function formatFilesForPrompt(selection: BudgetedFiles): string {
-  const blocks = selection.included.map(([path, content]) => {
-    const fence = content.includes('```') ? '````' : '```';
-    return `${fence}${languageOf(path)} ${path}\n${content}\n${fence}`;
-  });
+  // The format the engines are asked to answer in, so a file they echo back parses as itself
+  // (whatever fences its content holds, whatever its path looks like).
+  const blocks = selection.included.map(([path, content]) => formatFileBlock(path, content, languageOf(path)).trimEnd());
   if (selection.omitted.length > 0) {
     blocks.push(`Other files (not shown for lack of room): ${selection.omitted.join(', ')}`);
   }

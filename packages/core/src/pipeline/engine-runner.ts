@@ -31,6 +31,8 @@ export interface StageCall {
   maxTokens?: number;
   /** @default 'stage' */
   purpose?: CallPurpose;
+  /** Cancels this call only (its stage failed elsewhere); the runner's own signal cancels all. */
+  signal?: AbortSignal;
 }
 
 export type Emit = (level: LogLevel, message: string) => void;
@@ -69,13 +71,15 @@ export class EngineRunner {
   async call(position: number, role: PipelineRole, cycle: number, call: StageCall, emit: Emit): Promise<{ text: string; engine: Engine; result: EngineResult }> {
     const failures: string[] = [];
     const candidates = this.order(position);
+    const signals = [this.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     for (const [i, engine] of candidates.entries()) {
-      this.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       try {
         const result = await engine.complete({
           messages: buildMessages(call),
           maxTokens: call.maxTokens ?? MAX_OUTPUT_TOKENS_PER_CALL,
-          signal: this.signal,
+          ...(signal ? { signal } : {}),
         });
         this.onCall({
           engineKey: engine.key,
@@ -92,7 +96,8 @@ export class EngineRunner {
         });
         return { text: result.text, engine, result };
       } catch (error) {
-        if (this.signal?.aborted) throw error;
+        // Cancelled, not failed: no fallback, no warning.
+        if (signal?.aborted) throw error;
         const reason = error instanceof EngineError ? error.message : `Engine ${engine.key} failed: ${(error as Error).message}`;
         if (error instanceof EngineError && PERMANENT.has(error.kind)) this.dead.set(engine.key, reason);
         failures.push(reason);

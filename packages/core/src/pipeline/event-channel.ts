@@ -31,16 +31,36 @@ export async function* withEvents<E, T>(task: (emit: (event: E) => void) => Prom
   return done;
 }
 
-/** Runs `worker` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapConcurrent<I, O>(items: readonly I[], limit: number, worker: (item: I, index: number) => Promise<O>): Promise<O[]> {
+/**
+ * Runs `worker` over `items` with at most `limit` in flight; results keep the input order. When
+ * one worker fails, no further item starts and `signal` aborts the ones in flight; the first
+ * error is thrown once they have all settled, so nothing keeps calling engines for a stage that
+ * already failed.
+ */
+export async function mapConcurrent<I, O>(
+  items: readonly I[],
+  limit: number,
+  worker: (item: I, index: number, signal: AbortSignal) => Promise<O>,
+): Promise<O[]> {
   const results = new Array<O>(items.length);
+  const controller = new AbortController();
+  let failure: { error: unknown } | undefined;
   let next = 0;
   const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
+    while (next < items.length && !failure) {
       const index = next++;
-      results[index] = await worker(items[index]!, index);
+      try {
+        results[index] = await worker(items[index]!, index, controller.signal);
+      } catch (error) {
+        // Only the first error explains the failure; the others are its consequence (aborts).
+        if (!failure) {
+          failure = { error };
+          controller.abort(error);
+        }
+      }
     }
   });
   await Promise.all(lanes);
+  if (failure) throw failure.error;
   return results;
 }

@@ -58,7 +58,9 @@ describe('parseFileBlocks: the own format', () => {
     const segment = fc.stringMatching(/^[a-z0-9_-]{1,12}$/);
     const path = fc
       .tuple(fc.array(segment, { maxLength: 3 }), segment, fc.constantFrom('ts', 'md', 'py', 'json', 'css'))
-      .map(([dirs, base, ext]) => [...dirs, `${base}.${ext}`].join('/'));
+      .map(([dirs, base, ext]) => [...dirs, `${base}.${ext}`].join('/'))
+      // Not `con/x.ts` or `com0.ts`: Windows device names are refused, as they should be.
+      .filter((p) => sanitizePath(p).ok);
     const line = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/[\r\n]/g, '')), fc.constantFrom('```', '````js', '~~~', '```ts other.ts', '<file path="x.ts">', '</file>'));
     const content = fc.array(line, { maxLength: 8 }).map((lines) => lines.map((l) => `${l}\n`).join(''));
     fc.assert(

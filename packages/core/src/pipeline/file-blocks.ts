@@ -42,14 +42,20 @@ export const FILE_BLOCK_INSTRUCTIONS = [
 
 /**
  * Writes one file in the project's own format: a fence longer than any backtick run that starts a
- * line of the content, the language, a space, the path.
+ * line of the content, the language, a space, the path. A path the plain form cannot carry (a
+ * space, braces, a bare name like CNAME) is written as `path="…"`, so it reads back as itself
+ * rather than as some other file.
  */
 export function formatFileBlock(path: string, content: string, language = languageForPath(path)): string {
+  const plain = `${language} ${path}`;
+  const info = parseInfoString(plain).path === path ? plain : `${language} path="${path}"`;
+  // A backtick fence cannot carry a backtick in its info string: such a path gets a tilde fence.
+  const char = info.includes('`') ? '~' : '`';
   let longest = 0;
-  for (const match of content.matchAll(/^[ \t]*(`{3,})/gm)) longest = Math.max(longest, match[1]?.length ?? 0);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  for (const match of content.matchAll(char === '`' ? /^[ \t]*(`{3,})/gm : /^[ \t]*(~{3,})/gm)) longest = Math.max(longest, match[1]?.length ?? 0);
+  const fence = char.repeat(Math.max(3, longest + 1));
   const body = content === '' || content.endsWith('\n') ? content : `${content}\n`;
-  return `${fence}${language} ${path}\n${body}${fence}\n`;
+  return `${fence}${info}\n${body}${fence}\n`;
 }
 
 interface Fence {

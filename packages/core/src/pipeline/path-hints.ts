@@ -84,7 +84,11 @@ export function parseInfoString(info: string): InfoString {
   if (attribute) {
     const value = (attribute[2] ?? attribute[3] ?? attribute[4] ?? '').trim();
     // `title="Example"` is a display title on docs sites, not a file: only take file-like values.
-    if (isPathLike(value, { lenient: true, allowSpaces: true })) path = value;
+    // `path=`, `file=`, `filename=` say outright that the value is a file, whatever its shape
+    // (`path="CNAME"`, `path="docs/Read Me.md"`); sanitizePath decides whether it is safe.
+    const label = (attribute[1] ?? '').toLowerCase();
+    const deliberate = label !== 'title' && label !== 'name' && value !== '';
+    if (deliberate || isPathLike(value, { lenient: true, allowSpaces: true })) path = value;
     rest = (rest.slice(0, attribute.index) + ' ' + rest.slice(attribute.index + attribute[0].length)).trim();
   }
   const tokens = rest
@@ -165,15 +169,22 @@ export function pathFromHeaderLine(line: string): HeaderPath | null {
   return path === undefined ? null : { path, weak: true };
 }
 
+// A path never starts with "*", so `[^\s*]` keeps `/\*+` and the path from competing for the same
+// stars: with `\S+?` there, a line of a thousand stars took seconds to reject.
 const FIRST_LINE_PATTERNS = [
   /^\s*(?:\/\/+|#|--|;+|%)\s+(?:(?:file|filename|path|filepath)\s*:\s*)?(\S+)\s*$/i,
-  /^\s*\/\*+\s*(?:(?:file|filename|path|filepath)\s*:\s*)?(\S+?)\s*\*+\/\s*$/i,
+  /^\s*\/\*+\s*(?:(?:file|filename|path|filepath)\s*:\s*)?([^\s*]\S*?)\s*\*+\/\s*$/i,
   /^\s*<!--\s*(?:(?:file|filename|path|filepath)\s*:\s*)?(\S+?)\s*-->\s*$/i,
-  /^\s*\{\s*\/\*+\s*(?:(?:file|filename|path|filepath)\s*:\s*)?(\S+?)\s*\*+\/\s*\}\s*$/i,
+  /^\s*\{\s*\/\*+\s*(?:(?:file|filename|path|filepath)\s*:\s*)?([^\s*]\S*?)\s*\*+\/\s*\}\s*$/i,
 ];
+
+/** Longest first line that can be a path comment (paths are at most 255 characters). */
+const MAX_FIRST_LINE = 300;
 
 /** A block whose first line is only a comment naming a file: `// src/a.ts`, `# path: app.py`. */
 export function pathFromFirstLine(line: string): string | null {
+  // Model output is untrusted: a banner of stars or a minified first line must not cost seconds.
+  if (line.length > MAX_FIRST_LINE) return null;
   for (const pattern of FIRST_LINE_PATTERNS) {
     const candidate = pattern.exec(line)?.[1];
     if (candidate !== undefined && isPathLike(candidate)) return candidate;

@@ -129,6 +129,33 @@ describe('runPipeline', () => {
     expect(engine.maxInFlight).toBe(5);
   });
 
+  it('stops building the other files when one fails: no new call starts, the ones in flight are cancelled', async () => {
+    const plan = Array.from({ length: 20 }, (_, i) => `FILE: src/part${i}.js - part ${i}`).join('\n');
+    let cancelled = 0;
+    const engine = scriptedEngine('alpha', (req) => {
+      if (/Planning engine/.test(systemOf(req.messages))) return `Parts.\n${plan}`;
+      const path = /Write the complete file (\S+) \(/.exec(userOf(req.messages))?.[1];
+      if (path === 'src/part3.js') return new EngineError('alpha', 'bad_request', 'Engine alpha refused the request as invalid (400).');
+      return new Promise<ScriptedAnswer>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(`\`\`\`js ${path}\nexport const value = 1;\n\`\`\``), 500);
+        req.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          cancelled += 1;
+          reject(new EngineError('alpha', 'aborted', 'Engine alpha call was cancelled.'));
+        });
+      });
+    });
+    const started = Date.now();
+    const run = collect({ idea: 'Parts', engines: [engine], buildConcurrency: 5 });
+    await expect(run).rejects.toThrow(/^No engine could complete Building\. Engine alpha refused the request as invalid \(400\)\.$/);
+    expect(Date.now() - started).toBeLessThan(400);
+    const building = () => engine.calls.filter((c) => /Building engine/.test(systemOf(c.messages))).length;
+    expect(building()).toBe(5);
+    expect(cancelled).toBe(4);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(building()).toBe(5);
+  });
+
   it('resumes after a checkpoint without calling engines for finished stages', async () => {
     const checkpoints: PipelineCheckpoint[] = [];
     const first = demo('alpha');

@@ -12,14 +12,16 @@ export const MAX_SEGMENT_LENGTH = 100;
 export type SanitizedPath = { ok: true; path: string } | { ok: false; reason: string };
 
 // Windows refuses these device names as a file's base name, with or without an extension, so a
-// zip containing `con.ts` cannot be extracted there.
+// zip containing `con.ts` cannot be extracted there. The list is Microsoft's: digits 0-9 and the
+// superscripts ¹ ² ³ after COM and LPT, and the console's CONIN$ and CONOUT$.
 const WINDOWS_RESERVED = new Set([
   'con',
   'prn',
   'aux',
   'nul',
-  ...Array.from({ length: 9 }, (_, i) => `com${i + 1}`),
-  ...Array.from({ length: 9 }, (_, i) => `lpt${i + 1}`),
+  'conin$',
+  'conout$',
+  ...['com', 'lpt'].flatMap((device) => [...'0123456789¹²³'].map((n) => `${device}${n}`)),
 ]);
 
 // Characters Windows does not allow in a name; `:` also covers drive letters and NTFS streams.

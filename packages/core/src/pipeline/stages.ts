@@ -50,8 +50,8 @@ type StageHandler = (ctx: StageContext) => Promise<StageResult>;
 
 const MAX_POLISHED_FILES = 8;
 
-async function ask(ctx: StageContext, system: string, user: string, positionOffset = 0, purpose: CallPurpose = 'stage') {
-  return ctx.runner.call(ctx.position + positionOffset, ctx.role, ctx.cycle, { system, user, images: ctx.images, purpose }, ctx.emit);
+async function ask(ctx: StageContext, system: string, user: string, positionOffset = 0, purpose: CallPurpose = 'stage', signal?: AbortSignal) {
+  return ctx.runner.call(ctx.position + positionOffset, ctx.role, ctx.cycle, { system, user, images: ctx.images, purpose, ...(signal ? { signal } : {}) }, ctx.emit);
 }
 
 function filesForPrompt(ctx: StageContext, files: Record<string, string>): string {
@@ -78,12 +78,12 @@ function takeFiles(ctx: StageContext, text: string, truncatedByEngine: boolean):
 }
 
 /** Sends an incomplete file back for completion, a bounded number of times. */
-async function completeFile(ctx: StageContext, path: string, reason: string, previous: string): Promise<string | null> {
+async function completeFile(ctx: StageContext, path: string, reason: string, previous: string, signal?: AbortSignal): Promise<string | null> {
   let why = reason;
   let last = previous;
   for (let attempt = 1; attempt <= ctx.completionAttempts; attempt++) {
     ctx.emit('warning', `${path} was incomplete (${why}); asking for the complete file (attempt ${attempt} of ${ctx.completionAttempts}).`);
-    const { text, result } = await ask(ctx, BUILDING_SYSTEM, completionUser(ctx.ideaText, path, why, last.slice(0, 20_000)), 0, 'completion');
+    const { text, result } = await ask(ctx, BUILDING_SYSTEM, completionUser(ctx.ideaText, path, why, last.slice(0, 20_000)), 0, 'completion', signal);
     const parsed = parseFileBlocks(text);
     const file = parsed.files.find((f) => f.path === path) ?? (parsed.files.length === 1 ? { ...parsed.files[0]!, path } : undefined);
     if (!file) {
@@ -99,20 +99,21 @@ async function completeFile(ctx: StageContext, path: string, reason: string, pre
   return null;
 }
 
-async function buildPlannedFile(ctx: StageContext, planText: string, planned: PlannedFile): Promise<Record<string, string>> {
-  const { text, result } = await ask(ctx, BUILDING_SYSTEM, buildingUser(ctx.ideaText, planText, planned.path, planned.purpose));
+/** `signal` aborts when another file of the same stage failed: the stage fails anyway. */
+async function buildPlannedFile(ctx: StageContext, planText: string, planned: PlannedFile, signal: AbortSignal): Promise<Record<string, string>> {
+  const { text, result } = await ask(ctx, BUILDING_SYSTEM, buildingUser(ctx.ideaText, planText, planned.path, planned.purpose), 0, 'stage', signal);
   const parsed = parseFileBlocks(text);
   const out: Record<string, string> = {};
   // A model that names the one file differently (or not at all) still wrote the planned file.
   const main = parsed.files.find((f) => f.path === planned.path) ?? (parsed.files.length === 1 ? { ...parsed.files[0]!, path: planned.path } : undefined);
   if (!main) {
-    const content = await completeFile(ctx, planned.path, 'the answer held no file', text.slice(0, 4000));
+    const content = await completeFile(ctx, planned.path, 'the answer held no file', text.slice(0, 4000), signal);
     if (content !== null) out[planned.path] = content;
     return out;
   }
   const cut = parsed.truncated || result.finishReason === 'length';
   const reason = cut ? 'the answer was cut off' : detectIncomplete(main);
-  const content = reason ? await completeFile(ctx, planned.path, reason, main.content) : main.content;
+  const content = reason ? await completeFile(ctx, planned.path, reason, main.content, signal) : main.content;
   if (content !== null) out[planned.path] = content;
   // Extra files a model adds (a helper it imports) are kept when complete.
   for (const extra of parsed.files) {
@@ -150,7 +151,7 @@ const building: StageHandler = async (ctx) => {
   let engineKey = ctx.runner.primaryFor(ctx.position).key;
   let built: Record<string, string> = {};
   if (plan.files.length > 0) {
-    const parts = await mapConcurrent(plan.files, ctx.buildConcurrency, (f) => buildPlannedFile(ctx, planText, f));
+    const parts = await mapConcurrent(plan.files, ctx.buildConcurrency, (f, _i, signal) => buildPlannedFile(ctx, planText, f, signal));
     built = Object.assign({}, ...parts) as Record<string, string>;
   }
   // No plan, or nothing usable came back: ask for the whole project at once, on the next engine too.

@@ -40,7 +40,10 @@ export const username = z
   .trim()
   .min(USERNAME_MIN, 'Username must be at least 3 characters')
   .max(USERNAME_MAX, 'Username must be at most 64 characters')
-  .regex(/^[\p{L}\p{N}._-]+$/u, 'Username may contain only letters, digits, dots, hyphens and underscores');
+  .regex(/^[\p{L}\p{N}._-]+$/u, 'Username may contain only letters, digits, dots, hyphens and underscores')
+  // The server compares names by their NFKC, lower-cased form (so "ＡＬＩＣＥ" is "alice"), and
+  // some letters grow there ("ﬃ" is three, "İ" two): that form must fit the 64 characters too.
+  .refine((v) => v.normalize('NFKC').toLowerCase().length <= USERNAME_MAX, 'Username must be at most 64 characters');
 
 export const password = z
   .string()

@@ -82,13 +82,22 @@ export class AuthService {
     const em = this.orm.em.fork();
     const key = usernameKey(input.username);
     await this.assertNotThrottled(key);
+    // The try is written down as a failure before the password is checked, and the throttle asked
+    // again counting every other try: concurrent guesses each see the others, so a burst of them
+    // cannot slip more than LOGIN_FAILURE_LIMIT past a check that all read before any was stored.
+    const attempt = em.create(LoginFailure, { usernameKey: key, failedAt: new Date(this.now()) });
+    await em.flush();
+    try {
+      await this.assertNotThrottled(key, attempt.id);
+    } catch (error) {
+      // Refused without a try: it must not push the lock further out.
+      await em.nativeDelete(LoginFailure, { id: attempt.id });
+      throw error;
+    }
     const user = await em.findOne(User, { usernameKey: key }, { fields: ['id', 'username', 'plan', 'passwordHash'] });
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!user || !ok) {
-      em.create(LoginFailure, { usernameKey: key, failedAt: new Date(this.now()) });
-      await em.flush();
-      throw new AppError('UNAUTHORIZED', 'Invalid username or password.');
-    }
+    // A wrong password leaves its row: that is the failure.
+    if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid username or password.');
     await em.nativeDelete(LoginFailure, { usernameKey: key });
     return toAuthenticated(user);
   }
@@ -99,12 +108,13 @@ export class AuthService {
     return user && user.status !== 'closed' ? toAuthenticated(user) : null;
   }
 
-  private async assertNotThrottled(key: string): Promise<void> {
+  /** Refuses with 429 when LOGIN_FAILURE_LIMIT tries (other than `ownAttempt`) are in the window. */
+  private async assertNotThrottled(key: string, ownAttempt?: string | number | bigint): Promise<void> {
     const em = this.orm.em.fork();
     const since = new Date(this.now() - LOGIN_FAILURE_WINDOW_MS);
     const failures = await em.find(
       LoginFailure,
-      { usernameKey: key, failedAt: { $gt: since } },
+      { usernameKey: key, failedAt: { $gt: since }, ...(ownAttempt === undefined ? {} : { id: { $ne: ownAttempt } }) },
       { orderBy: { failedAt: 'desc' }, limit: LOGIN_FAILURE_LIMIT, fields: ['failedAt'] },
     );
     if (failures.length < LOGIN_FAILURE_LIMIT) return;

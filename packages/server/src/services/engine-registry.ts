@@ -1,5 +1,5 @@
 import { AppError, type EngineInfo, type EnginesReply } from '@wolfpack/core';
-import { createEngine, loadEngineConfigs, type Engine, type EngineConfig, type EngineOptions } from '@wolfpack/core/engines';
+import { createEngine, loadEngineConfigs, loadEngineOptions, type Engine, type EngineConfig, type EngineOptions } from '@wolfpack/core/engines';
 import { startDemoEngineServer, type DemoEngineServer } from '../demo/demo-engine-server.js';
 
 /** Public keys of the demo engines: four, so the enhancer's 2 x 4 passes also work offline. */
@@ -22,8 +22,10 @@ export class EngineRegistry {
     readonly costPer1kTokensCents: Readonly<Record<string, number>> = {},
   ) {}
 
-  static async create(env: NodeJS.ProcessEnv, options: EngineOptions = {}): Promise<EngineRegistry> {
+  static async create(env: NodeJS.ProcessEnv, given: EngineOptions = {}): Promise<EngineRegistry> {
     const configs = loadEngineConfigs(env);
+    // Retries and timeouts from WOLFPACK_ENGINE_* variables; options given in code win.
+    const options: EngineOptions = { ...loadEngineOptions(env), ...given };
     if (configs.length > 0) {
       const costs = Object.fromEntries(configs.map((c) => [c.key, c.costPer1kTokensCents ?? c.pricePer1kTokensCents]));
       return new EngineRegistry(configs.map((c) => createEngine(c, options)), false, undefined, costs);

@@ -123,11 +123,19 @@ export class StripeGateway {
    */
   constructEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event {
     if (!signature) throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing: only Stripe can post to this webhook.');
+    let event: unknown;
     try {
-      return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
+      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
     } catch {
       throw new AppError('BAD_REQUEST', 'The Stripe signature of this webhook does not verify: only Stripe can post to this webhook.');
     }
+    // Signed, yet not shaped like an event (JSON null, a list, no id, no data): the handlers read
+    // event.id, event.type and event.data.object, so refuse it here with a sentence, not a 500.
+    const e = event as Partial<Record<'id' | 'type' | 'data', unknown>> | null;
+    if (typeof e !== 'object' || e === null || Array.isArray(e) || typeof e.id !== 'string' || typeof e.type !== 'string' || typeof e.data !== 'object' || e.data === null) {
+      throw new AppError('BAD_REQUEST', 'The webhook body is not a Stripe event (it needs an id, a type and data).');
+    }
+    return event as Stripe.Event;
   }
 
   /** A subscription as Stripe has it now. */

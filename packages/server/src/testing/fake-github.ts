@@ -28,6 +28,29 @@ export interface FakeGithubOptions {
   scopes?: Record<string, string>;
   /** Answer every call with a rate-limit 403 after this many calls. */
   rateLimitAfter?: number;
+  /**
+   * Create repositories empty even when asked for `auto_init`, as GitHub does for a moment after
+   * creation (and some Enterprise versions always): the git data API then answers 409.
+   */
+  ignoreAutoInit?: boolean;
+}
+
+/** A scripted failure for the next matching request(s); see `failNext`. */
+export interface FakeGithubFailure {
+  method: string;
+  /** Matched against the decoded path, e.g. /\/git\/blobs$/. */
+  path: RegExp;
+  status: number;
+  /** JSON body, or a string sent as text/html (GitHub's 5xx pages are HTML). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** How many matching requests fail. @default 1 */
+  times?: number;
+  /**
+   * Do the work first, then answer the failure: the request took effect on GitHub, but the
+   * client cannot know (a gateway timing out in front of a slow but successful call).
+   */
+  afterEffect?: boolean;
 }
 
 /**
@@ -38,13 +61,15 @@ export interface FakeGithubOptions {
 export async function startFakeGithub(options: FakeGithubOptions = {}) {
   const tokens = options.tokens ?? { 'ghp_good': 'octocat' };
   const repos = new Map<string, FakeRepo>();
-  const requests: Array<{ method: string; path: string; auth: string }> = [];
+  const requests: Array<{ method: string; path: string; auth: string; status?: number }> = [];
+  const failures: FakeGithubFailure[] = [];
   let calls = 0;
 
   const sha = (text: string) => createHash('sha1').update(text).digest('hex');
-  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-    res.end(JSON.stringify(body));
+  const sendRaw = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    const html = typeof body === 'string';
+    res.writeHead(status, { 'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', ...headers });
+    res.end(html ? body : JSON.stringify(body));
   };
   const commitOn = (repo: FakeRepo, files: Array<{ path: string; content: string }>, message: string, parents: string[]) => {
     const entries = files.map((f) => {
@@ -78,7 +103,20 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
       // Octokit sends `heads/main` as `heads%2Fmain`, as GitHub accepts.
       const path = decodeURIComponent(url.pathname);
       const auth = req.headers.authorization ?? '';
-      requests.push({ method: req.method ?? '', path, auth });
+      const record: (typeof requests)[number] = { method: req.method ?? '', path, auth };
+      requests.push(record);
+      const failure = failures.find((f) => f.method === req.method && f.path.test(path) && (f.times ?? 1) > 0);
+      if (failure) failure.times = (failure.times ?? 1) - 1;
+      // Every answer goes through here, so a scripted failure can replace it (after the effect, or instead).
+      const send = (r: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+        if (failure) {
+          record.status = failure.status;
+          return sendRaw(r, failure.status, failure.body ?? { message: 'Server Error' }, failure.headers);
+        }
+        record.status = status;
+        return sendRaw(r, status, body, headers);
+      };
+      if (failure && !failure.afterEffect) return send(res, 0, undefined);
       const token = /^(?:token|Bearer)\s+(.+)$/i.exec(auth)?.[1] ?? '';
       const login = tokens[token];
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -112,7 +150,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
           trees: new Map(),
           commits: new Map(),
         };
-        if (body.auto_init) repo.refs.set('main', commitOn(repo, [{ path: 'README.md', content: `# ${name}\n` }], 'Initial commit', []).sha);
+        if (body.auto_init && !options.ignoreAutoInit) repo.refs.set('main', commitOn(repo, [{ path: 'README.md', content: `# ${name}\n` }], 'Initial commit', []).sha);
         repos.set(key, repo);
         return send(res, 201, repoJson(repo, base), scoped);
       }
@@ -135,6 +173,16 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
       if (req.method === 'GET' && ref) {
         const head = repo.refs.get(ref[1]!);
         return head ? send(res, 200, { ref: `refs/heads/${ref[1]}`, object: { sha: head, type: 'commit' } }) : send(res, 404, { message: 'Not Found' });
+      }
+      const commitPath = /^\/git\/commits\/([0-9a-f]+)$/.exec(rest);
+      if (req.method === 'GET' && commitPath) {
+        const c = repo.commits.get(commitPath[1]!);
+        return c ? send(res, 200, { sha: c.sha, tree: { sha: c.tree }, parents: c.parents.map((p) => ({ sha: p })), message: c.message }) : send(res, 404, { message: 'Not Found' });
+      }
+      const treePath = /^\/git\/trees\/([0-9a-f]+)$/.exec(rest);
+      if (req.method === 'GET' && treePath) {
+        const t = repo.trees.get(treePath[1]!);
+        return t ? send(res, 200, { sha: treePath[1], tree: t.map((e) => ({ path: e.path, mode: '100644', type: 'blob', sha: e.sha })), truncated: false }) : send(res, 404, { message: 'Not Found' });
       }
       if (req.method === 'POST' && rest === '/git/blobs') {
         const s = sha(`blob ${Buffer.from(String(body.content), 'base64').toString()}`);
@@ -170,6 +218,10 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     url,
     repos,
     requests,
+    /** Makes the next matching request(s) fail as described. */
+    failNext(failure: FakeGithubFailure) {
+      failures.push({ ...failure });
+    },
     /** The files of the branch head, as path -> content. */
     filesAt(owner: string, name: string, branch = 'main'): Record<string, string> {
       const repo = repos.get(`${owner}/${name}`.toLowerCase())!;

@@ -135,6 +135,10 @@ const encoder = {
   error(body: AnthropicErrorBody) {
     return sseFrame({ type: 'error', error: body }, 'error');
   },
+  // Not a ping: the SDK drops pings before our code sees them, so they could not keep a call alive.
+  empty() {
+    return sseFrame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '' } }, 'content_block_delta');
+  },
 };
 
 /** Starts the fake on 127.0.0.1 with a free port; `baseURL` is the origin, like Anthropic's. */

@@ -27,7 +27,14 @@ export type FakeInterrupt<TErrorBody> =
   /** End the response cleanly but without the provider's end markers. */
   | 'end'
   /** Send the provider's in-stream error event, then end. */
-  | { error: TErrorBody };
+  | { error: TErrorBody }
+  /**
+   * Keep sending frames that carry no text (an empty delta) every
+   * `everyMs`, forever: the watchdog sees a live stream, only an overall deadline ends it.
+   */
+  | { trickle: { everyMs: number } }
+  /** Send these bytes as they are (a broken JSON chunk, a truncated frame), then end or cut. */
+  | { raw: string; then?: 'end' | 'close' | 'stall' };
 
 export interface FakeStreamBehaviour<TErrorBody = unknown> {
   kind: 'stream';
@@ -69,6 +76,8 @@ export interface StreamEncoder<TErrorBody> {
   /** Frames after the last delta (finish, usage, end marker). */
   finish(behaviour: FakeStreamBehaviour<TErrorBody>, request: RecordedRequest, text: string): string[];
   error(body: TErrorBody): string;
+  /** A frame without text that the SDK still hands over as a chunk (for `trickle`). */
+  empty(request: RecordedRequest): string;
 }
 
 export interface FakeServerOptions<TErrorBody> {
@@ -142,24 +151,37 @@ export async function startFakeHttpServer<TErrorBody>(
     for (const frame of spec.encoder.start(behaviour, request)) if (!(await writeFrame(res, frame))) return;
     let text = '';
     for (const [index, delta] of behaviour.deltas.entries()) {
-      if (behaviour.interruptAfter === index) return interrupt(res, behaviour);
+      if (behaviour.interruptAfter === index) return interrupt(res, behaviour, request);
       await wait(behaviour.delayMs ?? 0);
       if (!(await writeFrame(res, spec.encoder.delta(delta, index, request)))) return;
       text += delta;
     }
     if (behaviour.interruptAfter !== undefined && behaviour.interruptAfter >= behaviour.deltas.length) {
-      return interrupt(res, behaviour);
+      return interrupt(res, behaviour, request);
     }
     await wait(behaviour.delayMs ?? 0);
     for (const frame of spec.encoder.finish(behaviour, request, text)) if (!(await writeFrame(res, frame))) return;
     res.end();
   }
 
-  async function interrupt(res: ServerResponse, behaviour: FakeStreamBehaviour<TErrorBody>) {
+  async function interrupt(res: ServerResponse, behaviour: FakeStreamBehaviour<TErrorBody>, request: RecordedRequest) {
     const what = behaviour.interrupt ?? 'stall';
     if (what === 'stall') return; // the connection stays open, silent
     if (what === 'close') return void res.socket?.destroy();
     if (what === 'end') return void res.end();
+    if ('trickle' in what) {
+      // Until the client gives up (or the fake closes): writeFrame is false once either happens.
+      for (;;) {
+        await wait(what.trickle.everyMs);
+        if (!(await writeFrame(res, spec.encoder.empty(request)))) return;
+      }
+    }
+    if ('raw' in what) {
+      if (!(await writeFrame(res, what.raw))) return;
+      if (what.then === 'stall') return;
+      if (what.then === 'close') return void res.socket?.destroy();
+      return void res.end();
+    }
     await writeFrame(res, spec.encoder.error(what.error));
     res.end();
   }

@@ -135,6 +135,9 @@ const encoder = {
   error(body: OpenAIErrorBody) {
     return sseFrame({ error: body });
   },
+  empty(request: RecordedRequest) {
+    return sseFrame(chunk(request, {}, null));
+  },
 };
 
 function chunkBase(request: RecordedRequest) {
