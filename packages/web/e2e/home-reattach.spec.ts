@@ -121,4 +121,3 @@ describe('Home: reattaching to a run', () => {
     expect(await page.locator('[data-testid="run-callout"][data-phase="interrupted"]').count()).toBe(0);
   });
 });
-});

@@ -58,7 +58,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await orm.close(true);
     throw error;
   }
-  return { orm, kind, close: () => orm.close(true) };
+  // Closing a pool whose connections PostgreSQL already cut (a restart) can wait for ever in the
+  // driver: shutdown gives it a few seconds, then goes on (the process is ending anyway).
+  const close = () =>
+    kind === 'postgres' ? Promise.race([orm.close(true), new Promise<void>((resolve) => setTimeout(resolve, 3000).unref())]) : orm.close(true);
+  return { orm, kind, close };
 }
 
 /** Any fixed number: the key of the advisory lock that serializes migrations across processes. */

@@ -8,8 +8,12 @@ export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
 }
 
-/** Waits before the second and third try of a batch the database refused for a passing reason. */
-const RETRY_MS = [100, 400, 1600];
+/**
+ * How long a batch the database refused for a passing reason (a restart, a dropped connection) is
+ * tried again, with waits growing to 2 s: the run's events must not be lost to a blip.
+ */
+const RETRY_FOR_MS = 30_000;
+const retryWait = (attempt: number) => Math.min(2000, 100 * 2 ** attempt);
 const BATCH = 200;
 const UNIQUE_VIOLATION = '23505';
 
@@ -40,6 +44,16 @@ export class RunEventWriter {
     this.draining ??= this.drain();
   }
 
+  /**
+   * After a failure that was not a lost lease (the database stayed away too long), lets the run
+   * still store its final error event. Answers false when this process no longer owns the run.
+   */
+  reset(): boolean {
+    if (this.failure instanceof LeaseLostError) return false;
+    this.failure = undefined;
+    return true;
+  }
+
   /** Resolves once everything pushed so far is stored; throws what stopped the writer. */
   async flush(): Promise<void> {
     while (this.draining) await this.draining;
@@ -64,6 +78,7 @@ export class RunEventWriter {
 
   private async store(batch: readonly StoredEvent[]): Promise<void> {
     const rows = JSON.stringify(batch.map(({ seq, event }) => ({ seq, data: event })));
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
         const stored = await this.sql<{ seq: number }>(
@@ -82,9 +97,8 @@ export class RunEventWriter {
         if ((error as { code?: string }).code === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
           throw new LeaseLostError(`run ${this.runId} is run by another server now`);
         }
-        const wait = RETRY_MS[attempt];
-        if (wait === undefined) throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (Date.now() - started > RETRY_FOR_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retryWait(attempt)));
       }
     }
   }

@@ -35,24 +35,26 @@ export class RunLeases {
 
   /**
    * Takes over up to `limit` running runs whose lease expired, or every running run when
-   * `orphaned` (PGlite at start-up: its one process died, so nobody else can own them). The row
+   * `orphaned` (PGlite at start-up: its one process died, so nobody else can own them). `running`
+   * are this process's own live runs; a run of its own it stopped running (its database writes
+   * failed) is taken like anyone else's once its lease expires. The row
    * locks with SKIP LOCKED make two processes that look at once take different runs, and the
    * lease condition is checked again on the locked row, so exactly one process wins each run.
    */
-  async claimExpired(limit: number, orphaned: boolean): Promise<ClaimedRun[]> {
+  async claimExpired(limit: number, orphaned: boolean, running: readonly string[] = []): Promise<ClaimedRun[]> {
     const rows = await this.sql<{ id: string; attempt: number; takeovers: number }>(
       `update conversations c
        set instance_id = ?, heartbeat_at = now(), attempt = c.attempt + 1, takeovers = c.takeovers + 1, updated_at = now()
        where c.id in (
          select id from conversations
-         where status = 'running' and instance_id is distinct from ?
+         where status = 'running' and not (id = any(?::uuid[]))
            and (? or heartbeat_at is null or heartbeat_at < now() - ? * interval '1 millisecond')
          order by heartbeat_at asc nulls first
          limit ?
          for update skip locked
        )
        returning c.id, c.attempt, c.takeovers`,
-      [this.instanceId, this.instanceId, orphaned, this.leaseMs, limit],
+      [this.instanceId, uuidArray(running), orphaned, this.leaseMs, limit],
     );
     return rows.map((r) => ({ id: r.id, attempt: Number(r.attempt), takeovers: Number(r.takeovers) }));
   }

@@ -76,7 +76,8 @@ export class PostgresRunNotifier implements RunNotifier {
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;
-    await client?.end().catch(() => undefined);
+    // end() on a connection the server already cut can wait for ever: give it a second.
+    await Promise.race([client?.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   }
 
   private emit(runId: string): void {

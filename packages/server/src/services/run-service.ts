@@ -104,7 +104,7 @@ export class RunService {
 
   /** Claims runs whose process died and continues them here. Answers how many were claimed. */
   private async takeOver(orphaned: boolean): Promise<number> {
-    const claimed = await this.leases.claimExpired(CLAIM_BATCH, orphaned);
+    const claimed = await this.leases.claimExpired(CLAIM_BATCH, orphaned, [...this.local.keys()]);
     for (const run of claimed) {
       if (run.takeovers > MAX_TAKEOVERS) {
         const error = `The server stopped ${MAX_TAKEOVERS + 1} times during this run, so it was not continued again. Resume it to try once more.`;
@@ -304,15 +304,32 @@ export class RunService {
       const message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
-      await billing.releaseLeftoverHolds().catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
+      await this.retrying(() => billing.releaseLeftoverHolds()).catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
       // Out of credits (or over its own cap): stopped before a stage, resumable after a top-up.
       const stopped = error instanceof AppError && error.code === 'PAYMENT_REQUIRED';
-      await this.orm.em.fork().nativeUpdate(
+      await this.retrying(() => this.orm.em.fork().nativeUpdate(
         Conversation,
         mine,
         stopped ? { status: 'interrupted', error: message, updatedAt: new Date() } : { status: 'failed', error: message, completedAt: new Date(), updatedAt: new Date() },
-      );
+      ));
+      // The database may have stayed away long enough to stop the writer: the end must still be stored.
+      if (!writer.reset()) return;
       emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
+    }
+  }
+
+  /**
+   * A failed run's last writes (holds given back, its status) are tried again for a while: the
+   * failure may be the database going away, and money must not stay held for a run that ended.
+   */
+  private async retrying<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= 8) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+      }
     }
   }
 
