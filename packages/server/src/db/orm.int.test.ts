@@ -2,22 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrationsList } from '../migrations/index.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../testing/global-setup.js';
-import { testDatabases } from '../testing/test-server.js';
+import { adminQuery as admin, testDatabases } from '../testing/test-server.js';
 import { openDatabase } from './orm.js';
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.runIf(testDatabases().includes('postgres'))('migrations on PostgreSQL', () => {
   it('replicas starting together on an empty database all start: one migrates, the others wait', async () => {

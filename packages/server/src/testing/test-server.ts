@@ -72,7 +72,8 @@ export async function startTestServer(
   };
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** One statement on the PostgreSQL server itself (create or drop a test database). */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
