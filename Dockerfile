@@ -38,8 +38,12 @@ RUN --mount=type=cache,id=wolfpack-pnpm-store,target=/pnpm-store \
  && mkdir -p /out/packages/web \
  && cp -r packages/web/dist /out/packages/web/dist
 
-# ---- runtime: Node and the deployed tree, nothing else
+# ---- runtime: Node and the deployed tree, bubblewrap and Chromium for Proven Code's sandbox
 FROM ${NODE_IMAGE} AS runtime
+# Proven Code runs generated code only inside bubblewrap (the container must allow user
+# namespaces: Docker's default seccomp profile may refuse them; without them the verdict says
+# "not executed: no sandbox on this server"). Chromium loads generated pages inside it.
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap chromium && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every check and test, from a fresh clone: toolchain, install, build, type checks, unit and
 # integration tests (PGlite, and PostgreSQL at 127.0.0.1:5432 when reachable), browser tests in
-# Chromium (installed with apt-get when missing), CLI tests in a real terminal (tmux).
+# Chromium (installed with apt-get when missing, as is bubblewrap, Proven Code's sandbox), CLI tests in a real terminal (tmux).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/toolchain.sh
@@ -9,6 +9,8 @@ source scripts/toolchain.sh
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v tmux >/dev/null || need_apt+=(tmux)
+# Proven Code runs generated code only inside bubblewrap (its sandbox tests need it too).
+command -v bwrap >/dev/null || need_apt+=(bubblewrap)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "wolfpack: installing ${need_apt[*]} with apt-get" >&2

@@ -15,6 +15,9 @@ export * from './billing/index.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
 export * from './engines/engine.js';
 export * from './schemas/settings.js';
+// Proven Code's verification record (issue 13).
+export * from './schemas/verification.js';
+export * from './verification/verification-record.js';
 export { sleep } from './util/sleep.js';
 // Showcase (issue 9): tech-stack detection, generated covers, sale arithmetic.
 export * from './community/tech-stack.js';

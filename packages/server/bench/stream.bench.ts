@@ -1,102 +1,143 @@
-// The pipeline stream through the real server (PGlite, demo engines over the OpenAI SDK on
-// loopback), measured side by side in one run: (c) time from Start (the POST) to the first event
-// and to the first stage event; and a whole run's wall time against the engine time on its
-// critical path, through the server and, alternating with it, for the core pipeline alone driving
-// the same engines (so what the server adds is the difference, measured under the same load).
+// The server's overhead on a whole run, measured side by side in one run. The server runs in its
+// own process (as in production: the client's and the engines' work cannot stall it, nor its work
+// the client); the engines are the demo engines (OpenAI wire format over loopback, a fixed latency
+// per call) in this process, which timestamps each call as the engine sees it. The engine time on a
+// run's critical path is the time at least one call was in flight (stages run one after another;
+// Building's calls in parallel), so what a run costs beyond its engines is its wall time (POST to the
+// `complete` event) minus that, including the engine client's own work. Alternating with the
+// server's runs, the core pipeline alone drives the same engines from this process. PGlite always;
+// PostgreSQL too when it is reachable (BENCH_DATABASE_URL, else DATABASE_URL, else 127.0.0.1:5432).
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
-import { runPipeline, type EngineCallRecord } from '@wolfpack/core/pipeline';
-import { startServer } from '../src/index.js';
-import { EngineRegistry } from '../src/services/engine-registry.js';
+import { runPipeline } from '@wolfpack/core/pipeline';
+import { pgAdmin } from './pg-admin.js';
+import { startDemoEngineServer } from '../src/demo/demo-engine-server.js';
+import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/engine-registry.js';
+import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
 
-const L = Number(process.env.BENCH_LATENCY_MS ?? 250);
-const RUNS = 5;
-const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-'));
-const server = await startServer({ port: 0, quiet: true, webDir: false, dataDir, env: { WOLFPACK_DEMO_DELAY_MS: String(L) } });
-const registry = await EngineRegistry.create({ WOLFPACK_DEMO_DELAY_MS: String(L) });
+const LATENCIES = (process.env.BENCH_LATENCY_MS ?? '250,1000').split(',').map(Number);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const TARGET_PCT = 2;
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
 
-/** Engine time on the critical path: a stage's calls run one after another, except Building's (in parallel: the longest). */
-function criticalPath(calls: Array<{ stage: string; durationMs: number }>): number {
-  const byStage = new Map<string, number[]>();
-  for (const c of calls) byStage.set(c.stage, [...(byStage.get(c.stage) ?? []), c.durationMs]);
+let delayMs = 0;
+let calls: Array<[number, number]> = [];
+// The delay is read per call, so one engine server serves every latency.
+const engine = await startDemoEngineServer({ delayMs: () => delayMs, onCall: (s, e) => (calls.push([s, e]), process.env.TRACE && console.error('TRACE', (performance.timeOrigin + s).toFixed(1), 'call start;', (performance.timeOrigin + e).toFixed(1), 'call end')) });
+const enginesEnv = JSON.stringify(
+  DEMO_ENGINE_KEYS.map((key) => ({ key, provider: 'openai', model: 'wolfpack-demo', baseURL: engine.baseURL, apiKey: 'demo', pricePer1kTokensCents: 0 })),
+);
+const registry = await EngineRegistry.create({ WOLFPACK_ENGINES: enginesEnv });
+
+/** The time at least one engine call was in flight: the engine time on the critical path. */
+function busyMs(): number {
+  const sorted = [...calls].sort((a, b) => a[0] - b[0]);
   let total = 0;
-  for (const [stage, ds] of byStage) total += stage === 'Building' ? Math.max(...ds) : ds.reduce((a, b) => a + b, 0);
-  return total;
-}
-
-/** The core pipeline alone, in this process, with the server's demo engines over HTTP. */
-async function coreRun(idea: string): Promise<number> {
-  const calls: EngineCallRecord[] = [];
-  const started = performance.now();
-  const gen = runPipeline({ idea, engines: registry.resolve([]), onCheckpoint: (_cp, stageCalls) => void calls.push(...stageCalls) });
-  for (let step = await gen.next(); !step.done; step = await gen.next());
-  const wall = performance.now() - started;
-  const engineMs = criticalPath(calls);
-  return ((wall - engineMs) / engineMs) * 100;
-}
-
-try {
-  const reg = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
-  });
-  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const firstEvent: number[] = [];
-  const firstStage: number[] = [];
-  const overheadPct: number[] = [];
-  const corePct: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const started = performance.now();
-    const res = await fetch(`${server.url}/api/wolfpack/stream`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ idea: `Benchmark idea ${i}` }),
-    });
-    let runId = '';
-    let sawFirst = false;
-    let sawStage = false;
-    // The run is over for its user when the result arrives (the stream then closes).
-    let completedAt = 0;
-    for await (const { data } of decodeEventStream(res.body!, pipelineEvent)) {
-      const t = performance.now() - started;
-      if (!sawFirst) {
-        sawFirst = true;
-        if (i > 0) firstEvent.push(t);
-      }
-      if (data.type === 'run') runId = data.runId;
-      if (data.type === 'complete') completedAt = performance.now();
-      if (data.type === 'stage' && !sawStage) {
-        sawStage = true;
-        if (i > 0) firstStage.push(t);
-      }
-    }
-    const wall = completedAt - started;
-    // Engine time on the critical path: calls of a stage run one after another, except Building's,
-    // which run in parallel (so only the longest counts).
-    const rows = await server.db.orm.em.getConnection().execute(
-      `select stage, sum(duration_ms)::int as total, max(duration_ms)::int as longest from engine_usage where conversation_id = ? group by stage`,
-      [runId],
-    );
-    const engineMs = rows.reduce((sum, r) => sum + Number(r.stage === 'Building' ? r.longest : r.total), 0);
-    if (i > 0) overheadPct.push(((wall - engineMs) / engineMs) * 100);
-    const core = await coreRun(`Benchmark idea ${i} (core)`);
-    if (i > 0) corePct.push(core);
+  let [start, end] = sorted[0] ?? [0, 0];
+  for (const [s, e] of sorted.slice(1)) {
+    if (s > end) {
+      total += end - start;
+      [start, end] = [s, e];
+    } else end = Math.max(end, e);
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log(`Demo engines with ${L} ms latency per call, ${RUNS} runs (after one warm-up), medians\n`);
-  console.log('| measure | value | ratio | target |');
-  console.log('| --- | ---: | ---: | --- |');
-  console.log(`| (c) Start to first event (run id) | ${median(firstEvent).toFixed(1)} ms | ${(median(firstEvent) / L).toFixed(3)} L | |`);
-  console.log(`| (c) Start to first stage event | ${median(firstStage).toFixed(1)} ms | ${(median(firstStage) / L).toFixed(3)} L | |`);
-  console.log(`| whole run through the server: wall time over critical-path engine time | +${median(overheadPct).toFixed(2)} % | | |`);
-  console.log(`| the core pipeline alone, same engines, alternating with the server's runs | +${median(corePct).toFixed(2)} % | | |`);
-  const added = overheadPct.map((o, i) => o - corePct[i]!);
-  console.log(`| what the server adds (stored events, checkpoints, billing, project save, HTTP), run by run | +${median(added).toFixed(2)} % | | ≤ 2 % |`);
+  return total + (end - start);
+}
+
+interface RunFigures {
+  wall: number;
+  engine: number;
+  firstEvent: number;
+}
+
+async function serverRun(server: ServerProcess, cookie: string, idea: string): Promise<RunFigures> {
+  calls = [];
+  const started = performance.now();if(process.env.TRACE)console.error('TRACE', (performance.timeOrigin+started).toFixed(1), 'POST');
+  const res = await fetch(`${server.url}/api/wolfpack/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ idea }),
+  });
+  let firstEvent = 0;
+  let completedAt = 0;
+  for await (const { data } of decodeEventStream(res.body!, pipelineEvent)) {
+    if (!firstEvent) firstEvent = performance.now() - started;
+    // The run is over for its user when the result arrives.
+    if (data.type === 'complete') {completedAt = performance.now();if(process.env.TRACE)console.error('TRACE', (performance.timeOrigin+completedAt).toFixed(1), 'got complete');}
+    if (data.type === 'error') throw new Error(`the run failed: ${data.error}`);
+  }
+  return { wall: completedAt - started, engine: busyMs(), firstEvent };
+}
+
+async function coreRun(idea: string): Promise<RunFigures> {
+  calls = [];
+  const started = performance.now();
+  const gen = runPipeline({ idea, engines: registry.resolve([]) });
+  for (let step = await gen.next(); !step.done; step = await gen.next());
+  return { wall: performance.now() - started, engine: busyMs(), firstEvent: 0 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const pct = (r: RunFigures) => ((r.wall - r.engine) / r.engine) * 100;
+
+const databases: Array<{ label: string; env: () => Promise<Record<string, string | undefined>>; drop?: () => Promise<void> }> = [
+  { label: 'PGlite (embedded)', env: async () => ({ DATABASE_URL: undefined }) },
+];
+const pgName = `wolfpack_bench_${randomBytes(6).toString('hex')}`;
+try {
+  await pgAdmin(ADMIN_URL, `create database "${pgName}"`);
+  databases.push({
+    label: 'PostgreSQL',
+    env: async () => ({ DATABASE_URL: withDatabase(ADMIN_URL, pgName) }),
+    drop: () => pgAdmin(ADMIN_URL, `drop database if exists "${pgName}" with (force)`).catch(() => {}),
+  });
+} catch (error) {
+  console.log(`PostgreSQL is not reachable at ${ADMIN_URL} (${(error as Error).message}): PGlite only.`);
+}
+
+const rows: string[] = [];
+try {
+  for (const db of databases) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-stream-'));
+    const server = await spawnServer({ ...(await db.env()), WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
+    try {
+      const reg = await fetch(`${server.url}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
+      });
+      const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      for (const latency of LATENCIES) {
+        delayMs = latency;
+        const through: RunFigures[] = [];
+        const alone: RunFigures[] = [];
+        for (let i = 0; i < RUNS + 1; i++) {
+          const s = await serverRun(server, cookie, `Benchmark idea ${i}`);
+          const c = await coreRun(`Benchmark idea ${i} (core)`);
+          // The first pair warms both up.
+          if (i > 0) (through.push(s), alone.push(c));
+        }
+        const added = through.map((s) => s.wall - s.engine);
+        const overhead = median(through.map(pct));
+        rows.push(
+          `| ${db.label} | ${latency} ms | ${median(through.map((r) => r.engine)).toFixed(0)} ms | ${median(added).toFixed(1)} ms | ${median(through.map((r) => r.firstEvent)).toFixed(1)} ms | +${median(alone.map(pct)).toFixed(2)} % | +${overhead.toFixed(2)} % | ≤ ${TARGET_PCT} %: ${overhead <= TARGET_PCT ? 'met' : 'MISSED'} |`,
+        );
+      }
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      await db.drop?.();
+    }
+  }
+  console.log(`Demo engines answering after a fixed latency per call; ${RUNS} runs per row after one warm-up, medians.`);
+  console.log(`The server in its own process; load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
+  console.log('| database | engine latency per call | engine time on the critical path | what the run adds (wall − engine time) | Start to first event | core pipeline alone: over engine time | through the server: over engine time | target |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const row of rows) console.log(row);
 } finally {
   await registry.close();
-  await server.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await engine.close();
 }

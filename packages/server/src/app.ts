@@ -26,6 +26,7 @@ import { previewRoutes } from './routes/preview-routes.js';
 import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
+import { VerificationService } from './services/verification-service.js';
 import { referralRoutes } from './routes/referral-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { AccountService } from './services/account-service.js';
@@ -69,6 +70,8 @@ export interface AppDeps {
   adminSecret?: string;
   /** The time money rules see (monthly grant, referral decay); tests move it. @default () => new Date() */
   clock?: () => Date;
+  /** Where Proven Code reads its sandbox settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*). @default process.env */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One route of the routers, e.g. `{ method: 'GET', path: '/api/projects/:id' }`. */
@@ -87,7 +90,7 @@ export interface WolfpackApp {
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date() }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
   const ledger = new LedgerService(db.orm, clock);
   const referrals = new ReferralService(db.orm, ledger, { log, clock });
@@ -96,6 +99,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const tokens = new TokenService(db.orm);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
+  const verifications = new VerificationService(db.orm, projects, { env });
   const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
@@ -104,6 +108,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
   const capsules = new CapsuleService(db.orm, log, clock);
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
+    verifications,
+    proofEnv: env,
     leaseMs: config.runLeaseMs,
     // One process owns an embedded database: whatever it finds running at start-up was its own.
     orphansAtStart: db.kind === 'pglite',
@@ -160,7 +166,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     }
   });
   const routers = [healthRoutes(db), authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, log }),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
     previewRoutes(new PreviewService(db.orm, secretKey)),

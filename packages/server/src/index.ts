@@ -71,7 +71,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const env = options.env ?? process.env;
     const registry = await EngineRegistry.create(env);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, ...(options.clock ? { clock: options.clock } : {}) });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, ...(options.clock ? { clock: options.clock } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
     await runs.startBackgroundWork();

@@ -9,11 +9,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatFilesForPrompt } from './context-budget.js';
 import { formatFileBlock, parseFileBlocks } from './file-blocks.js';
+import { formatFileOperation, type FileOperation } from './file-operations.js';
 import { pathFromFirstLine } from './path-hints.js';
 import { sanitizePath } from './safe-path.js';
 
 const RUNS = Number(process.env.WOLFPACK_FUZZ_RUNS ?? 500);
 const ROOT = '/srv/wolfpack/projects/p1';
+
+function operationPaths(operations: FileOperation[]): Array<{ path: string }> {
+  return operations.flatMap((op) => (op.kind === 'delete' ? [{ path: op.path }] : [{ path: op.from }, { path: op.to }]));
+}
 
 function expectSafe(files: Array<{ path: string }>): void {
   for (const file of files) {
@@ -27,7 +32,7 @@ function expectSafe(files: Array<{ path: string }>): void {
 const token = fc.oneof(
   fc.constantFrom(
     '```', '````', '~~~', '```ts ', '```js title="', '```bash\n', '```md README.md\n', '<file path="', '<file name=', '">', '>', '</file>', '<file>', '### ', '**', '`', '// ', '# ', '/* ', ' */', '<!-- ', ' -->',
-    '\n', '\r\n', '\r', ' ', '\t', ':', 'File: ', 'src/a.ts', 'src/b/c.tsx', '../x.ts', '../../etc/passwd', '/abs.ts', 'C:\\x.ts', 'c:/x.ts', '\\\\srv\\x.ts', 'a\0b.ts', '.git/config', 'con.ts', 'README.md', 'index.html', '...', '// ... rest unchanged', 'TODO', '{', '}', '\u202e', '🐺',
+    '\n', '\r\n', '\r', ' ', '\t', ':', 'File: ', 'DELETE: ', 'MOVE: ', '=== DELETE: ', ' -> ', ' → ', ' ===', 'RENAME:', 'src/a.ts', 'src/b/c.tsx', '../x.ts', '../../etc/passwd', '/abs.ts', 'C:\\x.ts', 'c:/x.ts', '\\\\srv\\x.ts', 'a\0b.ts', '.git/config', 'con.ts', 'README.md', 'index.html', '...', '// ... rest unchanged', 'TODO', '{', '}', '\u202e', '🐺',
   ),
   fc.string({ maxLength: 8 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
@@ -40,6 +45,7 @@ describe('parseFileBlocks under hostile input', () => {
       fc.property(answer, (text) => {
         const result = parseFileBlocks(text);
         expectSafe(result.files);
+        expectSafe(operationPaths(result.operations));
         expect(new Set(result.files.map((f) => f.path)).size).toBe(result.files.length);
         for (const problem of result.problems) expect(problem.message).toMatch(/\S/);
         for (const file of result.files) expect(file.content === '' || file.content.endsWith('\n')).toBe(true);
@@ -86,6 +92,34 @@ describe('parseFileBlocks under hostile input', () => {
         expect(result.files.map((f) => [f.path, f.content])).toEqual(kept.map(([p, c]) => [p, c]));
         expect(result.truncated).toBe(false);
         expect(result.problems).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 60_000);
+
+  it('gets back every DELETE and MOVE line, in order, between files in its own format', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,10}$/);
+    const filePath = fc
+      .tuple(fc.array(segment, { maxLength: 3 }), segment, fc.constantFrom('ts', 'js', 'md', 'css', 'py'))
+      .map(([dirs, name, ext]) => [...dirs, `${name}.${ext}`].join('/'))
+      .filter((p) => sanitizePath(p).ok);
+    const operation: fc.Arbitrary<FileOperation> = fc.oneof(
+      filePath.map((path) => ({ kind: 'delete' as const, path })),
+      fc.tuple(filePath, filePath).map(([from, to]) => ({ kind: 'move' as const, from, to })),
+    );
+    const item = fc.oneof(
+      operation.map((op) => ({ op })),
+      fc.tuple(filePath, fc.constantFrom('x\n', 'DELETE: not/an/operation.ts\n', '')).map(([path, content]) => ({ file: { path, content } })),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 8 }), fc.boolean(), (items, crlf) => {
+        let text = items.map((i) => ('op' in i ? `${formatFileOperation(i.op)}\n` : formatFileBlock(i.file.path, i.file.content))).join('\n');
+        if (crlf) text = text.replaceAll('\n', '\r\n');
+        const result = parseFileBlocks(text);
+        expect(result.operations).toEqual(items.flatMap((i) => ('op' in i ? [i.op] : [])));
+        // A DELETE line inside a file is content, not an operation.
+        const last = new Map(items.flatMap((i) => ('file' in i ? [[i.file.path, i.file.content] as const] : [])));
+        expect(result.files.map((f) => [f.path, f.content])).toEqual([...last]);
       }),
       { numRuns: RUNS },
     );

@@ -270,7 +270,7 @@ describe('parseFileBlocks: tolerance', () => {
   });
 
   it('yields nothing from prose alone', () => {
-    expect(parseFileBlocks('No code here, just `inline` and ```inline fences```.')).toEqual({ files: [], problems: [], truncated: false });
+    expect(parseFileBlocks('No code here, just `inline` and ```inline fences```.')).toEqual({ files: [], problems: [], truncated: false, operations: [] });
   });
 });
 

@@ -3,6 +3,7 @@
  * {@link FILE_BLOCK_INSTRUCTIONS}); the parser also accepts the other ways models write files,
  * because they drift from any format they are given.
  */
+import { parseOperationLine, type FileOperation } from './file-operations.js';
 import type { FileProblem, ParsedFile } from './parsed-file.js';
 import {
   isCommandBlockFor,
@@ -25,6 +26,8 @@ export interface ParseResult {
   problems: FileProblem[];
   /** The answer stopped inside a block: ask the engine to continue. */
   truncated: boolean;
+  /** `DELETE:` and `MOVE:` lines written outside code blocks, in order (see file-operations.ts). */
+  operations: FileOperation[];
 }
 
 /**
@@ -195,7 +198,8 @@ function readFileTag(lines: string[], index: number, attributes: string, rest: s
 function headerBefore(lines: string[], proseStart: number, fenceIndex: number): HeaderPath | null {
   for (let k = fenceIndex - 1; k >= proseStart && fenceIndex - k <= MAX_HEADER_GAP + 1; k--) {
     const line = lines[k] ?? '';
-    if (line.trim() !== '') return pathFromHeaderLine(line);
+    // "DELETE: src/old.ts" right above a block says what to remove, not what the block is.
+    if (line.trim() !== '') return parseOperationLine(line) === null ? pathFromHeaderLine(line) : null;
   }
   return null;
 }
@@ -204,13 +208,22 @@ function extensionIsDoc(path: string | undefined): boolean {
   return path !== undefined && /\.(md|mdx|markdown|txt|rst|adoc)$/i.test(path);
 }
 
-/** Splits the answer into raw blocks, in order. */
-function scanBlocks(lines: string[]): RawBlock[] {
+type OperationEntry = NonNullable<ReturnType<typeof parseOperationLine>>;
+
+/** Splits the answer into raw blocks and the operation lines between them, in order. */
+function scanBlocks(lines: string[]): { blocks: RawBlock[]; operations: OperationEntry[] } {
   const blocks: RawBlock[] = [];
+  const operations: OperationEntry[] = [];
   let proseStart = 0;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i] ?? '';
+    const operation = parseOperationLine(line);
+    if (operation) {
+      operations.push(operation);
+      i++;
+      continue;
+    }
     const tag = FILE_TAG_OPEN.exec(line);
     if (tag) {
       const { block, next } = readFileTag(lines, i, tag[1] ?? '', tag[2] ?? '');
@@ -235,10 +248,20 @@ function scanBlocks(lines: string[]): RawBlock[] {
     if (header) block.header = header;
     const firstLinePath = body.lines[0] === undefined ? null : pathFromFirstLine(body.lines[0]);
     if (firstLinePath !== null) block.firstLinePath = firstLinePath;
-    blocks.push(block);
     i = proseStart = body.next;
+    // Models sometimes fence their DELETE/MOVE lines; a pathless block of nothing else is those.
+    const asOperations = info.path === undefined && !header ? operationsOnly(body.lines) : null;
+    if (asOperations) operations.push(...asOperations);
+    else blocks.push(block);
   }
-  return blocks;
+  return { blocks, operations };
+}
+
+function operationsOnly(lines: string[]): OperationEntry[] | null {
+  const content = lines.filter((l) => l.trim() !== '');
+  if (content.length === 0) return null;
+  const parsed = content.map(parseOperationLine);
+  return parsed.every((p): p is OperationEntry => p !== null) ? parsed : null;
 }
 
 /** Picks the block's path, most deliberate source first. */
@@ -265,12 +288,18 @@ function namesSameFile(comment: string | undefined, path: string): boolean {
  * Extracts files from an engine's answer. Accepts the own format (```` ```ts src/a.ts ````),
  * `title=`/`file=`/`filename=`/`path=` info strings, a bare path as info string, a decorated path
  * line before the fence, a path comment as the block's first line (removed from the content),
- * and `<file path="…">…</file>` tags. See the tests for every accepted spelling.
+ * and `<file path="…">…</file>` tags. `DELETE: path` and `MOVE: from -> to` lines outside the
+ * blocks become {@link ParseResult.operations}. See the tests for every accepted spelling.
  */
 export function parseFileBlocks(text: string): ParseResult {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const blocks = scanBlocks(lines);
+  const { blocks, operations: operationLines } = scanBlocks(lines);
   const problems: FileProblem[] = [];
+  const operations: FileOperation[] = [];
+  for (const entry of operationLines) {
+    if ('problem' in entry) problems.push(entry.problem);
+    else operations.push(entry.operation);
+  }
   const byPath = new Map<string, ParsedFile>();
   const seen = new Map<string, number>();
   let pathless = 0;
@@ -331,5 +360,5 @@ export function parseFileBlocks(text: string): ParseResult {
       message: `${pathless} code block${pathless === 1 ? '' : 's'} had no file path and ${pathless === 1 ? 'was' : 'were'} ignored; put the path after the language, e.g. \`\`\`ts src/app.ts.`,
     });
   }
-  return { files: [...byPath.values()], problems, truncated };
+  return { files: [...byPath.values()], problems, truncated, operations };
 }

@@ -7,6 +7,14 @@ export {
   type ParseResult,
 } from './file-blocks.js';
 export {
+  applyFileChanges,
+  formatFileOperation,
+  parseOperationLine,
+  FILE_OPERATION_INSTRUCTIONS,
+  type AppliedChanges,
+  type FileOperation,
+} from './file-operations.js';
+export {
   applyLimits,
   utf8ByteLength,
   formatBytes,
@@ -20,6 +28,11 @@ export {
   verifyProject,
   verifyProjects,
   formatProblems,
+  coverage,
+  describeCoverage,
+  type ExecutionCheck,
+  type ProjectCheck,
+  type StaticCheck,
   type VerifyCheck,
   type VerifyProblem,
   type VerifyReport,
@@ -33,6 +46,7 @@ export {
   type StageRecord,
 } from './run-pipeline.js';
 export type { CallPurpose, EngineCallRecord } from './engine-runner.js';
+export type { FailedRepair, RunMemory } from './run-memory.js';
 export type { StageBudget } from './run-pipeline.js';
 export { parsePlan, formatPlan, type PlannedFile, type ProjectPlan } from './plan.js';
 export { scriptedEngine, systemOf, userOf, type ScriptedAnswer, type ScriptedEngine } from './testing-engines.js';

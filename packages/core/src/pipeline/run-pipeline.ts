@@ -9,8 +9,9 @@ import { withEvents } from './event-channel.js';
 import { pipelineProgress } from './progress.js';
 import { formatPlan, type ProjectPlan } from './plan.js';
 import { ideaSection } from './prompts/index.js';
+import { emptyMemory, snapshotMemory, type RunMemory } from './run-memory.js';
 import { STAGE_HANDLERS, type StageState } from './stages.js';
-import { verifyProject } from './verify.js';
+import { coverage, verifyProject, type ProjectCheck, type VerifyReport } from './verify.js';
 
 /** Where a run stands after a finished stage; enough to resume it without redoing that stage. */
 export interface PipelineCheckpoint {
@@ -21,6 +22,8 @@ export interface PipelineCheckpoint {
   stages: StageRecord[];
   /** Milliseconds of stage work so far (what progress and savings count). */
   executionMs: number;
+  /** Problems seen and repairs tried so far; absent in checkpoints stored before it existed. */
+  memory?: RunMemory;
 }
 
 export interface StageRecord {
@@ -51,6 +54,11 @@ export interface PipelineInput {
   repairRounds?: number;
   /** Times an incomplete file is sent back for completion. @default 2 */
   completionAttempts?: number;
+  /**
+   * A check run with the static ones in Checking and Proven Code (the execution gate): its
+   * problems are repaired, guarded against regressions and reported like theirs.
+   */
+  extraCheck?: ProjectCheck;
   now?: () => number;
   /**
    * Called after each finished stage, before its completion event, with the stage's engine calls:
@@ -81,6 +89,8 @@ const PROBLEMS_INPUT_CHARS = 4000;
 export interface PipelineOutcome {
   files: Record<string, string>;
   verification: VerificationSummary;
+  /** What the static checks say of the final files (the verification record's static part). */
+  staticReport: VerifyReport;
   stages: StageRecord[];
   executionMs: number;
 }
@@ -103,6 +113,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     plan: checkpoint?.plan ?? null,
     files: { ...(checkpoint?.files ?? input.existingFiles ?? {}) },
     report: null,
+    memory: checkpoint?.memory ? snapshotMemory(checkpoint.memory) : emptyMemory(),
   };
   const stages: StageRecord[] = [...(checkpoint?.stages ?? [])];
   let executionMs = checkpoint?.executionMs ?? 0;
@@ -118,6 +129,8 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     repairRounds: input.repairRounds ?? 2,
     completionAttempts: input.completionAttempts ?? 2,
     runner,
+    extraCheck: input.extraCheck,
+    signal: input.signal,
   };
 
   for (let position = checkpoint?.completedStages ?? 0; position < total; position++) {
@@ -147,7 +160,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     executionMs += durationMs;
     stages.push({ cycle, role, ok, engine, durationMs, tokens: stageCalls.reduce((sum, c) => sum + c.totalTokens, 0) });
     await input.onCheckpoint?.(
-      { completedStages: position + 1, plan: state.plan, files: { ...state.files }, stages: [...stages], executionMs },
+      { completedStages: position + 1, plan: state.plan, files: { ...state.files }, stages: [...stages], executionMs, memory: snapshotMemory(state.memory) },
       stageCalls,
     );
     yield {
@@ -166,9 +179,11 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
   }
   return {
     files: state.files,
+    staticReport: state.report && !input.extraCheck ? state.report : verifyProject(state.files),
     verification: {
       passed: report.passed,
-      checkedFiles: report.checked.length,
+      // Only files a check read count as checked (a Python file no check reads does not).
+      checkedFiles: coverage(report).covered.length,
       problems: report.problems.map((p) => ({ path: p.path, check: p.check, message: p.message })),
     },
     stages,

@@ -81,6 +81,17 @@ export class ImportChecker {
     this.tsconfig = readTsconfigs(files);
   }
 
+  /**
+   * Imports resolve case-sensitively on Linux (and in every deployment), so `./Utils` for
+   * `utils.ts` works on a Mac and fails in production: name the file the model meant.
+   */
+  private caseHint(candidate: string): string {
+    const lower = new Set([...this.files].map((f) => f.toLowerCase()));
+    if (resolveFile(candidate.toLowerCase(), lower) === null) return '';
+    const match = [...this.files].find((f) => resolveFile(candidate.toLowerCase(), new Set([f.toLowerCase()])) !== null);
+    return match === undefined ? '' : `; ${match} differs only in letter case, and imports are case-sensitive`;
+  }
+
   private manifestsFor(path: string): Manifest[] {
     return this.manifests.filter((m) => m.dir === '' || path.startsWith(`${m.dir}/`));
   }
@@ -113,7 +124,7 @@ export class ImportChecker {
       if (candidate === null) {
         this.report(path, content, rawSpecifier, `'${rawSpecifier}' points outside the project`);
       } else if (resolveFile(candidate, this.files) === null) {
-        this.report(path, content, rawSpecifier, `'${rawSpecifier}' does not match any generated file (looked for ${tried(candidate)})`);
+        this.report(path, content, rawSpecifier, `'${rawSpecifier}' does not match any generated file (looked for ${tried(candidate)})${this.caseHint(candidate)}`);
       }
       return;
     }

@@ -125,7 +125,10 @@ describe('verifyProject on a valid React + Vite project', () => {
     expect(checks['src/index.css']).toEqual(['syntax', 'imports']);
     expect(checks['index.html']).toEqual(['html', 'imports']);
     expect(checks['tools/report.py']).toEqual([]);
-    expect(formatProblems(report)).toBe('All 18 files passed the checks.');
+    // Files no check reads (Markdown, SVG, Python) are named, never counted as checked.
+    expect(formatProblems(report)).toBe(
+      'No problems: 14 files checked (html, imports, json, package-json, syntax, types); 4 files not covered by any check (README.md, public/vite.svg, src/assets/logo.svg, tools/report.py).',
+    );
   });
 });
 

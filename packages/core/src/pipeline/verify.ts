@@ -9,11 +9,25 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { familyFor } from './code-scan.js';
 import { scanModule } from './scan-module.js';
 import { checkHtml } from './verify-html.js';
+import { checkPaths } from './verify-paths.js';
 import { ImportChecker } from './verify-imports.js';
 import { classifySpecifier } from './resolve-imports.js';
 import { isTypeScriptPath, typeCheckMany } from './verify-types.js';
 
-export type VerifyCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types';
+/** Checks that read the files without running them (this module). */
+export type StaticCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types' | 'duplicates';
+/** Checks that run the project; an execution gate plugged in as a {@link ProjectCheck} reports them. */
+export type ExecutionCheck = 'install' | 'tests' | 'start' | 'page-load';
+export type VerifyCheck = StaticCheck | ExecutionCheck;
+
+/**
+ * A check beyond the static ones (the execution gate), run wherever the pipeline verifies a whole
+ * project: its problems are repaired and guarded like any other. `role` says which stage asks.
+ */
+export type ProjectCheck = (
+  files: Readonly<Record<string, string>>,
+  context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal },
+) => Promise<Pick<VerifyReport, 'checked' | 'problems'>>;
 
 export interface VerifyProblem {
   path: string;
@@ -21,10 +35,15 @@ export interface VerifyProblem {
   message: string;
   /** 1-based line, when the check knows it. */
   line?: number;
+  /** What shows it, for the repair prompt: the command and its trimmed output (a stack trace, the failing assertion). */
+  detail?: string;
 }
 
 export interface VerifyReport {
-  /** Every file, with the checks that ran on it (empty when none applies, e.g. Python). */
+  /**
+   * Every file, with the checks that ran on it (empty when none applies, e.g. Python). The
+   * project-wide 'duplicates' rule is listed only on the files it flags.
+   */
   checked: { path: string; checks: VerifyCheck[] }[];
   problems: VerifyProblem[];
   /** No problems at all. */
@@ -186,19 +205,56 @@ function checkWithoutTypes(files: Readonly<Record<string, string>>): VerifyRepor
   }
 
   problems.push(...imports.problems, ...imports.undeclaredPackages());
+  for (const problem of checkPaths(Object.keys(files))) {
+    problems.push(problem);
+    checked.find((c) => c.path === problem.path)?.checks.push('duplicates');
+  }
   return { checked, problems, passed: false };
+}
+
+/**
+ * Which files a check actually read: 'duplicates' looks at a file's name, not its content, so it
+ * covers nothing. Only covered files may be called verified.
+ */
+export function coverage(report: Pick<VerifyReport, 'checked'>): { covered: string[]; uncovered: string[]; checks: VerifyCheck[] } {
+  const covered: string[] = [];
+  const uncovered: string[] = [];
+  const checks = new Set<VerifyCheck>();
+  for (const entry of report.checked) {
+    const real = entry.checks.filter((c) => c !== 'duplicates');
+    (real.length > 0 ? covered : uncovered).push(entry.path);
+    for (const c of real) checks.add(c);
+  }
+  return { covered, uncovered, checks: [...checks] };
+}
+
+/** "3 files checked (syntax, imports); 2 files not covered by any check (README.md, main.py)". */
+export function describeCoverage(report: Pick<VerifyReport, 'checked'>): string {
+  const { covered, uncovered, checks } = coverage(report);
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const head = covered.length > 0 ? `${files(covered.length)} checked (${checks.join(', ')})` : 'no file was covered by a check';
+  if (uncovered.length === 0) return head;
+  const named = uncovered.length <= 5 ? ` (${uncovered.join(', ')})` : ` (${uncovered.slice(0, 5).join(', ')}, …)`;
+  return `${head}; ${files(uncovered.length)} not covered by any check${named}`;
 }
 
 /**
  * The problems as compact lines an engine can act on:
  * `src/a.ts: syntax: Expected ";" but found "x" (line 3)`. At most `limit` lines.
  */
-export function formatProblems(report: VerifyReport, limit = 50): string {
-  if (report.passed) return `All ${report.checked.length} files passed the checks.`;
+export function formatProblems(report: VerifyReport, limit = 50, options: { details?: boolean } = {}): string {
+  if (report.passed) return `No problems: ${describeCoverage(report)}.`;
   const lines = report.problems
     .slice(0, limit)
-    .map((p) => `${p.path}: ${p.check}: ${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}`);
+    .map((p) => `${p.path}: ${p.check}: ${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}${options.details && p.detail ? `\n${indent(p.detail)}` : ''}`);
   const rest = report.problems.length - limit;
   if (rest > 0) lines.push(`… and ${rest} more problem${rest === 1 ? '' : 's'}.`);
   return lines.join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 }

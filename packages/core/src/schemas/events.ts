@@ -7,6 +7,7 @@
  * `switch (event.type)` whose default is `const unreachable: never = event`.
  */
 import { z } from 'zod';
+import { verificationVerdict } from './verification.js';
 import { ERROR_CODES } from '../errors.js';
 
 /** The five stages of the build screen's pipeline display (spec core §1), in order. */
@@ -59,9 +60,17 @@ export const logEvent = z.object({
 
 /** What the Proven Code gate verified and what still fails, file by file and check by check. */
 export const verificationSummary = z.object({
+  /** No check failed. Not the same as proven: see `verdict` (a project that could not be run is `unproven`). */
   passed: z.boolean(),
+  /** Files a check covered. */
   checkedFiles: count,
   problems: z.array(z.object({ path: z.string(), check: z.string(), message: z.string() })),
+  /** passed, failed or unproven (nothing failed, but what applies could not run: no sandbox on this server). */
+  verdict: verificationVerdict.optional(),
+  /** What was proven, as a sentence: "12 files checked (syntax, imports), 8 tests passed, starts cleanly." */
+  proven: z.string().optional(),
+  /** What was not: failures, checks that could not run and why, files no check covered. Empty when nothing. */
+  notProven: z.string().optional(),
 });
 export type VerificationSummary = z.infer<typeof verificationSummary>;
 

@@ -3,6 +3,7 @@
  * companion §3 Project).
  */
 import { z } from 'zod';
+import { verificationRecord } from './verification.js';
 import { countLike, cents, entityId, timestamp } from './common.js';
 import { pipelineRole } from './events.js';
 
@@ -239,7 +240,12 @@ export const project = z.object({
 export type Project = z.infer<typeof project>;
 
 /** GET /api/projects/{id}: the project and the list of its file paths. */
-export const projectDetailReply = z.object({ project, files: z.array(z.string()) });
+export const projectDetailReply = z.object({
+  project,
+  files: z.array(z.string()),
+  /** Proven Code's record of the current version; null for projects made before records were kept, absent from older servers. */
+  verification: verificationRecord.nullable().optional(),
+});
 export type ProjectDetailReply = z.infer<typeof projectDetailReply>;
 
 /** Moving a project into a folder (the spec shows no call; the server picks the route). null is the root. */

@@ -11,7 +11,9 @@ export interface DemoEngineServer {
 
 export interface DemoEngineServerOptions {
   /** Pause before answering each call, so a demo run is slow enough to watch (and to test reattach). */
-  delayMs?: number;
+  delayMs?: number | (() => number);
+  /** Told of each call when its answer has been sent: when its request arrived and when it ended (performance.now()). */
+  onCall?: (startedAt: number, endedAt: number) => void;
 }
 
 const MAX_BODY = 64 * 1024 * 1024;
@@ -22,8 +24,9 @@ const MAX_BODY = 64 * 1024 * 1024;
  * watchdog, retries and parsers as real engines. Listens on 127.0.0.1 only.
  */
 export async function startDemoEngineServer(options: DemoEngineServerOptions = {}): Promise<DemoEngineServer> {
-  const delayMs = options.delayMs ?? 0;
   const server: Server = createServer((req, res) => {
+    const startedAt = performance.now();
+    if (options.onCall) res.once('finish', () => options.onCall!(startedAt, performance.now()));
     void (async () => {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         res.writeHead(404, { 'content-type': 'application/json' });
@@ -31,6 +34,7 @@ export async function startDemoEngineServer(options: DemoEngineServerOptions = {
         return;
       }
       const body = JSON.parse(await readBody(req)) as { model: string; messages: ChatMessage[]; stream?: boolean };
+      const delayMs = typeof options.delayMs === 'function' ? options.delayMs() : (options.delayMs ?? 0);
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       const text = demoReply(body.messages);
       const promptChars = JSON.stringify(body.messages).length;

@@ -75,6 +75,8 @@ const MATRIX: Record<string, RouteCase> = {
   'GET /api/conversations': { visitor: NEED_ACCOUNT, other: [200] },
   'GET /api/projects': { visitor: NEED_ACCOUNT, other: [200] },
   'GET /api/projects/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  'GET /api/projects/:id/verification': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  'POST /api/projects/:id/verification': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200], body: () => ({}) },
   'DELETE /api/projects/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, last: 1 },
   'PUT /api/projects/:id/folder': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, body: (ids) => ({ folderId: ids.folderId }) },
   'GET /api/projects/:id/export': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },

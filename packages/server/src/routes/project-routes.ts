@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply } from '@wolfpack/core';
+import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/zip-export.js';
@@ -7,16 +7,18 @@ import { requireUser } from '../middleware/authenticate.js';
 import type { EngineRegistry } from '../services/engine-registry.js';
 import type { ProjectService } from '../services/project-service.js';
 import type { StatsService } from '../services/stats-service.js';
+import type { VerificationService } from '../services/verification-service.js';
 
 export interface ProjectRoutesDeps {
   projects: ProjectService;
   stats: StatsService;
   engines: EngineRegistry;
+  verifications: VerificationService;
   log: Logger;
 }
 
 /** Projects, run history, statistics and the engine list. */
-export function projectRoutes({ projects, stats, engines, log }: ProjectRoutesDeps): Router {
+export function projectRoutes({ projects, stats, engines, verifications, log }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/engines', (ctx) => {
@@ -39,7 +41,21 @@ export function projectRoutes({ projects, stats, engines, log }: ProjectRoutesDe
   });
 
   router.get('/projects/:id', async (ctx) => {
-    ctx.body = (await projects.detail(requireUser(ctx).id, ctx.params.id!)) satisfies ProjectDetailReply;
+    const user = requireUser(ctx);
+    const detail = await projects.detail(user.id, ctx.params.id!);
+    ctx.body = { ...detail, verification: await verifications.current(user.id, ctx.params.id!) } satisfies ProjectDetailReply;
+  });
+
+  /** Proven Code's record of the project's current version (null for projects made before records were kept). */
+  router.get('/projects/:id/verification', async (ctx) => {
+    ctx.body = { verification: await verifications.current(requireUser(ctx).id, ctx.params.id!) } satisfies VerificationReply;
+  });
+
+  /** Re-check: every check again on the current files (no engine call, nothing charged). */
+  router.post('/projects/:id/verification', jsonBody('1kb'), async (ctx) => {
+    const abort = new AbortController();
+    ctx.req.once('close', () => abort.abort());
+    ctx.body = { verification: await verifications.recheck(requireUser(ctx).id, ctx.params.id!, abort.signal) } satisfies VerificationReply;
   });
 
   router.delete('/projects/:id', async (ctx) => {

@@ -269,7 +269,7 @@ describe.runIf(testDatabases().includes('postgres'))('PostgreSQL dropping every 
       // Every hold was settled or released: the ledger's movements for the run equal what was billed.
       const [billed] = await admin.sql.execute<Array<{ total: number }>>('select coalesce(sum(billed_cents), 0)::int as total from engine_usage where conversation_id = ?', [runId]);
       const [moved] = await admin.sql.execute<Array<{ total: number }>>('select coalesce(sum(amount_cents), 0)::int as total from ledger_entries where conversation_id = ?', [runId]);
-      expect(moved!.total).toBe(-billed!.total);
+      expect(moved!.total + billed!.total).toBe(0);
       // And the server still serves.
       expect((await client.get('/api/health')).status).toBe(200);
     } finally {

@@ -189,58 +189,63 @@ export class ProjectService {
    * files kept in project_versions so nothing a run replaces is lost.
    */
   async saveRunResult(result: RunResult): Promise<string> {
-    return this.orm.em.fork().transactional(async (em) => {
-      const now = new Date();
-      const totalBytes = Object.values(result.files).reduce((sum, c) => sum + Buffer.byteLength(c), 0);
-      const existing = result.projectId
-        ? await em.findOne(Project, { id: result.projectId, userId: result.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-        : null;
-      let id: string;
-      if (existing) {
-        const previous = await em.find(ProjectFile, { projectId: existing.id }, { populate: ['content'] });
-        em.create(ProjectVersion, {
-          projectId: existing.id,
-          version: existing.version,
-          idea: existing.idea,
-          fsIndex: Object.fromEntries(previous.map((f) => [f.path, f.content])),
-          conversationId: result.conversationId,
-          createdAt: now,
-        });
-        existing.fileCount = Object.keys(result.files).length;
-        existing.totalBytes = totalBytes;
-        existing.version += 1;
-        existing.sessionCount += 1;
-        existing.totalProcessingTimeMs += result.processingMs;
-        existing.totalCostMillicents += result.costMillicents;
-        existing.updatedAt = now;
-        await em.flush();
-        await em.nativeDelete(ProjectFile, { projectId: existing.id });
-        id = existing.id;
-      } else {
-        id = randomUUID();
-        em.create(Project, {
-          id,
-          userId: result.userId,
-          idea: result.idea,
-          fileCount: Object.keys(result.files).length,
-          totalBytes,
-          folderId: null,
-          version: 1,
-          sessionCount: 1,
-          totalProcessingTimeMs: result.processingMs,
-          totalCostMillicents: result.costMillicents,
-          githubRepo: null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await em.flush();
-      }
-      for (const [path, content] of Object.entries(result.files)) {
-        em.create(ProjectFile, { projectId: id, path, content, size: Buffer.byteLength(content) });
-      }
+    return (await this.orm.em.fork().transactional((em) => this.saveRunResultIn(em, result))).id;
+  }
+
+  /** {@link saveRunResult} inside the caller's transaction (the end of a run: with its last stage's settlement). */
+  async saveRunResultIn(em: EntityManager, result: RunResult): Promise<{ id: string; version: number }> {
+    const now = new Date();
+    const totalBytes = Object.values(result.files).reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+    const existing = result.projectId
+      ? await em.findOne(Project, { id: result.projectId, userId: result.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : null;
+    let id: string;
+    let version = 1;
+    if (existing) {
+      const previous = await em.find(ProjectFile, { projectId: existing.id }, { populate: ['content'] });
+      em.create(ProjectVersion, {
+        projectId: existing.id,
+        version: existing.version,
+        idea: existing.idea,
+        fsIndex: Object.fromEntries(previous.map((f) => [f.path, f.content])),
+        conversationId: result.conversationId,
+        createdAt: now,
+      });
+      existing.fileCount = Object.keys(result.files).length;
+      existing.totalBytes = totalBytes;
+      existing.version += 1;
+      existing.sessionCount += 1;
+      existing.totalProcessingTimeMs += result.processingMs;
+      existing.totalCostMillicents += result.costMillicents;
+      existing.updatedAt = now;
       await em.flush();
-      return id;
-    });
+      await em.nativeDelete(ProjectFile, { projectId: existing.id });
+      id = existing.id;
+      version = existing.version;
+    } else {
+      id = randomUUID();
+      em.create(Project, {
+        id,
+        userId: result.userId,
+        idea: result.idea,
+        fileCount: Object.keys(result.files).length,
+        totalBytes,
+        folderId: null,
+        version: 1,
+        sessionCount: 1,
+        totalProcessingTimeMs: result.processingMs,
+        totalCostMillicents: result.costMillicents,
+        githubRepo: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await em.flush();
+    }
+    for (const [path, content] of Object.entries(result.files)) {
+      em.create(ProjectFile, { projectId: id, path, content, size: Buffer.byteLength(content) });
+    }
+    await em.flush();
+    return { id, version };
   }
 }
 

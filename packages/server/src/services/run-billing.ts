@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
 import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
 import { EngineUsage } from '../entities/index.js';
-import type { LedgerService } from './ledger-service.js';
+import type { LedgerService, WalletTx } from './ledger-service.js';
 
 type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
 
@@ -73,49 +73,61 @@ export class RunBilling {
   }
 
   /**
-   * Stores the stage's engine calls with what each was billed (the real cost, at most the hold),
-   * settles the hold and runs `alsoInTransaction` (the checkpoint) in the same transaction.
+   * Stores finished stages' engine calls with what each was billed (the real cost, at most its
+   * hold), settles their holds and runs `alsoInTransaction` (the checkpoint, or the end of the run)
+   * in the same transaction; answers what `alsoInTransaction` answered.
    */
-  async settleStage(
-    hold: StageHold | null,
-    calls: readonly EngineCallRecord[],
+  async settleStages<T>(
+    stages: ReadonlyArray<{ hold: StageHold | null; calls: readonly EngineCallRecord[] }>,
     engines: readonly { key: string; provider: string; model: string }[],
-    alsoInTransaction: (em: EntityManager) => Promise<void>,
-  ): Promise<void> {
-    const billed = settleCalls(calls.map((c) => ({ cents: callCostCents(c.pricePer1kTokensCents, c.totalTokens) })), hold?.cents ?? 0);
+    alsoInTransaction: (em: EntityManager) => Promise<T>,
+  ): Promise<T> {
     const byKey = new Map(engines.map((e) => [e.key, e]));
-    await this.ledger.transact(this.userId, async (tx) => {
-      await alsoInTransaction(tx.em);
+    const settled = stages.map(({ hold, calls }) => ({
+      hold,
+      calls,
+      billed: settleCalls(calls.map((c) => ({ cents: callCostCents(c.pricePer1kTokensCents, c.totalTokens) })), hold?.cents ?? 0),
+    }));
+    const work = async (em: EntityManager, tx?: WalletTx) => {
+      const result = await alsoInTransaction(em);
       const now = new Date();
-      calls.forEach((call, i) => {
-        const engine = byKey.get(call.engineKey);
-        tx.em.create(EngineUsage, {
-          userId: this.userId,
-          conversationId: this.runId,
-          cycle: call.cycle,
-          stage: call.stage,
-          engineKey: call.engineKey,
-          provider: engine?.provider ?? 'openai',
-          model: engine?.model ?? '',
-          inputTokens: call.inputTokens,
-          outputTokens: call.outputTokens,
-          totalTokens: call.totalTokens,
-          durationMs: Math.round(call.durationMs),
-          attempts: call.attempts,
-          costMillicents: call.costMillicents,
-          billedCents: billed[i] ?? 0,
-          purpose: call.purpose,
-          callKey: hold ? `${hold.key}:${i}` : null,
-          createdAt: now,
+      for (const { hold, calls, billed } of settled) {
+        calls.forEach((call, i) => {
+          const engine = byKey.get(call.engineKey);
+          em.create(EngineUsage, {
+            userId: this.userId,
+            conversationId: this.runId,
+            cycle: call.cycle,
+            stage: call.stage,
+            engineKey: call.engineKey,
+            provider: engine?.provider ?? 'openai',
+            model: engine?.model ?? '',
+            inputTokens: call.inputTokens,
+            outputTokens: call.outputTokens,
+            totalTokens: call.totalTokens,
+            durationMs: Math.round(call.durationMs),
+            attempts: call.attempts,
+            costMillicents: call.costMillicents,
+            billedCents: billed[i] ?? 0,
+            purpose: call.purpose,
+            callKey: hold ? `${hold.key}:${i}` : null,
+            createdAt: now,
+          });
         });
-      });
-      await tx.em.flush();
-      if (hold && hold.cents > 0) {
+      }
+      await em.flush();
+      for (const { hold, calls, billed } of settled) {
+        if (!tx || !hold || hold.cents <= 0) continue;
         const total = billed.reduce((sum, c) => sum + c, 0);
         const tokens = calls.reduce((sum, c) => sum + c.totalTokens, 0);
         await tx.settle(hold.id, total, { kind: 'engine_usage', amountCents: -total, reference: `usage:${hold.id}`, conversationId: this.runId, description: `${hold.role}: ${tokens} tokens` });
       }
-    });
+      return result;
+    };
+    // Stages that move no money (free engines) need not lock the wallet: fewer queries behind the run.
+    return settled.some((s) => (s.hold?.cents ?? 0) > 0)
+      ? this.ledger.transact(this.userId, (tx) => work(tx.em, tx))
+      : this.orm.em.fork().transactional((em) => work(em));
   }
 
   /**

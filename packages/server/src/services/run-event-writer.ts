@@ -17,6 +17,9 @@ const retryWait = (attempt: number) => Math.min(2000, 100 * 2 ** attempt);
 const BATCH = 200;
 const UNIQUE_VIOLATION = '23505';
 
+/** Resolves after the I/O already due has been handled (setImmediate runs after the poll phase). */
+export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Write-behind for a run's events: `push` returns at once, so the pipeline never waits for an
  * insert; a background loop stores what accumulated, in order, one multi-row insert per batch, and
@@ -36,6 +39,8 @@ export class RunEventWriter {
     private readonly runId: string,
     private readonly instanceId: string,
     private readonly onStored: (batch: readonly StoredEvent[]) => void,
+    /** Awaited before each batch is stored (when the thread is free for the database). */
+    private readonly beforeStore: () => Promise<void> = yieldToIo,
   ) {}
 
   push(seq: number, event: PipelineEvent): void {
@@ -62,6 +67,9 @@ export class RunEventWriter {
 
   private async drain(): Promise<void> {
     try {
+      // The run's own I/O (an engine request, an SSE write waiting on a corked socket) goes out
+      // before the insert, which on PGlite runs on this very thread.
+      await this.beforeStore();
       while (this.pending.length > 0) {
         const batch = this.pending.slice(0, BATCH);
         await this.store(batch);
@@ -76,20 +84,40 @@ export class RunEventWriter {
     }
   }
 
-  private async store(batch: readonly StoredEvent[]): Promise<void> {
+  /**
+   * Stores `event` as number `seq` in the caller's transaction (the run's end: its `complete` event
+   * commits with the project); {@link announce} hands it on once that transaction committed.
+   * Everything pushed before must be flushed first.
+   */
+  async storeWithin(sql: SqlAll, seq: number, event: PipelineEvent): Promise<StoredEvent> {
+    const stored = { seq, event };
+    await this.insert(sql, [stored]);
+    return stored;
+  }
+
+  announce(stored: StoredEvent): void {
+    this.onStored([stored]);
+  }
+
+  /** One fenced multi-row insert: nothing is stored unless this process still owns the run. */
+  private async insert(sql: SqlAll, batch: readonly StoredEvent[]): Promise<void> {
     const rows = JSON.stringify(batch.map(({ seq, event }) => ({ seq, data: event })));
+    const stored = await sql<{ seq: number }>(
+      `insert into run_events (conversation_id, seq, data, created_at)
+       select c.id, x.seq, x.data, now()
+       from conversations c, jsonb_to_recordset(?::jsonb) as x(seq int, data jsonb)
+       where c.id = ? and c.instance_id = ?
+       returning seq`,
+      [rows, this.runId, this.instanceId],
+    );
+    if (stored.length !== batch.length) throw new LeaseLostError(`run ${this.runId} is run by another server now`);
+  }
+
+  private async store(batch: readonly StoredEvent[]): Promise<void> {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        const stored = await this.sql<{ seq: number }>(
-          `insert into run_events (conversation_id, seq, data, created_at)
-           select c.id, x.seq, x.data, now()
-           from conversations c, jsonb_to_recordset(?::jsonb) as x(seq int, data jsonb)
-           where c.id = ? and c.instance_id = ?
-           returning seq`,
-          [rows, this.runId, this.instanceId],
-        );
-        if (stored.length !== batch.length) throw new LeaseLostError(`run ${this.runId} is run by another server now`);
+        await this.insert(this.sql, batch);
         return;
       } catch (error) {
         if (error instanceof LeaseLostError) throw error;

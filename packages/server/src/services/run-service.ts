@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { InferEntity, MikroORM } from '@mikro-orm/core';
-import { AppError, formatCents, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
-import { runPipeline, type EngineCallRecord, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
+import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/core';
+import { AppError, buildVerificationRecord, formatCents, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
+import { runPipeline, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
+import { createExecutionGate } from '@wolfpack/core/proof';
 import type { LedgerService } from './ledger-service.js';
-import { RunBilling, type StageHold } from './run-billing.js';
-import { Conversation, RunEvent } from '../entities/index.js';
+import { RunBilling } from './run-billing.js';
+import { EngineActivity } from './engine-activity.js';
+import { StageCommits, type FinishedStage } from './stage-commits.js';
+import { Conversation } from '../entities/index.js';
 import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
-import { isUuid, type ProjectService } from './project-service.js';
-import { LeaseLostError, RunEventWriter, type SqlAll } from './run-event-writer.js';
+import type { ProjectService, RunResult } from './project-service.js';
+import { LeaseLostError, RunEventWriter, yieldToIo, type SqlAll } from './run-event-writer.js';
 import type { RunHub } from './run-hub.js';
 import { RunLeases } from './run-leases.js';
-import { ANY_RUN, localRunNotifier, type RunNotifier } from './run-notifier.js';
+import { localRunNotifier, type RunNotifier } from './run-notifier.js';
+import { RunReader } from './run-reader.js';
+import type { VerificationService } from './verification-service.js';
 
 export interface RunServiceOptions {
   /** Identifies this process in runs it owns. */
@@ -22,11 +27,28 @@ export interface RunServiceOptions {
   orphansAtStart?: boolean;
   /** How other processes hear of new events (PostgreSQL LISTEN/NOTIFY). @default none, 1 s fallback poll */
   notifier?: RunNotifier;
+  /** Keeps each saved version's verification record. */
+  verifications?: VerificationService;
+  /** Proven Code's sandbox settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*). @default process.env */
+  proofEnv?: NodeJS.ProcessEnv;
   /** Called once a run's project is saved (links the enhancement the run's idea came from). */
   onProjectSaved?: (run: { userId: string; idea: string; conversationId: string; projectId: string }) => Promise<void>;
 }
 
 type Owner = { id: string };
+/** The longest a run's events wait for its engines to be busy before they are stored anyway. */
+const EVENT_WAIT_MS = 50;
+
+/** Queries in `em`'s transaction. */
+const sqlOf =
+  (em: EntityManager): SqlAll =>
+  (sql, params) =>
+    (em as EntityManager & { execute<T>(sql: string, params: unknown[], method: 'all'): Promise<T[]> }).execute(sql, params, 'all');
+
+/** How the verdict shows in the activity feed: only a passed one is a success. */
+const VERDICT_LEVEL = { passed: 'success', failed: 'error', unproven: 'warning' } as const;
+
+type EngineKeys = { key: string; provider: string; model: string };
 type RunRow = Pick<InferEntity<typeof Conversation>, 'userId' | 'idea' | 'attachments' | 'cycles' | 'modelOrder' | 'maxCostCents' | 'projectId' | 'checkpoint'>;
 type LaunchMode = 'start' | 'resume' | 'takeover';
 
@@ -34,8 +56,6 @@ type LaunchMode = 'start' | 'resume' | 'takeover';
 export const MAX_TAKEOVERS = 3;
 /** Runs one process takes over per lease scan (others are left to the other processes). */
 const CLAIM_BATCH = 4;
-/** A stopped run's last event may still be on its way (write-behind) for this long. */
-const SETTLE_MS = 3000;
 
 /**
  * Runs outlive connections and processes: a run is started in the background under a lease this
@@ -51,6 +71,8 @@ export class RunService {
   private readonly notifier: RunNotifier;
   private readonly orphansAtStart: boolean;
   private readonly onProjectSaved: RunServiceOptions['onProjectSaved'];
+  private readonly verifications: VerificationService | undefined;
+  private readonly proofEnv: NodeJS.ProcessEnv;
   private readonly local = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private ticker: NodeJS.Timeout | undefined;
   private ticking = false;
@@ -69,9 +91,13 @@ export class RunService {
     this.notifier = options.notifier ?? localRunNotifier(1000);
     this.orphansAtStart = options.orphansAtStart ?? false;
     this.onProjectSaved = options.onProjectSaved;
+    this.verifications = options.verifications;
+    this.proofEnv = options.proofEnv ?? process.env;
+    this.reader = new RunReader(orm, this.sql, hub, this.notifier, (runId) => this.local.has(runId));
   }
 
   private readonly sql: SqlAll = (sql, params) => this.orm.em.fork().getConnection().execute(sql, params, 'all');
+  private readonly reader: RunReader;
 
   /** Takes over orphaned runs, then renews this process's leases and watches for expired ones. */
   async startBackgroundWork(): Promise<void> {
@@ -138,7 +164,7 @@ export class RunService {
     const em = this.orm.em.fork();
     const now = new Date();
     const id = randomUUID();
-    const row = em.create(Conversation, {
+    const row = {
       id,
       userId: user.id,
       idea: request.idea,
@@ -147,7 +173,7 @@ export class RunService {
       maxCostCents: request.maxCostCents ?? null,
       attachments: request.attachments ?? [],
       projectId: request.projectId ?? null,
-      status: 'running',
+      status: 'running' as const,
       error: null,
       checkpoint: null,
       stages: [],
@@ -159,15 +185,16 @@ export class RunService {
       createdAt: now,
       updatedAt: now,
       completedAt: null,
-    });
-    await em.flush();
+    };
+    // One statement (no unit of work, no transaction around it): the run starts sooner.
+    await em.insert(Conversation, row);
     this.launch(id, 1, 'start', 0, row);
     return id;
   }
 
   /** Continues a run stopped for lack of credits (or given up after takeovers) from its last finished stage. */
   async resume(user: Owner, runId: string): Promise<void> {
-    await this.getOwned(user, runId);
+    await this.reader.getOwned(user, runId);
     // One process wins the claim: the update only matches a run nobody is running any more.
     const claimed = this.local.has(runId)
       ? []
@@ -190,11 +217,19 @@ export class RunService {
   /** `row`: the run as just created (a fresh start need not read it back). */
   private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number, row?: RunRow): void {
     const controller = new AbortController();
-    const writer = new RunEventWriter(this.sql, runId, this.instanceId, (batch) => {
-      for (const { seq, event } of batch) this.hub.publish(runId, seq, event);
-      void this.notifier.notify(runId);
-    });
-    const done = this.execute(runId, nextSeq, mode, attempt, writer, controller.signal, row)
+    const activity = new EngineActivity();
+    const writer = new RunEventWriter(
+      this.sql,
+      runId,
+      this.instanceId,
+      (batch) => {
+        for (const { seq, event } of batch) this.hub.publish(runId, seq, event);
+        void this.notifier.notify(runId);
+      },
+      // Events wait (briefly) for the engines to be busy: see EngineActivity.
+      () => activity.quiet(EVENT_WAIT_MS),
+    );
+    const done = this.execute(runId, nextSeq, mode, attempt, { writer, activity }, controller.signal, row)
       .catch((error) => this.log.error(`run ${runId} crashed`, error))
       // What was pushed is stored before followers are told the run ended here.
       .then(() => writer.flush())
@@ -209,7 +244,15 @@ export class RunService {
     this.local.set(runId, { controller, done });
   }
 
-  private async execute(runId: string, firstSeq: number, mode: LaunchMode, attempt: number, writer: RunEventWriter, signal: AbortSignal, row?: RunRow): Promise<void> {
+  private async execute(
+    runId: string,
+    firstSeq: number,
+    mode: LaunchMode,
+    attempt: number,
+    { writer, activity }: { writer: RunEventWriter; activity: EngineActivity },
+    signal: AbortSignal,
+    row?: RunRow,
+  ): Promise<void> {
     let seq = firstSeq;
     // Write-behind: the pipeline never waits for an event's insert (the checkpoint does).
     const emit = (event: PipelineEvent) => writer.push(seq++, event);
@@ -219,47 +262,39 @@ export class RunService {
     let costMillicents = mode === 'start' ? 0 : await this.totalCost(runId);
     const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt);
     const mine = { id: runId, instanceId: this.instanceId };
-    // Checkpoints commit behind the pipeline, one after another: the next stage starts at once.
-    let commits: Promise<void> = Promise.resolve();
-    let commitFailure: unknown;
-    const committed = async () => {
-      await commits;
-      if (commitFailure) throw commitFailure;
-    };
+    const engines = this.engines.resolve(run.modelOrder);
+    // Proven Code runs the generated project in the sandbox (when this server has one).
+    const gate = createExecutionGate({ env: this.proofEnv });
+    // Checkpoints commit behind the pipeline, while the next stage's engines work.
+    const commits = new StageCommits(async (stages) => {
+      // The stages' events are stored before their checkpoint: a crash loses only what the next owner redoes.
+      await writer.flush();
+      await this.saveCheckpoint(billing, stages, engines);
+    }, activity);
     try {
       if (mode === 'start') emit({ type: 'run', runId, conversationId: runId });
       // A fresh run has no holds yet; a continued one may have the dead attempt's.
       else await billing.releaseLeftoverHolds();
-      const engines = this.engines.resolve(run.modelOrder);
       const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
       if (mode !== 'start') emit(logEvent(mode === 'takeover' ? 'warning' : 'info', continuedMessage(mode, checkpoint?.completedStages ?? 0)));
       const pipeline = runPipeline({
         idea: run.idea,
         attachments: run.attachments,
         cycles: run.cycles,
-        engines,
+        engines: activity.watch(engines),
+        extraCheck: gate.check,
         existingFiles,
         checkpoint,
         signal,
         beforeStage: async (stage) => {
           // Money reads what earlier stages cost: then (only then) their settlements must be in.
-          if (billing.needsSettledStages(stage)) await committed();
-          else if (commitFailure) throw commitFailure;
+          if (billing.needsSettledStages(stage)) await commits.settled();
+          else commits.check();
           await billing.reserve(stage);
         },
         onCheckpoint: (cp, calls) => {
-          const hold = billing.takeHold();
           costMillicents += calls.reduce((sum, c) => sum + c.costMillicents, 0);
-          commits = commits.then(async () => {
-            if (commitFailure) return;
-            try {
-              // The stage's events are stored before its checkpoint: a crash loses only what the next owner redoes.
-              await writer.flush();
-              await this.saveCheckpoint(billing, hold, cp, calls, engines);
-            } catch (error) {
-              commitFailure = error;
-            }
-          });
+          commits.add({ hold: billing.takeHold(), cp, calls });
         },
       });
       let step = await pipeline.next();
@@ -268,39 +303,60 @@ export class RunService {
         step = await pipeline.next();
       }
       const outcome = step.value;
-      await committed();
+      activity.end();
+      const result: RunResult = {
+        userId: run.userId,
+        conversationId: runId,
+        idea: run.idea,
+        projectId: run.projectId ?? null,
+        files: outcome.files,
+        processingMs: outcome.executionMs,
+        costMillicents,
+      };
+      // The record of what was proven: the static checks and the run of exactly the final files.
+      const record = buildVerificationRecord({
+        version: 1,
+        paths: Object.keys(outcome.files),
+        staticReport: outcome.staticReport,
+        execution: await gate.reportFor(outcome.files, signal),
+      });
+      const verification = { ...outcome.verification, checkedFiles: record.coveredFiles.length, verdict: record.verdict, proven: record.proven, notProven: record.notProven };
+      emit(logEvent(VERDICT_LEVEL[record.verdict], `Proven Code verdict: ${record.verdict}. ${record.proven}${record.notProven ? ` Not proven: ${record.notProven}` : ''}`));
+      let last = await commits.take();
       if (!outcome.verification.passed) {
+        // The refund reads what the repair rounds were billed, the last stages' included: they commit first.
+        await writer.flush();
+        if (last.length > 0) await this.saveCheckpoint(billing, last, engines);
+        last = [];
         const refunded = await billing.refundRepairs();
         if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
       }
-      const [projectId] = await Promise.all([
-        this.projects.saveRunResult({
-          userId: run.userId,
-          conversationId: runId,
-          idea: run.idea,
-          projectId: run.projectId ?? null,
-          files: outcome.files,
-          processingMs: outcome.executionMs,
-          costMillicents,
-        }),
-        writer.flush(),
-      ]);
-      await this.orm.em.fork().nativeUpdate(Conversation, mine, { projectId, status: 'completed', completedAt: new Date(), updatedAt: new Date() });
-      emit({
-        type: 'complete',
-        projectId,
-        filesGenerated: Object.keys(outcome.files).length,
-        verification: outcome.verification,
-        executionSeconds: Math.round(outcome.executionMs / 100) / 10,
+      await writer.flush();
+      // One transaction: the last stages' usage and charges, the project, the run completed, its
+      // `complete` event. (Should it fail, those stages' holds go back below uncharged.)
+      const { projectId, stored } = await this.finish(billing, last, engines, result, async (em, project) => {
+        // The verification record of the version this run saved, kept with it.
+        await this.verifications?.saveIn(em, project.id, { ...record, version: project.version });
+        return writer.storeWithin(sqlOf(em), seq++, {
+          type: 'complete',
+          projectId: project.id,
+          filesGenerated: Object.keys(outcome.files).length,
+          verification,
+          executionSeconds: Math.round(outcome.executionMs / 100) / 10,
+        });
       });
+      writer.announce(stored);
+      // The result reaches the user before the after-save work's queries take this thread (PGlite).
+      await yieldToIo();
       // After the user has the result (the run is already completed either way); never fails the run.
       await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId }).catch((e) => this.log.warn(`run ${runId}: after-save work failed`, e));
     } catch (error) {
       // Shutting down, or another process owns the run now: it stays as it is, for whoever continues it.
       if (signal.aborted || error instanceof LeaseLostError) return;
+      activity.end();
       // Stages that finished are stored (or their failure is known) before anything is given back.
-      await commits;
-      if (commitFailure instanceof LeaseLostError) return;
+      await commits.settled().catch(() => {});
+      if (commits.failed instanceof LeaseLostError) return;
       const message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
@@ -333,23 +389,47 @@ export class RunService {
     }
   }
 
-  /** The stage's checkpoint, its engine usage and its settled charge: one transaction, fenced by the lease. */
-  private async saveCheckpoint(
+  /**
+   * The end of a run in one transaction, fenced by the lease: the last stages' usage and charges,
+   * the project saved, the run completed (its checkpoint dropped: a completed run is never continued).
+   */
+  private async finish<T>(
     billing: RunBilling,
-    hold: StageHold | null,
-    cp: PipelineCheckpoint,
-    calls: EngineCallRecord[],
-    engines: { key: string; provider: string; model: string }[],
-  ): Promise<void> {
-    await billing.settleStage(hold, calls, engines, async (em) => {
-      const saved = await em.nativeUpdate(
-        Conversation,
-        { id: billing.runId, instanceId: this.instanceId },
-        { checkpoint: cp as unknown as Record<string, unknown>, stages: cp.stages, executionMs: cp.executionMs, updatedAt: new Date(), heartbeatAt: new Date() },
-      );
-      // Another process took the run over: nothing of this stage may be stored or charged here.
-      if (saved === 0) throw new LeaseLostError(`run ${billing.runId} was taken over by another server`);
+    stages: FinishedStage[],
+    engines: readonly EngineKeys[],
+    result: RunResult,
+    alsoInTransaction: (em: EntityManager, project: { id: string; version: number }) => Promise<T>,
+  ): Promise<{ projectId: string; stored: T }> {
+    const cp = stages.at(-1)?.cp;
+    return billing.settleStages(stages, engines, async (em) => {
+      const project = await this.projects.saveRunResultIn(em, result);
+      const projectId = project.id;
+      const now = new Date();
+      await this.fenced(em, billing.runId, {
+        ...(cp ? { stages: cp.stages, executionMs: cp.executionMs } : {}),
+        checkpoint: null,
+        projectId,
+        status: 'completed',
+        completedAt: now,
+      });
+      return { projectId, stored: await alsoInTransaction(em, project) };
     });
+  }
+
+  /** Finished stages' checkpoint (the last one's), engine usage and settled charges: one transaction, fenced by the lease. */
+  private async saveCheckpoint(billing: RunBilling, stages: FinishedStage[], engines: readonly EngineKeys[]): Promise<void> {
+    const cp = stages.at(-1)!.cp;
+    await billing.settleStages(stages, engines, (em) =>
+      this.fenced(em, billing.runId, { checkpoint: cp as unknown as Record<string, unknown>, stages: cp.stages, executionMs: cp.executionMs }),
+    );
+  }
+
+  /** Updates the run only while this process owns it; another process took it over otherwise. */
+  private async fenced(em: EntityManager, runId: string, changes: Partial<InferEntity<typeof Conversation>>): Promise<void> {
+    const now = new Date();
+    const saved = await em.nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId }, { ...changes, updatedAt: now, heartbeatAt: now });
+    // Nothing of this run may be stored or charged here any more.
+    if (saved === 0) throw new LeaseLostError(`run ${runId} was taken over by another server`);
   }
 
   private async totalCost(runId: string): Promise<number> {
@@ -357,121 +437,17 @@ export class RunService {
     return Number(rows[0]?.total ?? 0);
   }
 
-  /** The newest stored event's number (0 before any) and type. */
-  private async lastEvent(runId: string): Promise<{ seq: number; type: string | null }> {
-    const rows = await this.sql<{ seq: number; type: string | null }>(
-      `select seq, data->>'type' as type from run_events where conversation_id = ? order by seq desc limit 1`,
-      [runId],
-    );
-    return { seq: Number(rows[0]?.seq ?? 0), type: rows[0]?.type ?? null };
-  }
-
   private async lastSeq(runId: string): Promise<number> {
-    return (await this.lastEvent(runId)).seq;
+    return (await this.reader.lastEvent(runId)).seq;
   }
 
-  private async getOwned(user: Owner, runId: string) {
-    const row = isUuid(runId) ? await this.orm.em.fork().findOne(Conversation, { id: runId, userId: user.id }) : null;
-    if (!row) throw new AppError('NOT_FOUND', 'Run not found');
-    return row;
+  info(user: Owner, runId: string): Promise<RunInfo> {
+    return this.reader.info(user, runId);
   }
 
-  async info(user: Owner, runId: string): Promise<RunInfo> {
-    const row = await this.getOwned(user, runId);
-    return {
-      id: row.id,
-      conversationId: row.id,
-      idea: row.idea,
-      status: row.status,
-      projectId: row.status === 'completed' ? (row.projectId ?? null) : null,
-      lastEventId: await this.lastSeq(runId),
-      createdAt: row.createdAt.toISOString(),
-      error: row.error ?? null,
-    };
-  }
-
-  /**
-   * Whether a follower of a run run elsewhere has seen its end: the run stopped and its last
-   * stored event is its end (or the run stopped long enough ago that nothing more is coming).
-   */
-  private async hasEnded(user: Owner, runId: string, after: number): Promise<boolean | 'more'> {
-    const row = await this.getOwned(user, runId);
-    if (row.status === 'running') return false;
-    const last = await this.lastEvent(runId);
-    if (last.seq > after) return 'more';
-    return last.type === 'complete' || last.type === 'error' || row.updatedAt.getTime() < Date.now() - SETTLE_MS;
-  }
-
-  /**
-   * The run's events after `afterSeq`: stored ones first, then new ones as they come, until the
-   * run ends. Live events of a run in this process come from memory once stored; a run of another
-   * process (or one about to be taken over) is followed through the notifier, with a slow poll
-   * in case a notice was lost.
-   */
-  async *events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
-    await this.getOwned(user, runId);
-    let after = afterSeq;
-    while (!signal.aborted) {
-      const live: Array<{ seq: number; event: PipelineEvent }> = [];
-      let ended = false;
-      let poked = false;
-      let wake: () => void = () => {};
-      // Subscribe before reading the database: an event stored meanwhile is then in `live`.
-      const unsubscribe = this.hub.subscribe(runId, (seq, event) => {
-        live.push({ seq, event });
-        wake();
-      });
-      const unEnd = this.hub.onEnd(runId, () => {
-        ended = true;
-        wake();
-      });
-      const unNotify = this.notifier.subscribe((id) => {
-        if (id !== runId && id !== ANY_RUN) return;
-        poked = true;
-        wake();
-      });
-      const onAbort = () => wake();
-      signal.addEventListener('abort', onAbort);
-      try {
-        const rows = await this.orm.em.fork().find(RunEvent, { conversationId: runId, seq: { $gt: after } }, { orderBy: { seq: 'asc' }, limit: 500 });
-        for (const row of rows) {
-          after = row.seq;
-          yield { seq: row.seq, event: row.data as unknown as PipelineEvent };
-        }
-        if (rows.length === 500) continue;
-        if (this.local.has(runId)) {
-          while (!signal.aborted) {
-            for (let next = live.shift(); next; next = live.shift()) {
-              if (next.seq <= after) continue;
-              after = next.seq;
-              yield next;
-            }
-            if (ended) break;
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              if (live.length > 0 || ended || signal.aborted) resolve();
-            });
-          }
-          continue; // one more look at the database, then the run's final status
-        }
-        const end = await this.hasEnded(user, runId, after);
-        if (end === true) return;
-        if (end === 'more') continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.notifier.fallbackPollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          if (signal.aborted || poked || live.length > 0 || ended) wake();
-        });
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-        unsubscribe();
-        unEnd();
-        unNotify();
-      }
-    }
+  /** The run's events after `afterSeq`, then live ones until it ends (see {@link RunReader.events}). */
+  events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
+    return this.reader.events(user, runId, afterSeq, signal);
   }
 }
 

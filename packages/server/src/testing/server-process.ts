@@ -18,7 +18,8 @@ export interface ServerProcess {
 /** A Wolfpack server in its own process (testing/serve-child.ts), so a test can kill it. */
 export async function spawnServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', 'tsx', fileURLToPath(new URL('./serve-child.ts', import.meta.url))], {
-    env: { ...process.env, ...env },
+    // Generated code runs in the sandbox only in the tests about it (a page check takes seconds).
+    env: { ...process.env, WOLFPACK_SANDBOX: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

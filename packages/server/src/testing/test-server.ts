@@ -53,8 +53,9 @@ export async function startTestServer(
     port: 0,
     quiet: true,
     webDir: false,
-    env: {},
     ...serverOptions,
+    // Generated code runs in the sandbox only in the tests about it (a page check takes seconds).
+    env: { WOLFPACK_SANDBOX: 'off', ...serverOptions.env },
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
   });

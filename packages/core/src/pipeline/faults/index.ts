@@ -1,0 +1,12 @@
+import { ANSWER_CASES } from './cases-answers.js';
+import { CORRECT_CASES } from './cases-correct.js';
+import { RUNTIME_CASES } from './cases-runtime.js';
+import { STATIC_CASES } from './cases-static.js';
+import type { FaultCase } from './fault-case.js';
+
+export type { FaultCall, FaultCallKind, FaultCase, FaultResult, ProjectKind } from './fault-case.js';
+export { classifyCall, fixedFiles, runFaultCase, type FaultRun, type FaultRunOptions } from './run-fault-case.js';
+export { summarizeFaults, type FaultTotals } from './fault-totals.js';
+
+/** Every case: static defects, answer defects, runtime defects (needsExecution), correct projects. */
+export const FAULT_CASES: readonly FaultCase[] = [...STATIC_CASES, ...ANSWER_CASES, ...RUNTIME_CASES, ...CORRECT_CASES];

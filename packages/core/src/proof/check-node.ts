@@ -1,0 +1,153 @@
+/**
+ * Node/TypeScript execution checks: install (outside the sandbox, scripts off), tests, and a
+ * smoke start of the entry point. A later check is skipped, with the reason, when an earlier one
+ * leaves nothing to run it on.
+ */
+import { bestLocation, combinedOutput, errorLine, limitSentence, problemFromRun, trimOutput } from './output.js';
+import { checkResult, plural, sandboxFailed, skipped, type CheckContext } from './check-context.js';
+import { installDependencies, type InstallOptions } from './node-deps.js';
+import type { NodeCommand, NodePlan } from './node-project.js';
+import type { ExecCheck, ExecProblem } from './report.js';
+import type { SandboxResult } from './sandbox.js';
+import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
+import { TYPESCRIPT_NODE_OPTIONS } from './support-files.js';
+import { failedTapTests, testCounts } from './test-output.js';
+import { environmentGap, startVerdict, verdictToCheck } from './start-verdict.js';
+
+/** Tests get up to this much of the budget. */
+const TEST_WALL_MS = 15_000;
+/** A build that must run before a start (tsc, next build) gets up to this. */
+const BUILD_WALL_MS = 12_000;
+const BUILD_DONE = '@@wolfpack-build-done@@';
+
+interface NodeRun {
+  nodeModules?: string;
+  env: Record<string, string>;
+}
+
+async function installCheck(plan: NodePlan, options: InstallOptions): Promise<{ check: ExecCheck; nodeModules?: string }> {
+  const files = plan.packageJson ? ['package.json'] : [];
+  if (Object.keys(plan.dependencies).length === 0) {
+    return { check: skipped('install', 'node', files, plan.packageJson ? 'package.json declares no dependencies' : 'the project has no package.json') };
+  }
+  const result = await installDependencies(plan.dependencies, options);
+  if (result.status === 'none') return { check: skipped('install', 'node', files, 'package.json declares no dependencies') };
+  if (result.status === 'failed') {
+    const problem: ExecProblem = { path: 'package.json', message: result.message, command: result.command, ...(result.output ? { output: result.output } : {}) };
+    return { check: checkResult('install', 'node', { status: 'failed', files, command: result.command, problems: [problem], durationMs: result.durationMs }) };
+  }
+  const count = plural(Object.keys(plan.dependencies).length, 'package');
+  return {
+    check: checkResult('install', 'node', {
+      status: 'passed',
+      files,
+      command: result.command,
+      summary: result.fromCache ? `${count} from the cache` : `${count} installed`,
+      durationMs: result.durationMs,
+    }),
+    nodeModules: result.nodeModules,
+  };
+}
+
+function tapProblems(result: SandboxResult, ctx: CheckContext, command: NodeCommand): ExecProblem[] {
+  return failedTapTests(result.stdout).map((failure) => {
+    const fromDetail = bestLocation(failure.detail, ctx.paths, 'first');
+    const file = failure.location?.file.replace(`${SANDBOX_PROJECT_DIR}/`, '');
+    const location = fromDetail ?? (file !== undefined && ctx.paths.has(file) ? { path: file, line: failure.location?.line } : { path: command.files[0] ?? 'package.json' });
+    const loadFailure = failure.name === file || ctx.paths.has(failure.name);
+    return {
+      ...location,
+      message: loadFailure ? `${failure.name} could not run: ${failure.error}` : `test "${failure.name}" failed: ${failure.error}`,
+      command: command.display,
+      output: trimOutput(failure.detail),
+    };
+  });
+}
+
+async function testsCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Promise<ExecCheck> {
+  const command = plan.tests;
+  if ('skip' in command) return skipped('tests', 'node', plan.testFiles, command.skip);
+  const wall = ctx.budget.wallFor(TEST_WALL_MS);
+  if (wall === 0) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
+  const result = await ctx.sandbox.run(ctx.dir, { argv: command.argv, env: run.env, readOnlyBinds: ctx.binds, nodeModules: run.nodeModules, limits: { wallMs: wall }, signal: ctx.signal });
+  const setup = sandboxFailed('tests', 'node', command.files, result);
+  if (setup) return setup;
+  const base = { files: command.files, command: command.display, durationMs: result.durationMs };
+  const counts = testCounts(combinedOutput(result));
+  if (result.stopped === 'time' && wall < TEST_WALL_MS) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
+  if (result.stopped !== undefined && result.stopped !== 'processes') {
+    const message = `the tests did not finish: ${limitSentence(result, wall)}`;
+    return checkResult('tests', 'node', { ...base, status: 'failed', problems: [problemFromRun(result, { files: ctx.paths, fallbackPath: command.files[0] ?? 'package.json', order: 'first', message, command: command.display })] });
+  }
+  if (result.exitCode === 0) {
+    if (counts && counts.passed + counts.failed === 0) return skipped('tests', 'node', command.files, `${command.display} ran no tests`);
+    const summary = counts ? `${plural(counts.passed, 'test')} passed` : `${command.display} exited 0`;
+    return checkResult('tests', 'node', { ...base, status: 'passed', summary, ...(counts ? { tests: counts } : {}) });
+  }
+  // Skipped only when every failure is something the sandbox lacks, never when one failed on its own.
+  const gap = environmentGap(combinedOutput(result));
+  const failures = command.tap ? failedTapTests(result.stdout) : [];
+  if (gap !== undefined && failures.every((f) => environmentGap(f.detail) !== undefined)) {
+    return checkResult('tests', 'node', { ...base, status: 'skipped', reason: `the tests could not run here: ${gap}` });
+  }
+  let problems = command.tap ? tapProblems(result, ctx, command) : [];
+  if (problems.length === 0) {
+    const why = errorLine(combinedOutput(result));
+    const message =
+      counts && counts.failed > 0
+        ? `${plural(counts.failed, 'test')} failed, ${counts.passed} passed`
+        : `${command.display} exited with status ${result.exitCode}${counts ? ' although no test failed' : ''}: ${why}`;
+    problems = [problemFromRun(result, { files: ctx.paths, fallbackPath: command.files[0] ?? 'package.json', order: 'first', message, command: command.display })];
+  }
+  const summary = counts ? `${counts.failed} of ${counts.failed + counts.passed} tests failed` : undefined;
+  return checkResult('tests', 'node', { ...base, status: 'failed', problems, ...(summary ? { summary } : {}), ...(counts ? { tests: counts } : {}) });
+}
+
+async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Promise<ExecCheck> {
+  const command = plan.start;
+  if ('skip' in command) return skipped('start', 'node', [], command.skip);
+  const wanted = ctx.startMs + (command.buildFirst ? BUILD_WALL_MS : 0);
+  const wall = ctx.budget.wallFor(wanted);
+  if (wall < Math.min(wanted, 1000)) return skipped('start', 'node', command.files, ctx.budget.spentReason());
+  const shell = command.argv[2]!;
+  const argv = command.buildFirst ? ['sh', '-c', `${command.buildFirst} && echo ${BUILD_DONE} >&2 && ${shell}`] : command.argv;
+  const result = await ctx.sandbox.run(ctx.dir, {
+    argv,
+    env: { ...run.env, PORT: '3000' },
+    readOnlyBinds: ctx.binds,
+    nodeModules: run.nodeModules,
+    limits: { wallMs: wall },
+    keepStdinOpen: true,
+    stopWhenListening: true,
+    signal: ctx.signal,
+    ...(command.buildFirst ? { clockFrom: { marker: BUILD_DONE, wallMs: ctx.startMs } } : {}),
+  });
+  const setup = sandboxFailed('start', 'node', command.files, result);
+  if (setup) return setup;
+  const base = { files: command.files, command: command.display, durationMs: result.durationMs };
+  if (command.buildFirst && !result.stderr.includes(BUILD_DONE)) {
+    if (result.stopped === 'time') return skipped('start', 'node', command.files, `the build (${command.buildFirst}) did not finish within ${Math.round(wall / 1000)} s, so the start was not tried`);
+    const problem = problemFromRun(result, { files: ctx.paths, fallbackPath: 'package.json', order: 'first', command: `npm run build (${command.buildFirst})`, message: `the build failed: ${errorLine(combinedOutput(result))}` });
+    return checkResult('start', 'node', { ...base, status: 'failed', problems: [problem] });
+  }
+  const clean = { ...result, stderr: result.stderr.replace(`${BUILD_DONE}\n`, '') };
+  return verdictToCheck(startVerdict(clean, ctx, { order: 'first', fallbackPath: command.files[0] ?? 'package.json', command: command.display }), 'node', base);
+}
+
+/** Install, tests and start of the Node part of a project. */
+export async function checkNode(ctx: CheckContext, plan: NodePlan, install: InstallOptions): Promise<ExecCheck[]> {
+  const installed = await installCheck(plan, install);
+  const checks = [installed.check];
+  if (installed.check.status === 'failed') {
+    const reason = `${installed.check.problems[0]?.message ?? 'the dependencies could not be installed'}, so nothing could run`;
+    const testFiles = 'skip' in plan.tests ? plan.testFiles : plan.tests.files;
+    checks.push(skipped('tests', 'node', testFiles, reason), skipped('start', 'node', 'skip' in plan.start ? [] : plan.start.files, reason));
+    return checks;
+  }
+  const typescript = plan.sourceFiles.some((f) => /\.(c|m)?tsx?$/.test(f));
+  const run: NodeRun = { ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}), env: typescript ? { NODE_OPTIONS: TYPESCRIPT_NODE_OPTIONS } : {} };
+  checks.push(await testsCheck(ctx, plan, run));
+  checks.push(await startCheck(ctx, plan, run));
+  return checks;
+}
+

@@ -1,0 +1,148 @@
+// The execution gate on real projects in the real sandbox: correct projects of every kind pass
+// clean, each faulty one fails naming the file, line and output, and without a sandbox nothing runs.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { executeProject } from './execute-project.js';
+import type { ExecCheck, ExecutionReport } from './report.js';
+import { correctProjects } from './fixtures/correct.js';
+import { createsMarker, faultyProjects, needsDatabase, pythonNeedsFlask, tinyGreetPackage, usesLocalPackage } from './fixtures/faulty.js';
+
+const bwrapInstalled = existsSync('/usr/bin/bwrap');
+if (!bwrapInstalled) console.warn('execution tests skipped: /usr/bin/bwrap is missing (Debian: apt-get install bubblewrap)');
+const chromiumInstalled = existsSync('/usr/lib/chromium/chromium') || existsSync('/usr/bin/chromium');
+
+const scratch = mkdtempSync(join(tmpdir(), 'wolfpack-exec-test-'));
+chmodSync(scratch, 0o755); // the dependency cache inside must be readable by the sandbox user
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const find = (report: ExecutionReport, check: ExecCheck['check'], runtime?: ExecCheck['runtime']) =>
+  report.checks.filter((c) => c.check === check && (runtime === undefined || c.runtime === runtime));
+
+describe.skipIf(!bwrapInstalled)('executeProject: correct projects pass clean', () => {
+  const cases = Object.entries(correctProjects).filter(([name]) => chromiumInstalled || name !== 'staticPage');
+  it.each(cases)('%s', { timeout: 30_000 }, async (_name, files) => {
+    const report = await executeProject(files);
+    expect(report.executed).toBe(true);
+    const problems = report.checks.flatMap((c) => c.problems);
+    expect(problems).toEqual([]);
+    expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
+    expect(report.checks.some((c) => c.status === 'passed')).toBe(true);
+  });
+
+  it('says what each correct project showed', { timeout: 60_000 }, async () => {
+    const node = await executeProject(correctProjects.nodeJs);
+    expect(find(node, 'tests')[0]).toMatchObject({ status: 'passed', tests: { passed: 2, failed: 0 }, files: ['test/sum.test.js'] });
+    expect(find(node, 'start')[0]).toMatchObject({ status: 'passed', summary: 'ran and exited 0', files: ['src/index.js'] });
+    const server = await executeProject(correctProjects.httpServer);
+    const start = find(server, 'start')[0]!;
+    expect(start).toMatchObject({ status: 'passed', summary: 'started and listened on a port' });
+    expect(start.durationMs).toBeLessThan(2500); // listening ends the wait, not the 3 s window
+    const python = await executeProject(correctProjects.pythonCli);
+    expect(find(python, 'tests')[0]).toMatchObject({ status: 'passed', tests: { passed: 3, failed: 0 } });
+    expect(find(python, 'syntax')[0]!.files).toHaveLength(6);
+    const usage = await executeProject(correctProjects.pythonNeedsArguments);
+    expect(find(usage, 'start')[0]!.summary).toMatch(/printed its usage/);
+    const interactive = await executeProject(correctProjects.pythonInteractive);
+    expect(find(interactive, 'start')[0]!.summary).toMatch(/still running after 3 s/);
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('executeProject: faulty projects fail, naming file, line and output', () => {
+  const cases = Object.entries(faultyProjects).filter(([name]) => chromiumInstalled || !name.startsWith('page'));
+  it.each(cases)('%s', { timeout: 30_000 }, async (_name, { files, expect: wanted }) => {
+    const report = await executeProject(files);
+    const failed = find(report, wanted.check).filter((c) => c.status === 'failed');
+    expect(failed, JSON.stringify(report.checks, null, 1)).toHaveLength(1);
+    const problem = failed[0]!.problems[0]!;
+    expect(problem.path).toBe(wanted.path);
+    if (wanted.line !== undefined) expect(problem.line).toBe(wanted.line);
+    expect(problem.message).toMatch(wanted.message);
+    expect(problem.command).toBeTruthy();
+    if (wanted.output) expect(problem.output).toMatch(wanted.output);
+    if (problem.output) expect(problem.output.length).toBeLessThanOrEqual(2100);
+  });
+
+  it('reports a Python file that needs an uninstallable package as skipped with the reason, never passed', { timeout: 30_000 }, async () => {
+    const report = await executeProject(pythonNeedsFlask);
+    const imports = find(report, 'imports');
+    expect(imports).toContainEqual(expect.objectContaining({ status: 'skipped', files: ['app.py'], reason: expect.stringMatching(/needs package flask, which this server cannot install/) }));
+    expect(imports).toContainEqual(expect.objectContaining({ status: 'passed', files: ['util.py'] }));
+    expect(find(report, 'start')[0]).toMatchObject({ status: 'skipped', files: ['app.py'], reason: expect.stringMatching(/flask/) });
+    // Only its syntax was proven; nothing that would need flask passed.
+    expect(report.checks.filter((c) => c.status === 'passed' && c.check !== 'syntax').flatMap((c) => c.files)).not.toContain('app.py');
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('executeProject: what the sandbox lacks is not blamed on the project', () => {
+  it('skips the start of a server whose database is not there, saying so', { timeout: 30_000 }, async () => {
+    const report = await executeProject(needsDatabase);
+    expect(find(report, 'start')[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/needs a service at 127\.0\.0\.1:5432/), problems: [] });
+  });
+});
+
+describe('executeProject without a sandbox', () => {
+  it('runs nothing, says why, and skips every check with that reason', async () => {
+    const marker = join(scratch, 'marker.txt');
+    const report = await executeProject(createsMarker(marker), { env: { WOLFPACK_SANDBOX: 'off' } });
+    expect(report.executed).toBe(false);
+    expect(report.notExecutedReason).toMatch(/^not executed: no sandbox on this server/);
+    expect(report.checks.length).toBeGreaterThan(0);
+    for (const check of report.checks) expect(check).toMatchObject({ status: 'skipped', reason: report.notExecutedReason, problems: [] });
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('executeProject: dependencies', () => {
+  const writeTree = (dir: string, files: Record<string, string>) => {
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    }
+  };
+  // An unreachable registry proves the install never needs the network.
+  const install = () => ({ cacheDir: join(scratch, 'deps-cache'), allowLocalPackagesIn: [scratch], env: { npm_config_registry: 'http://127.0.0.1:9/' } });
+
+  it('installs outside the sandbox, then reuses the cache offline and faster', { timeout: 90_000 }, async () => {
+    const pkg = join(scratch, 'tiny-greet');
+    writeTree(pkg, tinyGreetPackage);
+    const first = await executeProject(usesLocalPackage(pkg), { install: install() });
+    expect(find(first, 'install')[0]).toMatchObject({ status: 'passed', summary: '1 package installed' });
+    expect(find(first, 'tests')[0]).toMatchObject({ status: 'passed', tests: { passed: 1, failed: 0 } });
+    expect(find(first, 'start')[0]).toMatchObject({ status: 'passed' });
+    const second = await executeProject(usesLocalPackage(pkg), { install: install() });
+    const cached = find(second, 'install')[0]!;
+    expect(cached).toMatchObject({ status: 'passed', summary: '1 package from the cache' });
+    expect(cached.durationMs).toBeLessThan(find(first, 'install')[0]!.durationMs);
+    expect(cached.durationMs).toBeLessThan(200);
+    expect(find(second, 'tests')[0]!.status).toBe('passed');
+  });
+
+  it('says why dependencies could not be installed and skips what needed them', { timeout: 60_000 }, async () => {
+    const missing = await executeProject(usesLocalPackage(join(scratch, 'no-such-package')), { install: install() });
+    const failed = find(missing, 'install')[0]!;
+    expect(failed.status).toBe('failed');
+    expect(failed.problems[0]).toMatchObject({ path: 'package.json', message: expect.stringMatching(/^dependencies could not be installed: npm install failed/) });
+    expect(find(missing, 'tests')[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^dependencies could not be installed/) });
+    expect(find(missing, 'start')[0]!.status).toBe('skipped');
+
+    const git = { ...usesLocalPackage(scratch), 'package.json': JSON.stringify({ dependencies: { evil: 'git+https://example.com/evil.git' } }) };
+    const refused = await executeProject(git, { install: install() });
+    expect(find(refused, 'install')[0]!.problems[0]!.message).toMatch(/installs packages from the npm registry only/);
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('executeProject: time budget', () => {
+  it('skips what the project budget no longer covers, saying so', { timeout: 30_000 }, async () => {
+    const slow = {
+      'package.json': JSON.stringify({ scripts: { test: 'node --test', start: 'node index.js' } }),
+      'test/slow.test.js': "const test = require('node:test');\ntest('waits', () => new Promise((r) => setTimeout(r, 5000)));\n",
+      'index.js': 'console.log("hi");\n',
+    };
+    const report = await executeProject(slow, { timeLimitMs: 1500 });
+    expect(find(report, 'tests')[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/time budget/) });
+    expect(find(report, 'start')[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/time budget/) });
+    expect(report.durationMs).toBeLessThan(5000);
+  });
+});

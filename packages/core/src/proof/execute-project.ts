@@ -1,0 +1,131 @@
+/**
+ * Proven Code's execution gate: runs what can be run of a generated project, in the sandbox, and
+ * reports each check honestly. What runs is decided from the files, not from the idea: Node for a
+ * package.json or JS/TS sources, Python for .py files, Chromium for static HTML pages; a project
+ * can be several at once. Without a sandbox nothing runs and every check says why.
+ */
+import { Budget, skipped, type CheckContext } from './check-context.js';
+import { checkNode } from './check-node.js';
+import { checkPages, type PageCheckOptions } from './check-page.js';
+import { checkPython } from './check-python.js';
+import type { InstallOptions } from './node-deps.js';
+import { isNodeSource, planNodeProject, readPackageJson, type NodePlan } from './node-project.js';
+import { copyableFiles, withProjectCopy } from './project-copy.js';
+import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
+import { findSandbox, type Sandbox } from './sandbox.js';
+import { positiveIntFromEnv, type SandboxLimits } from './sandbox-limits.js';
+import { supportBind } from './support-files.js';
+
+export interface ExecuteOptions {
+  /** A sandbox found earlier; by default {@link findSandbox} is asked (once per process). */
+  sandbox?: Sandbox;
+  /** @default process.env (WOLFPACK_SANDBOX=off, WOLFPACK_PROOF_* limits) */
+  env?: NodeJS.ProcessEnv;
+  /** Per-command limits for every sandboxed command. */
+  limits?: Partial<SandboxLimits>;
+  /** Sandbox wall time for the whole project, all checks together (install excluded). @default 20 s (WOLFPACK_PROOF_TIME_LIMIT_MS) */
+  timeLimitMs?: number;
+  /** How long a start must survive to count as started. @default 3 s (WOLFPACK_PROOF_START_MS) */
+  startMs?: number;
+  install?: InstallOptions;
+  page?: PageCheckOptions;
+  signal?: AbortSignal;
+}
+
+export interface ProjectKinds {
+  node: NodePlan | null;
+  python: string[];
+  pages: string[];
+}
+
+// Pages of these projects are built by a bundler; their HTML alone is not the page a user sees.
+const BUNDLERS = ['vite', 'webpack', 'parcel', 'react-scripts', 'next', 'nuxt', '@angular/cli', 'astro', 'svelte-kit', '@sveltejs/kit', 'esbuild', 'rollup'];
+// Server-side templates (Jinja, EJS, Handlebars) are not pages until rendered.
+const TEMPLATE = /\{\{|\{%|<%/;
+const MAX_PAGES = 5;
+
+/** What kinds of project these files make, and what would run for each. */
+export function projectKinds(files: Readonly<Record<string, string>>): ProjectKinds {
+  const paths = Object.keys(files);
+  const html = paths.filter((p) => /\.html?$/i.test(p) && !p.includes('node_modules/') && !TEMPLATE.test(files[p] ?? '')).sort();
+  const { pkg } = readPackageJson(files);
+  const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
+  const bundled = BUNDLERS.some((name) => Object.hasOwn(deps, name));
+  // Scripts next to a page are the page's, unless a package.json says the project is Node too.
+  const node = files['package.json'] !== undefined || (html.length === 0 && paths.some(isNodeSource));
+  const pages = bundled ? [] : [...html.filter((p) => /(^|\/)index\.html?$/i.test(p)), ...html.filter((p) => !/(^|\/)index\.html?$/i.test(p))].slice(0, MAX_PAGES);
+  return {
+    node: node ? planNodeProject(files) : null,
+    python: paths.filter((p) => p.endsWith('.py')).sort(),
+    pages,
+  };
+}
+
+function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
+  const checks: ExecCheck[] = [];
+  if (kinds.node) {
+    const { tests, start } = kinds.node;
+    checks.push(skipped('install', 'node', kinds.node.packageJson ? ['package.json'] : [], reason));
+    checks.push(skipped('tests', 'node', 'skip' in tests ? kinds.node.testFiles : tests.files, reason));
+    checks.push(skipped('start', 'node', 'skip' in start ? [] : start.files, reason));
+  }
+  if (kinds.python.length > 0) {
+    for (const check of ['syntax', 'imports', 'tests', 'start'] as const) checks.push(skipped(check, 'python', kinds.python, reason));
+  }
+  for (const page of kinds.pages) checks.push(skipped('page-load', 'web', [page], reason));
+  return checks;
+}
+
+function runtimesOf(kinds: ProjectKinds): ExecRuntime[] {
+  return [...(kinds.node ? ['node' as const] : []), ...(kinds.python.length ? ['python' as const] : []), ...(kinds.pages.length ? ['web' as const] : [])];
+}
+
+/**
+ * Runs the project's install, tests, start and page loads in the sandbox and reports each check.
+ * Never throws for anything the project does; a missing sandbox gives `executed: false` with
+ * "not executed: no sandbox on this server (…)" and nothing is run, not even the install.
+ */
+export async function executeProject(allFiles: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const env = options.env ?? process.env;
+  const { files } = copyableFiles(allFiles);
+  const kinds = projectKinds(files);
+  const runtimes = runtimesOf(kinds);
+  if (runtimes.length === 0) {
+    return { executed: false, notExecutedReason: 'not executed: nothing in the project can be run (no Node, Python or HTML files)', runtimes, checks: [], durationMs: elapsed() };
+  }
+  const found = options.sandbox ? { sandbox: options.sandbox } : await findSandbox({ env, ...(options.limits ? { limits: options.limits } : {}) });
+  if (!('sandbox' in found)) {
+    const reason = `not executed: no sandbox on this server (${found.unavailable})`;
+    return { executed: false, notExecutedReason: reason, runtimes, checks: plannedChecks(kinds, reason), durationMs: elapsed() };
+  }
+  const { sandbox } = found;
+  const timeLimitMs = options.timeLimitMs ?? positiveIntFromEnv(env, 'WOLFPACK_PROOF_TIME_LIMIT_MS') ?? 20_000;
+  const startMs = options.startMs ?? positiveIntFromEnv(env, 'WOLFPACK_PROOF_START_MS') ?? 3000;
+  const checks = await withProjectCopy(files, async (dir) => {
+    const ctx: CheckContext = {
+      sandbox,
+      dir,
+      files,
+      paths: new Set(Object.keys(files)),
+      budget: new Budget(timeLimitMs),
+      binds: [supportBind()],
+      startMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    const out: ExecCheck[] = [];
+    if (kinds.node) out.push(...(await checkNode(ctx, kinds.node, options.install ?? {})));
+    if (kinds.python.length > 0) out.push(...(await checkPython(ctx, kinds.python)));
+    if (kinds.pages.length > 0) out.push(...(await checkPages(ctx, kinds.pages, options.page)));
+    return out;
+  });
+  return {
+    executed: true,
+    sandbox: sandbox.kind,
+    ...(sandbox.notes.length ? { sandboxNotes: sandbox.notes } : {}),
+    runtimes,
+    checks,
+    durationMs: elapsed(),
+  };
+}

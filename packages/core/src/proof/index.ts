@@ -1,0 +1,44 @@
+// Proven Code's execution gate: the sandbox and the checks that run a generated project in it.
+// Server-only (child processes, bubblewrap, Chromium), like the pipeline.
+//
+// Settings from the environment (all optional):
+//   WOLFPACK_SANDBOX=off                     run nothing; reports say "not executed: no sandbox on this server"
+//   WOLFPACK_PROOF_TIME_LIMIT_MS             sandbox time for one project, all checks (20000)
+//   WOLFPACK_PROOF_START_MS                  how long a start must survive (3000)
+//   WOLFPACK_PROOF_CACHE_DIR                 dependency cache (<tmp>/wolfpack-proof-deps); must be readable by
+//                                            "nobody" when the server runs as root
+//   WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS     npm install time (120000)
+//   WOLFPACK_PROOF_INSTALL_MAX_BYTES         largest node_modules (400 MiB)
+//   WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS, _CPU_SECONDS, _MEMORY_BYTES, _PROCESSES, _OUTPUT_BYTES,
+//   _FILE_BYTES, _DISK_BYTES, _TMP_BYTES, _OPEN_FILES, _RUNTIME_RESERVE_BYTES   per-command limits (sandbox-limits.ts)
+export {
+  executeProject,
+  projectKinds,
+  type ExecuteOptions,
+  type ProjectKinds,
+} from './execute-project.js';
+export {
+  executionFailed,
+  executionProblems,
+  formatExecutionReport,
+  type ExecCheck,
+  type ExecCheckName,
+  type ExecProblem,
+  type ExecRuntime,
+  type ExecStatus,
+  type ExecutionReport,
+} from './report.js';
+export {
+  findSandbox,
+  SANDBOX_PROJECT_DIR,
+  type FindSandboxOptions,
+  type ReadOnlyBind,
+  type Sandbox,
+  type SandboxResult,
+  type SandboxRun,
+} from './sandbox.js';
+export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
+export { withProjectCopy } from './project-copy.js';
+export { asVerifyReport, createExecutionGate, type ExecutionGate } from './execution-gate.js';
+export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
+export type { PageCheckOptions } from './check-page.js';

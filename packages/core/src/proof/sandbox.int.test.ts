@@ -1,0 +1,163 @@
+// The sandbox against generated projects that misbehave, with real processes: each is stopped or
+// contained, the host stays as it was, and the result names what happened.
+import { createServer, type Server } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSandbox, type Sandbox } from './sandbox.js';
+import { PYTHON_RUNTIME_RESERVE_BYTES } from './sandbox-limits.js';
+import { withProjectCopy } from './project-copy.js';
+import * as hostile from './fixtures/hostile.js';
+
+const bwrapInstalled = existsSync('/usr/bin/bwrap');
+if (!bwrapInstalled) console.warn('sandbox tests skipped: /usr/bin/bwrap is missing (Debian: apt-get install bubblewrap)');
+
+let sandbox: Sandbox;
+let outside: string;
+
+beforeAll(async () => {
+  if (!bwrapInstalled) return;
+  const found = await findSandbox();
+  if (!('sandbox' in found)) throw new Error(`bwrap is installed but unusable: ${found.unavailable}`);
+  sandbox = found.sandbox;
+  outside = mkdtempSync(join(tmpdir(), 'wolfpack-outside-'));
+});
+afterAll(() => {
+  if (outside) rmSync(outside, { recursive: true, force: true });
+});
+
+const run = (files: Record<string, string>, argv: string[], limits = {}) =>
+  withProjectCopy(files, (dir) => sandbox.run(dir, { argv, limits }));
+
+describe.skipIf(!bwrapInstalled)('sandbox', () => {
+  it('keeps the runtime and the project readable and the rest of the host hidden', async () => {
+    const secret = join(outside, 'secret.txt');
+    writeFileSync(secret, 'TOP-SECRET-CONTENT');
+    const result = await run(hostile.readsOutside(secret, process.cwd()), ['node', 'main.js']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).not.toContain('TOP-SECRET-CONTENT');
+    expect(result.stdout).toContain(`DENIED ${secret} ENOENT`);
+    expect(result.stdout).toContain('DENIED /etc/shadow ENOENT');
+    expect(result.stdout).toContain('DENIED /root/.ssh/id_rsa ENOENT');
+    expect(result.stdout).toContain(`DENIED ${process.cwd()} ENOENT`);
+    expect(result.stdout).not.toContain('LISTED');
+  });
+
+  it('gives the program none of the server environment', async () => {
+    process.env.WOLFPACK_FAKE_SECRET = 'sk_live_fake_should_never_leak';
+    try {
+      const result = await run(hostile.readsEnvironment, ['node', 'main.js']);
+      const env = JSON.parse(result.stdout) as Record<string, string>;
+      expect(result.stdout).not.toContain('sk_live_fake_should_never_leak');
+      expect(Object.keys(env).sort()).toEqual(
+        ['HOME', 'LANG', 'LOGNAME', 'NODE_OPTIONS', 'NO_COLOR', 'OLDPWD', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'SHLVL', 'TMPDIR', 'USER'].sort(),
+      );
+      expect(env.HOME).toBe('/tmp/home');
+    } finally {
+      delete process.env.WOLFPACK_FAKE_SECRET;
+    }
+  });
+
+  it('has no network: not the host loopback, not the internet', async () => {
+    let connections = 0;
+    const server: Server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const result = await run(hostile.opensNetwork(port), ['node', 'main.js']);
+      expect(result.stdout).toContain(`FAILED 127.0.0.1 ${port} ECONNREFUSED`);
+      expect(result.stdout).toMatch(/FAILED 1\.1\.1\.1 80 (ENETUNREACH|EHOSTUNREACH)/);
+      expect(result.stdout).toMatch(/FAILED registry\.npmjs\.org 443 (EAI_AGAIN|ENOTFOUND)/);
+      expect(result.stdout).not.toContain('CONNECTED');
+      expect(connections).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('contains a fork bomb, leaves no process behind, and the host still spawns', { timeout: 20_000 }, async () => {
+    const marker = `m${Date.now()}`;
+    const result = await run(hostile.forkBomb(marker), ['sh', `bomb-${marker}.sh`], { wallMs: 3000, processes: 64 });
+    expect(result.stopped).toBe('processes');
+    expect(result.durationMs).toBeLessThan(6000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const survivors = readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    expect(survivors).toEqual([]);
+    const after = await run({ 'ok.js': 'console.log("alive")' }, ['node', 'ok.js']);
+    expect(after.stdout.trim()).toBe('alive');
+  });
+
+  it('stops an endless loop at the wall-time limit, and by CPU time', { timeout: 20_000 }, async () => {
+    const byTime = await run(hostile.loopsForever, ['node', 'main.js'], { wallMs: 1500, cpuSeconds: 30 });
+    expect(byTime.stopped).toBe('time');
+    expect(byTime.durationMs).toBeGreaterThanOrEqual(1500);
+    expect(byTime.durationMs).toBeLessThan(4000);
+    const byCpu = await run(hostile.loopsForever, ['node', 'main.js'], { wallMs: 10_000, cpuSeconds: 1 });
+    expect(byCpu.stopped).toBe('cpu');
+    expect(byCpu.signal).toBe('SIGXCPU');
+  });
+
+  it('stops a program printing gigabytes at the output cap, with little memory on the host', { timeout: 20_000 }, async () => {
+    const before = process.memoryUsage().rss;
+    const result = await run(hostile.printsGigabytes, ['node', 'main.js'], { outputBytes: 4 << 20 });
+    expect(result.stopped).toBe('output');
+    expect(result.outputTruncated).toBe(true);
+    expect(result.stdout.length).toBeLessThanOrEqual(4 << 20);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 << 20);
+  });
+
+  it('cannot write outside its copy, and its writes never reach the host copy', async () => {
+    const hostFile = join(outside, 'host.txt');
+    writeFileSync(hostFile, 'original');
+    let copyAfter = '';
+    const result = await withProjectCopy(hostile.writesOutside(hostFile), async (dir) => {
+      const r = await sandbox.run(dir, { argv: ['node', 'main.js'] });
+      copyAfter = readFileSync(join(dir, 'main.js'), 'utf8');
+      return r;
+    });
+    expect(result.stdout).toContain('WROTE own copy');
+    expect(result.stdout).toContain(`DENIED ${hostFile} ENOENT`);
+    for (const path of ['/etc/passwd', '/usr/bin/node', '/opt/node/bin/node', '/run/project-seed/main.js', '/evil']) {
+      expect(result.stdout).toMatch(new RegExp(`DENIED ${path} (EROFS|EACCES|ENOENT)`));
+    }
+    expect(readFileSync(hostFile, 'utf8')).toBe('original');
+    expect(copyAfter).not.toBe('owned');
+    expect(existsSync('/evil')).toBe(false);
+  });
+
+  it.each([
+    ['node', 'main.js', {}],
+    ['node', 'heap.js', {}],
+    ['python3', 'main.py', { runtimeReserveBytes: PYTHON_RUNTIME_RESERVE_BYTES }],
+  ])('stops unbounded memory: %s %s', { timeout: 15_000 }, async (runtime, file, reserve) => {
+    const before = Date.now();
+    const result = await run(hostile.allocatesMemory, [runtime, file], { memoryBytes: 256 << 20, ...reserve });
+    expect(result.stopped).toBe('memory');
+    expect(result.exitCode).not.toBe(0);
+    expect(Date.now() - before).toBeLessThan(10_000);
+  });
+
+  it('stops a program that fills its disk or writes one huge file', { timeout: 20_000 }, async () => {
+    const disk = await run(hostile.fillsDisk, ['node', 'main.js'], { diskBytes: 32 << 20 });
+    expect(disk.stopped).toBe('disk');
+    const file = await run(hostile.writesHugeFile, ['python3', 'main.py'], { fileBytes: 8 << 20 });
+    expect(file.stopped).toBe('file-size');
+  });
+
+  it('is unavailable, with the reason, when turned off', async () => {
+    const found = await findSandbox({ env: { WOLFPACK_SANDBOX: 'off' } });
+    expect(found).toEqual({ unavailable: expect.stringContaining('WOLFPACK_SANDBOX=off') });
+  });
+});

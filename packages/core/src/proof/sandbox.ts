@@ -1,0 +1,352 @@
+/**
+ * Runs generated code where it can do no harm: Linux bubblewrap with rlimits, a wall-time kill of
+ * the whole process tree, an output cap, no network and no environment from the server. See
+ * bwrap-args.ts for what the sandbox sees and sandbox-limits.ts for what it may use.
+ *
+ * When no sandbox works here, {@link findSandbox} says why and nothing is run at all: generated
+ * code never runs unsandboxed.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join, posix } from 'node:path';
+import { contentDir } from './content-dir.js';
+import {
+  bwrapArgs,
+  PRELUDE_FAILED,
+  PRELUDE_MARK,
+  SANDBOX_ETC_FILES,
+  sandboxEnv,
+  shellQuote,
+  type HostTools,
+  type ReadOnlyBind,
+} from './bwrap-args.js';
+import { limitFromExit, limitFromTimeout, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
+
+export { SANDBOX_PROJECT_DIR, SANDBOX_NODE_DIR, shellQuote, type ReadOnlyBind } from './bwrap-args.js';
+
+export interface SandboxRun {
+  /** The command, as inside the sandbox (`node`, `python3` and `node_modules/.bin` are on PATH). */
+  argv: string[];
+  /** Working directory relative to the project root. @default the root */
+  cwd?: string;
+  /** Environment added to the sandbox's minimal one (PATH, HOME, LANG, ...). */
+  env?: Record<string, string>;
+  limits?: Partial<SandboxLimits>;
+  /** Host paths to show read-only inside. */
+  readOnlyBinds?: ReadOnlyBind[];
+  /** Installed packages (a host node_modules), seen read-only at /project/node_modules. */
+  nodeModules?: string;
+  /** Give the program a stdin that stays open (a CLI waiting for input is running, not failing). @default false: /dev/null */
+  keepStdinOpen?: boolean;
+  /**
+   * Restart the wall clock when the program prints `marker` (on either stream): the rest of the run
+   * then gets `wallMs`. For a build that must finish before a start is given its few seconds.
+   */
+  clockFrom?: { marker: string; wallMs: number };
+  /** End the run as soon as any process in it listens on a TCP port (`stopped: 'listening'`). */
+  stopWhenListening?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SandboxResult {
+  /** bwrap's exit status: the program's, or 128 + signal number when a signal ended it inside. */
+  exitCode: number | null;
+  /** The signal that ended it, when known (from the status above, or the one we sent). */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  /** Which limit (or event) ended the run; absent when the program ended by itself within every limit. */
+  stopped?: StopReason;
+  outputTruncated: boolean;
+  /** The command as a person would type it, for reports. */
+  command: string;
+  /**
+   * Set when the sandbox itself could not start (a bind source it cannot read, a bad working
+   * folder): nothing of the project ran, and the output is bwrap's, not the program's.
+   */
+  setupError?: string;
+}
+
+export interface Sandbox {
+  kind: 'bubblewrap';
+  /** What this sandbox does not contain on this machine, in sentences (empty when everything is enforced). */
+  notes: string[];
+  /** The Python interpreter inside the sandbox, or null when the machine has none. */
+  python: string | null;
+  run(projectDir: string, command: SandboxRun): Promise<SandboxResult>;
+  /**
+   * Writes an executable that runs `program` in the sandbox with the caller's arguments, for tools
+   * that spawn a program themselves (Playwright's browser). No project is mounted; the file
+   * descriptors in `keepFds` pass through.
+   */
+  launcher(program: string, options: { keepFds?: number[]; limits?: Partial<SandboxLimits>; addressSpaceUnlimited?: boolean; binds?: ReadOnlyBind[] }): string;
+}
+
+export interface FindSandboxOptions {
+  /** @default `/usr/bin/bwrap`, else `bwrap` on PATH */
+  bwrapPath?: string;
+  /** Defaults for every run of this sandbox (each run may narrow them further). */
+  limits?: Partial<SandboxLimits>;
+  /** @default process.env; `WOLFPACK_SANDBOX=off` makes the sandbox unavailable (for tests and for servers that must not run code). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const SIGNALS = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'IO', 'PWR', 'SYS'];
+// Who owns a sandbox when the server is root: RLIMIT_NPROC is never enforced for real uid 0, so
+// a fork bomb would only meet the wall-time kill. As "nobody", each sandbox gets its own count.
+const NOBODY = 65534;
+const LISTEN_POLL_MS = 100;
+
+/** The first executable among `preferred`, then `name` on PATH. */
+export function findExecutable(name: string, preferred: string[] = []): string | null {
+  for (const candidate of [...preferred, ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, name))]) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // next
+    }
+  }
+  return null;
+}
+
+/** /usr/bin/python3 when present; else the PATH one, whose prefix must then be bound (never all of /root). */
+function findPython(): { path: string; dirs: string[] } | null {
+  if (existsSync('/usr/bin/python3')) return { path: '/usr/bin/python3', dirs: [] };
+  const found = findExecutable('python3');
+  if (found === null) return null;
+  const real = realpathSync(found);
+  if (real.startsWith('/usr/')) return { path: real, dirs: [] };
+  return { path: real, dirs: [dirname(dirname(real))] };
+}
+
+function signalName(exitCode: number | null): string | null {
+  return exitCode !== null && exitCode > 128 && exitCode <= 128 + SIGNALS.length ? `SIG${SIGNALS[exitCode - 129]}` : null;
+}
+
+/** Whether any socket in the network namespace of `pid` is listening (TCP state 0A). */
+function listening(pid: number): boolean {
+  for (const file of ['tcp', 'tcp6']) {
+    try {
+      const rows = readFileSync(`/proc/${pid}/net/${file}`, 'utf8').split('\n').slice(1);
+      if (rows.some((row) => row.trim().split(/\s+/)[3] === '0A')) return true;
+    } catch {
+      // the process is gone or the file is unreadable: not (yet) listening
+    }
+  }
+  return false;
+}
+
+class Bubblewrap implements Sandbox {
+  readonly kind = 'bubblewrap' as const;
+  constructor(
+    private readonly tools: HostTools,
+    private readonly defaults: Partial<SandboxLimits>,
+    private readonly owner: { uid: number; gid: number } | undefined,
+    readonly python: string | null,
+    readonly notes: string[],
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  run(projectDir: string, command: SandboxRun): Promise<SandboxResult> {
+    const limits = resolveLimits({ ...this.defaults, ...command.limits }, this.env);
+    const cwd = command.cwd === undefined || command.cwd === '' ? '' : posix.normalize(command.cwd);
+    if (cwd.startsWith('/') || cwd === '..' || cwd.startsWith('../')) {
+      throw new Error(`The sandbox working folder must be inside the project; got ${JSON.stringify(command.cwd)}.`);
+    }
+    const args = bwrapArgs({
+      tools: this.tools,
+      limits,
+      seed: projectDir,
+      cwd,
+      env: sandboxEnv(limits, command.env),
+      binds: command.readOnlyBinds ?? [],
+      ...(command.nodeModules !== undefined ? { nodeModules: command.nodeModules } : {}),
+      infoFd: 3,
+    });
+    return this.spawnRun([...args, ...command.argv], command, limits);
+  }
+
+  launcher(program: string, options: { keepFds?: number[]; limits?: Partial<SandboxLimits>; addressSpaceUnlimited?: boolean; binds?: ReadOnlyBind[] }): string {
+    const limits = resolveLimits({ ...this.defaults, ...options.limits }, this.env);
+    const args = bwrapArgs({
+      tools: this.tools,
+      limits,
+      env: sandboxEnv(limits),
+      binds: options.binds ?? [],
+      keepFds: options.keepFds,
+      addressSpaceUnlimited: options.addressSpaceUnlimited,
+    });
+    // Playwright spawns the launcher as the server's user; setpriv gives it the same owner as run().
+    const setpriv = this.owner && findExecutable('setpriv', ['/usr/bin/setpriv']);
+    const prefix = setpriv ? [setpriv, `--reuid=${this.owner!.uid}`, `--regid=${this.owner!.gid}`, '--clear-groups'] : [];
+    const line = [...prefix, this.tools.bwrap, ...args, program].map(shellQuote).join(' ');
+    return join(contentDir('wolfpack-sandbox-launcher', { run: `#!/bin/sh\nexec ${line} "$@"\n` }, ['run']), 'run');
+  }
+
+  private spawnRun(args: string[], command: SandboxRun, limits: SandboxLimits): Promise<SandboxResult> {
+    const started = performance.now();
+    const display = command.argv.map(shellQuote).join(' ');
+    return new Promise((resolve) => {
+      const child = spawn(this.tools.bwrap, args, {
+        stdio: [command.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe'],
+        // Its own process group, so a kill reaches bwrap's helpers too; bwrap's pid namespace and
+        // --die-with-parent take everything inside down with it.
+        detached: true,
+        env: { PATH: '/usr/bin:/bin' },
+        ...this.owner,
+      });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let bytes = 0;
+      let truncated = false;
+      let stopped: StopReason | undefined;
+      let innerPid: number | undefined;
+      const kill = (reason: StopReason) => {
+        stopped ??= reason;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      };
+      let deadline = setTimeout(() => kill('time'), limits.wallMs);
+      let seen = '';
+      const watch = (chunk: Buffer) => {
+        const clock = command.clockFrom;
+        if (!clock || seen === clock.marker) return;
+        // Keep a marker's worth of tail, so a marker split across two chunks is still found.
+        seen = (seen + chunk.toString('latin1')).slice(-(clock.marker.length + chunk.length));
+        if (!seen.includes(clock.marker)) return;
+        seen = clock.marker;
+        clearTimeout(deadline);
+        deadline = setTimeout(() => kill('time'), clock.wallMs);
+      };
+      const collect = (into: Buffer[]) => (chunk: Buffer) => {
+        watch(chunk);
+        if (truncated) return;
+        const room = limits.outputBytes - bytes;
+        if (chunk.length > room) {
+          into.push(chunk.subarray(0, room));
+          bytes = limits.outputBytes;
+          truncated = true;
+          kill('output');
+          return;
+        }
+        into.push(chunk);
+        bytes += chunk.length;
+      };
+      child.stdout!.on('data', collect(out));
+      child.stderr!.on('data', collect(err));
+      let info = '';
+      const infoStream = child.stdio[3] as NodeJS.ReadableStream | null;
+      infoStream?.on('data', (chunk: Buffer) => {
+        info += chunk.toString();
+        const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
+        if (pid !== undefined) innerPid = Number(pid);
+      });
+      infoStream?.on('error', () => undefined);
+      const poll = command.stopWhenListening
+        ? setInterval(() => {
+            if (innerPid !== undefined && listening(innerPid)) kill('listening');
+          }, LISTEN_POLL_MS)
+        : undefined;
+      const onAbort = () => kill('aborted');
+      command.signal?.addEventListener('abort', onAbort, { once: true });
+      if (command.signal?.aborted) onAbort();
+      child.on('error', (error) => err.push(Buffer.from(`${error.message}\n`)));
+      child.on('close', (code, signal) => {
+        clearTimeout(deadline);
+        if (poll) clearInterval(poll);
+        command.signal?.removeEventListener('abort', onAbort);
+        const stdout = Buffer.concat(out).toString('utf8');
+        const stderr = Buffer.concat(err).toString('utf8');
+        const output = `${stdout}\n${stderr}`;
+        if (stopped === 'time') stopped = limitFromTimeout(output);
+        if (stopped === undefined && code !== PRELUDE_FAILED) stopped = limitFromExit(code, output);
+        if (stopped === undefined && code === PRELUDE_FAILED && /does not fit/.test(stderr)) stopped = 'disk';
+        // bwrap reports its own failures as "bwrap: …" and status 1, before anything of the project runs.
+        const setupError =
+          (code === 1 && stdout === '' && stderr.startsWith('bwrap: ')) || (code === PRELUDE_FAILED && stopped === undefined && stderr.includes(PRELUDE_MARK))
+            ? stderr.trim().split('\n')[0]
+            : undefined;
+        resolve({
+          exitCode: code,
+          signal: signal ?? signalName(code),
+          stdout,
+          stderr,
+          durationMs: Math.round(performance.now() - started),
+          ...(stopped ? { stopped } : {}),
+          outputTruncated: truncated,
+          command: display,
+          ...(setupError ? { setupError } : {}),
+        });
+      });
+    });
+  }
+}
+
+function bwrapFeatures(bwrap: string): { hasSize: boolean; hasDisableUserns: boolean } {
+  const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 5000 });
+  const text = `${help.stdout ?? ''}${help.stderr ?? ''}`;
+  return { hasSize: text.includes('--size'), hasDisableUserns: text.includes('--disable-userns') };
+}
+
+const cache = new Map<string, Promise<{ sandbox: Sandbox } | { unavailable: string }>>();
+
+/**
+ * The sandbox of this machine, probed once per option set by running Node in it. Answers
+ * `{ unavailable }` with the reason when there is none (no bwrap, user namespaces disabled,
+ * `WOLFPACK_SANDBOX=off`); callers then run nothing and say "not executed: no sandbox on this server".
+ */
+export function findSandbox(options: FindSandboxOptions = {}): Promise<{ sandbox: Sandbox } | { unavailable: string }> {
+  const env = options.env ?? process.env;
+  if (env.WOLFPACK_SANDBOX === 'off') return Promise.resolve({ unavailable: 'the sandbox is turned off (WOLFPACK_SANDBOX=off)' });
+  // Keyed by what shapes the sandbox, not by the env object: callers may pass a fresh one each time.
+  const limitEnv = Object.entries(env).filter(([name]) => name.startsWith('WOLFPACK_PROOF_')).sort();
+  const key = JSON.stringify([options.bwrapPath, options.limits, limitEnv]);
+  let found = cache.get(key);
+  if (!found) {
+    found = probe(options, env);
+    cache.set(key, found);
+  }
+  return found;
+}
+
+async function probe(options: FindSandboxOptions, env: NodeJS.ProcessEnv): Promise<{ sandbox: Sandbox } | { unavailable: string }> {
+  const bwrap = options.bwrapPath ?? findExecutable('bwrap', ['/usr/bin/bwrap']);
+  if (bwrap === null) return { unavailable: 'bubblewrap (bwrap) is not installed; on Debian: apt-get install bubblewrap' };
+  const bash = findExecutable('bash', ['/usr/bin/bash', '/bin/bash']);
+  const prlimit = findExecutable('prlimit', ['/usr/bin/prlimit']);
+  if (bash === null || prlimit === null) return { unavailable: 'bash and prlimit (util-linux) are needed inside the sandbox and were not found' };
+  const python = findPython();
+  const tools: HostTools = {
+    bwrap,
+    bash,
+    prlimit,
+    nodeDir: dirname(realpathSync(process.execPath)),
+    etcDir: contentDir('wolfpack-sandbox-etc', SANDBOX_ETC_FILES),
+    extraSystemDirs: python?.dirs ?? [],
+    ...bwrapFeatures(bwrap),
+  };
+  const notes: string[] = [];
+  if (!tools.hasSize) notes.push('this bwrap has no --size, so the project and /tmp tmpfs are bounded only by the kernel default (half the memory)');
+  const emptyProject = contentDir('wolfpack-sandbox-empty', {});
+  const isRoot = process.getuid?.() === 0;
+  const owners = isRoot ? [{ uid: NOBODY, gid: NOBODY }, undefined] : [undefined];
+  let lastError = '';
+  for (const owner of owners) {
+    const sandbox = new Bubblewrap(tools, options.limits ?? {}, owner, python?.path ?? null, notes, env);
+    const result = await sandbox.run(emptyProject, { argv: ['node', '-e', 'process.exit(0)'], limits: { wallMs: 10_000 } });
+    if (result.exitCode === 0) {
+      if (isRoot && owner === undefined) {
+        notes.push('the process limit is not enforced: the server runs as root and the sandbox could not run as an unprivileged user, so a fork bomb is stopped only by the time limit');
+      }
+      if (python?.dirs.length) notes.push(`Python is not under /usr; its prefix ${python.dirs.join(', ')} is readable in the sandbox`);
+      return { sandbox };
+    }
+    lastError = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ');
+  }
+  return { unavailable: `bubblewrap could not start a sandbox here (${lastError || 'no output'}); user namespaces may be disabled` };
+}

@@ -1,0 +1,52 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { buildVerificationRecord, verificationRecord, type VerificationRecord } from '@wolfpack/core';
+import { verifyProject } from '@wolfpack/core/pipeline';
+import { executeProject, type ExecuteOptions } from '@wolfpack/core/proof';
+import type { ProjectService } from './project-service.js';
+
+type Sql = { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
+
+/**
+ * Proven Code's verification records, one per project version (project_verifications). A run
+ * stores the record of the version it saved, in the same transaction; a re-check runs the checks
+ * again on the current files (no engine, no charge) and replaces the current version's record.
+ */
+export class VerificationService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly projects: ProjectService,
+    /** How generated code is run (the sandbox, limits); tests and settings pass theirs. */
+    private readonly execute: ExecuteOptions = {},
+  ) {}
+
+  /** Stores `record` as the record of its version of the project, in the caller's transaction. */
+  async saveIn(em: EntityManager, projectId: string, record: VerificationRecord): Promise<void> {
+    await (em as unknown as Sql).execute(
+      `insert into project_verifications (project_id, version, verdict, record, created_at) values (?, ?, ?, ?::jsonb, now())
+       on conflict (project_id, version) do update set verdict = excluded.verdict, record = excluded.record, created_at = excluded.created_at`,
+      [projectId, record.version, record.verdict, JSON.stringify(record)],
+    );
+  }
+
+  /** The current version's record of an owned project, or null when it has none (made before records were kept). */
+  async current(userId: string, projectId: string): Promise<VerificationRecord | null> {
+    const em = this.orm.em.fork();
+    const project = await this.projects.getOwned(userId, projectId, em);
+    const rows = await (em as unknown as Sql).execute<Array<{ record: unknown }>>('select record from project_verifications where project_id = ? and version = ?', [
+      projectId,
+      project.version,
+    ]);
+    const parsed = rows[0] ? verificationRecord.safeParse(typeof rows[0].record === 'string' ? JSON.parse(rows[0].record) : rows[0].record) : null;
+    return parsed?.success ? parsed.data : null;
+  }
+
+  /** Runs every check again on the project's current files and stores the new record. */
+  async recheck(userId: string, projectId: string, signal?: AbortSignal): Promise<VerificationRecord> {
+    const project = await this.projects.getOwned(userId, projectId);
+    const files = await this.projects.files(userId, projectId);
+    const execution = await executeProject(files, { ...this.execute, ...(signal ? { signal } : {}) });
+    const record = buildVerificationRecord({ version: project.version, paths: Object.keys(files), staticReport: verifyProject(files), execution });
+    await this.orm.em.fork().transactional((em) => this.saveIn(em, projectId, record));
+    return record;
+  }
+}
