@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startServer } from '../src/index.js';
+import { signUp } from './bench-user.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const FILE_BYTES = 25 * 1024;
@@ -21,14 +22,9 @@ const server = await startServer({ port: 0, quiet: true, webDir: false, dataDir,
 const MB = 1024 * 1024;
 
 try {
-  const reg = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
-  });
-  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = await signUp(server.url, 'bench');
   const conn = server.db.orm.em.getConnection();
-  const [{ id: userId }] = (await conn.execute('select id from users')) as Array<{ id: string }>;
+  const userId = ((await conn.execute('select id from users')) as Array<{ id: string }>)[0]!.id;
   const projectId = randomUUID();
   await conn.execute(
     `insert into projects (id, user_id, idea, file_count, total_bytes, created_at, updated_at) values (?, ?, 'Export benchmark', ?, ?, now(), now())`,

@@ -16,6 +16,7 @@ import { openDatabase } from '../src/db/orm.js';
 import { spawnServer } from '../src/testing/server-process.js';
 import { ProjectService } from '../src/services/project-service.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { signUp } from './bench-user.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_PROJECTS_REQUESTS ?? 400);
@@ -44,12 +45,7 @@ function percentile(sorted: number[], p: number): number {
 
 try {
   const sql = () => db.orm.em.fork() as Sql;
-  const reg = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
-  });
-  const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = await signUp(server.url, 'bench');
   const [user] = await sql().execute<Array<{ id: string }>>(`select id from users where username = 'bench'`);
   const userId = user!.id;
   // Ten folders hold a fifth of the projects; the root the rest, as a long-time user might have it.

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
+import { signUp } from './bench-user.js';
 
 const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
 const RUNS = Number(process.env.BENCH_SSE_RUNS ?? 10);
@@ -102,12 +103,7 @@ async function parent(): Promise<void> {
     const memory = async () => (await ask(server, { kind: 'memory' }, 'memory')).memory;
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
-    const reg = await fetch(`${url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
-    });
-    const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = await signUp(url, 'bench');
     const idle = await memory();
 
     // Start the runs: read each start's stream up to its run id, then leave (the run goes on).

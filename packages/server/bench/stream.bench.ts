@@ -18,6 +18,7 @@ import { startDemoEngineServer } from '../src/demo/demo-engine-server.js';
 import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/engine-registry.js';
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { signUp } from './bench-user.js';
 
 const LATENCIES = (process.env.BENCH_LATENCY_MS ?? '250,1000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -104,12 +105,7 @@ try {
     const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-stream-'));
     const server = await spawnServer({ ...(await db.env()), WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
     try {
-      const reg = await fetch(`${server.url}/api/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
-      });
-      const cookie = reg.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookie = await signUp(server.url, 'bench');
       for (const latency of LATENCIES) {
         delayMs = latency;
         const through: RunFigures[] = [];

@@ -98,7 +98,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     webDir: distDir,
     quiet: true,
-    env: { ...options.env },
+    // Generated code runs in the sandbox only in the specs about it (a page check takes seconds).
+    env: { WOLFPACK_SANDBOX: 'off', ...options.env },
     ...(databaseUrl ? { databaseUrl } : {}),
   });
   return {

@@ -29,7 +29,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // An empty env: the server must not pick up DATABASE_URL or PORT from the machine running tests.
   // Imported on demand so unit tests that only want a free port do not load the server.
   const { startServer } = await import('@wolfpack/server');
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, quiet: true, webDir: false, env: { ...options.env } });
+  // Generated code runs in the sandbox only where a test asks for it (WOLFPACK_SANDBOX: 'on').
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, quiet: true, webDir: false, env: { WOLFPACK_SANDBOX: 'off', ...options.env } });
   return {
     url: server.url,
     async close() {
