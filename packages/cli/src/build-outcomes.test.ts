@@ -1,14 +1,15 @@
 /**
  * How `wolfpack build` ends for outcomes the demo engines never produce: a Proven Code gate with
- * problems (exit 0, or 3 with --strict), a run that fails (exit 1), a project with a hostile file
- * path (refused, nothing written outside --out). The binary talks to a local server that speaks
+ * problems (exit 0, or 3 with --strict or --require-proof), each verdict under --require-proof, a
+ * run that fails (exit 1), a project with a hostile file path (refused, nothing written outside
+ * --out), and `wolfpack verify` of a failed record. The binary talks to a local server that speaks
  * the real wire format and sends what each test needs.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeJsonEvent, type PipelineEvent } from '@wolfpack/core';
+import { encodeJsonEvent, type PipelineEvent, type VerificationRecord, type VerificationSummary } from '@wolfpack/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './testing/cli-harness.js';
 
@@ -17,6 +18,7 @@ const PROJECT = '99999999-2222-4333-8444-555555555555';
 const FAILED_GATE = { passed: false, checkedFiles: 2, problems: [{ path: 'app.js', check: 'imports', message: 'Cannot find ./missing.js' }] };
 
 let ending: PipelineEvent;
+let record: VerificationRecord | null;
 let fsIndex: Record<string, string>;
 let server: Server;
 let url: string;
@@ -33,6 +35,7 @@ beforeAll(async () => {
     if (req.url === `/api/projects/${PROJECT}`) {
       return json({ project: { id: PROJECT, idea: 'x', createdAt: 'now', updatedAt: 'now', fsIndex }, files: Object.keys(fsIndex) });
     }
+    if (req.url === `/api/projects/${PROJECT}/verification`) return json({ verification: record });
     if (req.url === '/api/wolfpack/stream') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const events: PipelineEvent[] = [{ type: 'run', runId: RUN, conversationId: RUN }, ending];
@@ -56,7 +59,10 @@ afterAll(async () => {
 beforeEach(() => {
   fsIndex = { 'app.js': 'import "./missing.js";\n', 'index.html': '<script src="app.js"></script>\n' };
   ending = { type: 'complete', projectId: PROJECT, filesGenerated: 2, verification: FAILED_GATE, executionSeconds: 3 };
+  record = null;
 });
+
+const complete = (verification: VerificationSummary | undefined): PipelineEvent => ({ type: 'complete', projectId: PROJECT, filesGenerated: 2, verification, executionSeconds: 3 });
 
 const wolfpack = (args: string[]) => runCli(args, { env: { HOME: home, WOLFPACK_CONFIG: join(home, 'config.json') } });
 
@@ -73,6 +79,72 @@ describe('how a build ends', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('app.js (imports): Cannot find ./missing.js');
     expect(result.stderr).toBe('wolfpack: The Proven Code gate found problems (see above); exiting with 3 because of --strict.\n');
+  });
+
+  it('--require-proof: exit 5 when the project was not proven, with the verdict and both sentences', async () => {
+    ending = complete({ passed: true, checkedFiles: 2, problems: [], verdict: 'unproven', proven: '2 files checked (syntax).', notProven: 'not executed: no sandbox on this server.' });
+    const result = await wolfpack(['build', 'a todo app', '--require-proof']);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain('Proven Code: not proven\n  Proven: 2 files checked (syntax).\n  Not proven: not executed: no sandbox on this server.\n');
+    expect(result.stderr).toBe('wolfpack: The project was not proven (see above); exiting with 5 because of --require-proof.\n');
+    // Without the flag the same run is a success: the verdict is printed, the exit code is 0.
+    expect((await wolfpack(['build', 'a todo app'])).code).toBe(0);
+  });
+
+  it('--require-proof: exit 3 when Proven Code failed, with its problems', async () => {
+    ending = complete({ ...FAILED_GATE, verdict: 'failed', proven: '2 files checked (imports).', notProven: 'imports failed: 1 problem.' });
+    const result = await wolfpack(['build', 'a todo app', '--require-proof']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('Proven Code: failed\n  Proven: 2 files checked (imports).\n  Not proven: imports failed: 1 problem.\n  1 problem:\n    app.js (imports): Cannot find ./missing.js\n');
+    expect(result.stderr).toBe('wolfpack: Proven Code failed (see above); exiting with 3 because of --require-proof.\n');
+    // A server without verdicts: passed === false is failed all the same.
+    ending = complete(FAILED_GATE);
+    expect((await wolfpack(['build', 'a todo app', '--require-proof'])).code).toBe(3);
+  });
+
+  it('--require-proof: exit 0 only when passed (a server without verdicts: passed), 5 without any verification', async () => {
+    ending = complete({ passed: true, checkedFiles: 2, problems: [], verdict: 'passed', proven: '2 files checked (syntax), starts cleanly.', notProven: '' });
+    const passed = await wolfpack(['build', 'a todo app', '--require-proof']);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(passed.stdout).toContain('Proven Code: passed\n  Proven: 2 files checked (syntax), starts cleanly.\n');
+    expect(passed.stdout).not.toContain('Not proven');
+    ending = complete({ passed: true, checkedFiles: 2, problems: [] });
+    expect((await wolfpack(['build', 'a todo app', '--require-proof'])).code).toBe(0);
+    ending = complete(undefined);
+    const none = await wolfpack(['build', 'a todo app', '--require-proof']);
+    expect(none.code).toBe(5);
+    expect(none.stdout).toContain('Proven Code: no verification was reported.\n');
+  });
+
+  it('verify: a failed record exits 3 and shows the problem with file:line and its trimmed output as plain text', async () => {
+    record = {
+      version: 2,
+      createdAt: '2026-11-24T02:35:00.000Z',
+      verdict: 'failed',
+      proven: '2 files checked (syntax).',
+      notProven: 'start failed: 1 problem.',
+      executed: true,
+      coveredFiles: ['app.js', 'index.html'],
+      uncoveredFiles: [],
+      checks: [
+        {
+          check: 'start',
+          kind: 'execution',
+          runtime: 'node',
+          status: 'failed',
+          files: ['app.js'],
+          command: 'node app.js',
+          problems: [{ path: 'app.js', line: 3, message: 'TypeError: x is not a function', output: `\u001B[31mTypeError\u001B[0m: x is not a function\n${'    at frame\n'.repeat(30)}` }],
+        },
+      ],
+    };
+    const result = await wolfpack(['verify', PROJECT]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('failed   start  ran (node)  1 file  $ node app.js\n    app.js:3: TypeError: x is not a function\n      | TypeError: x is not a function\n      |     at frame\n');
+    expect(result.stdout).toContain('      | … 19 more lines\n');
+    expect(result.stdout).not.toContain('\u001B');
+    expect(result.stdout).toMatch(/\nProven Code: failed \(version 2, checked [^)]+\)\n  Proven: 2 files checked \(syntax\)\.\n  Not proven: start failed: 1 problem\.\n$/);
   });
 
   it('exits 1 with the error event’s sentence when the run fails', async () => {

@@ -1,5 +1,14 @@
-/** The run completed but the Proven Code gate found problems, and `--strict` was given. */
+/**
+ * Proven Code failed: a run's gate found problems under `--strict` or `--require-proof`, or
+ * `wolfpack verify` found them.
+ */
 export const EXIT_STRICT = 3;
+/**
+ * Proven Code did not fail but proved nothing it should have (the checks that apply could not run,
+ * say on a server without a sandbox, or there is no record): `--require-proof` and `wolfpack
+ * verify`. Apart from 3 so a script can tell "broken" from "could not tell".
+ */
+export const EXIT_NOT_PROVEN = 5;
 /**
  * Payment is needed before the command can go on: a run stopped because the account is out of
  * credits (or hit its own --max-cost), resumable with a top-up and `wolfpack attach`; or

@@ -2,6 +2,7 @@ import { AppError, projectDetailReply } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
 import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from './exit-code.js';
+import { summaryVerdict, verdictExitCode } from './proof-report.js';
 import { wantsColor } from './output.js';
 import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
 import { initialRunState, reduceRun, type RunState } from './run-state.js';
@@ -17,6 +18,8 @@ export interface FollowOptions {
   force?: boolean | undefined;
   /** Exit 3 when the Proven Code gate found problems. */
   strict?: boolean | undefined;
+  /** Exit non-zero unless the verdict is passed: 3 when it failed, 5 when it is not proven. */
+  requireProof?: boolean | undefined;
 }
 
 /**
@@ -24,7 +27,8 @@ export interface FollowOptions {
  * files and prints the summary. Ctrl+C detaches: the run goes on on the server, the person is told
  * how to reattach, and the exit code is 130. A failed run exits 1; a run paused for lack of
  * credits (or at its --max-cost) exits 4; a completed run 0, or 3 under `--strict` when the Proven
- * Code gate found problems.
+ * Code gate found problems; under `--require-proof` 3 when it failed and 5 when it proved nothing
+ * (the checks that apply could not run).
  */
 export async function followToEnd(context: CommandContext, api: ApiClient, source: RunSource, options: FollowOptions): Promise<void> {
   const { io, output } = context;
@@ -94,6 +98,11 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
     const reasons = refused.slice(0, 3).map((r) => r.reason.replace(/\.$/, '')).join('; ');
     const more = refused.length > 3 ? `; and ${refused.length - 3} more` : '';
     throw new AppError('BAD_GATEWAY', `Did not write ${count} of the project: ${reasons}${more}. The other files are in ${written.dir}.`);
+  }
+  if (options.requireProof) {
+    const code = verdictExitCode(summaryVerdict(outcome.verification));
+    if (code === EXIT_STRICT) throw new ExitCode(code, `Proven Code failed (see above); exiting with ${code} because of --require-proof.`);
+    if (code !== 0) throw new ExitCode(code, `The project was not proven (see above); exiting with ${code} because of --require-proof.`);
   }
   if (options.strict && outcome.verification?.passed === false) {
     throw new ExitCode(EXIT_STRICT, 'The Proven Code gate found problems (see above); exiting with 3 because of --strict.');

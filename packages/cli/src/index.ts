@@ -7,7 +7,7 @@ import { wantsColor } from './output.js';
 import { createProgram } from './program.js';
 import { isUsageError } from './usage-error.js';
 
-/** Exit codes: 0 success, 1 the command failed, 2 it was called wrongly; 3, 4 and 130 in exit-code.ts. */
+/** Exit codes: 0 success, 1 the command failed, 2 it was called wrongly; 3, 4, 5 and 130 in exit-code.ts. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;

@@ -179,7 +179,7 @@ describe('colour', () => {
 describe('projects, folders, export, publish: refused before anything is sent', () => {
   it('lists the new commands in the help', async () => {
     const result = await run(['--help']);
-    for (const command of ['enhance', 'projects', 'export', 'pull', 'publish', 'folders']) expect(result.stdout).toContain(command);
+    for (const command of ['enhance', 'projects', 'export', 'pull', 'publish', 'folders', 'verify']) expect(result.stdout).toContain(command);
     expect((await run(['projects', '--help'])).stdout).toMatch(/ls[\s\S]*show[\s\S]*rm[\s\S]*mv/);
   });
 

@@ -26,6 +26,7 @@ import type { PullOptions } from './commands/pull.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { ShowcaseGetOptions, ShowcaseListOptions } from './commands/showcase.js';
 import type { UsageOptions } from './commands/usage.js';
+import type { VerifyOptions } from './commands/verify.js';
 import type { CommandContext } from './context.js';
 import type { CliIo } from './io.js';
 import { DEFAULT_SERVER } from './server-url.js';
@@ -122,6 +123,7 @@ export function createProgram(io: CliIo): Command {
     .option('-o, --out <dir>', 'write the generated files into this folder when the run completes')
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
+    .option('--require-proof', 'exit 3 when Proven Code failed and 5 when it proved nothing (not run: no sandbox on the server)')
     .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; it stops before a stage that could cost more (default: no limit but your balance)').argParser(wholeNumber))
     .addHelpText('after', RUN_HELP)
     .action(async (idea: string, options: BuildOptions, command: Command) => (await import('./commands/build.js')).build(idea, options, await ctx(command)));
@@ -134,6 +136,7 @@ export function createProgram(io: CliIo): Command {
     .option('-o, --out <dir>', 'write the generated files into this folder when the run completes')
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems')
+    .option('--require-proof', 'exit 3 when Proven Code failed and 5 when it proved nothing')
     .addHelpText('after', RUN_HELP)
     .action(async (runId: string, options: AttachOptions, command: Command) => (await import('./commands/attach.js')).attach(runId, options, await ctx(command)));
 
@@ -170,6 +173,14 @@ export function createProgram(io: CliIo): Command {
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .requiredOption('--folder <id>', 'the folder id, or root')
     .action(async (id: string, options: ProjectsMoveOptions, command: Command) => (await import('./commands/projects.js')).projectsMove(id, options, await ctx(command)));
+
+  program
+    .command('verify')
+    .description('run every Proven Code check again on a project and print each check and the verdict')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .option('--no-recheck', 'print the stored record instead of checking again')
+    .addHelpText('after', VERIFY_HELP)
+    .action(async (id: string, options: VerifyOptions, command: Command) => (await import('./commands/verify.js')).verify(id, options, await ctx(command)));
 
   program
     .command('export')
@@ -298,10 +309,19 @@ repository again adds a commit on top.`;
 
 const RUN_HELP = `
 Exit codes: 0 the run completed, 1 it failed (or the server refused), 2 usage error,
-3 --strict and the Proven Code gate found problems, 4 out of credits (the run is paused:
-\`wolfpack attach RUN_ID\` resumes it after a top-up) or at --max-cost, 130 detached with Ctrl+C
-(the run goes on).
+3 --strict or --require-proof and the Proven Code gate found problems, 4 out of credits (the run
+is paused: \`wolfpack attach RUN_ID\` resumes it after a top-up) or at --max-cost, 5
+--require-proof and the project was not proven (nothing failed, but what applies could not run,
+such as on a server without a sandbox), 130 detached with Ctrl+C (the run goes on).
 With --json, stdout carries one JSON object per event: the event plus its number as eventId.`;
+
+const VERIFY_HELP = `
+A re-check runs the static checks and, in the server's sandbox, the project's tests, a start and
+a page load (no engine call, nothing charged; it can take up to about 30 s). It prints one line per
+check (status, check, read or ran, files, command, skip reason, tests), the problems with
+file:line and their output, then the verdict with what was and was not proven. --json prints the
+record alone (null when there is none). Exit codes: 0 passed, 1 the server refused, 2 usage error,
+3 failed, 5 not proven (what applies could not run) or no record yet.`;
 
 const TOPUP_HELP = `
 Packs: $10; $25 + 2% bonus; $50 + 4% (popular); $100 + 4%. stdout carries the checkout URL alone

@@ -1,5 +1,6 @@
 import type { PipelineEvent, VerificationSummary } from '@wolfpack/core';
 import type { CliIo } from './io.js';
+import { verdictSummaryLines } from './proof-report.js';
 import type { RunState } from './run-state.js';
 import type { RunStreamItem } from './run-stream.js';
 
@@ -89,7 +90,10 @@ export interface SummaryInput {
   writtenTo?: { dir: string; count: number } | undefined;
 }
 
-/** The lines printed when a run completed: project, files, where they went, the gate's verdict. */
+/**
+ * The lines printed when a run completed: project, files, where they went, the gate's verdict
+ * (with what was and was not proven when the server says; older servers only say passed or not).
+ */
 export function summaryLines(input: SummaryInput): string[] {
   const { projectId, filesGenerated, executionSeconds, verification, writtenTo, runId } = input;
   const took = executionSeconds === undefined ? '' : ` in ${executionSeconds}s`;
@@ -97,6 +101,7 @@ export function summaryLines(input: SummaryInput): string[] {
   if (writtenTo) lines.push(`Files written to ${writtenTo.dir} (${writtenTo.count}).`);
   else if (runId) lines.push(`Write the files to a folder with: wolfpack attach ${runId} --out DIR`);
   if (verification === undefined) lines.push('Proven Code: no verification was reported.');
+  else if (verification.verdict !== undefined) lines.push(...verdictSummaryLines(verification));
   else if (verification.passed) lines.push(`Proven Code: passed (${verification.checkedFiles} ${verification.checkedFiles === 1 ? 'file' : 'files'} checked).`);
   else {
     const count = verification.problems.length;

@@ -7,7 +7,7 @@
  * `switch (event.type)` whose default is `const unreachable: never = event`.
  */
 import { z } from 'zod';
-import { verificationVerdict } from './verification.js';
+import { verificationVerdict, type VerificationVerdict } from './verification.js';
 import { ERROR_CODES } from '../errors.js';
 
 /** The five stages of the build screen's pipeline display (spec core §1), in order. */
@@ -73,6 +73,17 @@ export const verificationSummary = z.object({
   notProven: z.string().optional(),
 });
 export type VerificationSummary = z.infer<typeof verificationSummary>;
+
+/**
+ * The verdict of a run's `complete` event; `unknown` when it reported no verification at all.
+ * Servers from before verdicts send only `passed` ("no check failed"), the best word they have; a
+ * summary that says a check failed is failed whatever else it says.
+ */
+export function summaryVerdict(summary: VerificationSummary | undefined): VerificationVerdict | 'unknown' {
+  if (summary === undefined) return 'unknown';
+  if (!summary.passed) return 'failed';
+  return summary.verdict ?? 'passed';
+}
 
 export const pipelineCompleteEvent = z.object({
   type: z.literal('complete'),

@@ -1,10 +1,13 @@
-import { formatDollars, formatHours, runSavings } from '@wolfpack/core';
-import { CircleCheck, Copy, FolderOpen, GitBranch, LoaderCircle, Repeat2, TriangleAlert } from 'lucide-react';
-import { useNavigate } from 'react-router-dom';
+import { formatDollars, formatHours, runSavings, type VerificationSummary } from '@wolfpack/core';
+import { CircleCheck, CircleX, Copy, FolderOpen, GitBranch, ListChecks, LoaderCircle, Repeat2, ShieldQuestion, TriangleAlert } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import { useCopyReplitCode } from '../hooks/use-copy-replit-code';
+import { cn } from '../lib/cn';
 import { formatElapsed } from '../lib/format-time';
 import type { RunResult } from '../lib/pipeline-state';
-import { Button } from './button';
+import { BANNER_PROBLEM_LIMIT, bannerVerdict, type BannerVerdict } from '../lib/verification-view';
+import { Button, buttonClass } from './button';
 
 export interface SuccessBannerProps {
   result: RunResult;
@@ -13,64 +16,74 @@ export interface SuccessBannerProps {
   onPublish: () => void;
 }
 
+/** How the banner looks in each state; green and a tick belong to a passed verdict alone. */
+type Tone = 'passed' | 'failed' | 'open';
+
+const TONE: Record<Tone, { frame: string; badge: string; icon: typeof CircleCheck }> = {
+  passed: {
+    frame: 'border-emerald-200 from-emerald-50 via-white to-brand/10 dark:border-emerald-500/30 dark:from-emerald-500/10 dark:via-zinc-900 dark:to-brand/10',
+    badge: 'bg-emerald-600 text-white shadow-md shadow-emerald-600/30',
+    icon: CircleCheck,
+  },
+  failed: {
+    frame: 'border-red-200 from-red-50 via-white to-white dark:border-red-500/30 dark:from-red-500/10 dark:via-zinc-900 dark:to-zinc-900',
+    badge: 'bg-red-600 text-white',
+    icon: CircleX,
+  },
+  open: {
+    frame: 'border-amber-200 from-amber-50 via-white to-white dark:border-amber-500/30 dark:from-amber-500/10 dark:via-zinc-900 dark:to-zinc-900',
+    badge: 'bg-amber-100 text-amber-800 dark:bg-amber-500/20 dark:text-amber-200',
+    icon: ShieldQuestion,
+  },
+};
+
 /**
  * Shown after a run completes (spec core §2 Home): copy code for Replit, push to GitHub, View
- * Files, Continue Building. When the Proven Code gate found problems, it lists which file failed
- * which check.
+ * Files, Continue Building. What it says about the project is the Proven Code verdict, honestly
+ * (issue 13): only a passed verdict reads as success; a project that could not be run is "not
+ * proven"; a failed gate says what failed and can be kept as is.
+ *
+ * There is no "Repair again" yet: a repair round is charged like a stage, and the server has no
+ * route that starts one for a finished project.
  */
 export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerProps) {
   const navigate = useNavigate();
   const { copy, copying } = useCopyReplitCode();
   const savings = runSavings(result.executionSeconds);
-  const verification = result.verification;
-  const failed = verification && !verification.passed;
+  const verdict = bannerVerdict(result.verification);
+  // Kept per result, so the next run's failure is shown again even for the same project.
+  const [keptResult, setKeptResult] = useState<RunResult | null>(null);
+  const kept = verdict === 'failed' && keptResult === result;
+  const tone: Tone = verdict === 'passed' ? 'passed' : verdict === 'failed' && !kept ? 'failed' : 'open';
+  const { frame, badge, icon: Icon } = TONE[tone];
+  const checksLink = `/projects/${encodeURIComponent(result.projectId)}?tab=proven-code`;
 
   return (
     <section
-      className="relative overflow-hidden rounded-xl border border-emerald-200 bg-gradient-to-br from-emerald-50 via-white to-brand/10 p-5 shadow-sm sm:p-6 dark:border-emerald-500/30 dark:from-emerald-500/10 dark:via-zinc-900 dark:to-brand/10"
+      className={cn('relative overflow-hidden rounded-xl border bg-gradient-to-br p-5 shadow-sm sm:p-6', frame)}
       aria-labelledby="success-banner-title"
       data-testid="success-banner"
+      data-verdict={verdict}
     >
       <div className="flex items-start gap-4">
-        <span className="grid h-11 w-11 shrink-0 place-items-center rounded-full bg-emerald-600 text-white shadow-md shadow-emerald-600/30">
-          <CircleCheck className="h-6 w-6" aria-hidden />
+        <span className={cn('grid h-11 w-11 shrink-0 place-items-center rounded-full', badge)}>
+          <Icon className="h-6 w-6" aria-hidden />
         </span>
         <div className="min-w-0 flex-1">
-          <h2 id="success-banner-title" className="text-lg font-semibold">
-            Your project is ready
+          <h2 id="success-banner-title" className="text-lg font-semibold" data-testid="success-title">
+            {bannerTitle(verdict, kept)}
           </h2>
           <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="success-summary">
             {result.filesGenerated} {result.filesGenerated === 1 ? 'file' : 'files'} generated in{' '}
             {formatElapsed(result.executionSeconds)} · about {formatHours(savings.timeSavedHours)} and{' '}
             {formatDollars(savings.costSavedDollars)} saved
           </p>
-          {verification?.passed ? (
-            <p className="mt-1 text-sm text-emerald-700 dark:text-emerald-400" data-testid="verification-passed">
-              Proven Code: all {verification.checkedFiles} checked files passed.
-            </p>
-          ) : null}
+          <VerdictLines verdict={verdict} verification={result.verification} kept={kept} />
         </div>
       </div>
 
-      {failed ? (
-        <div
-          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-500/40 dark:bg-amber-500/10"
-          data-testid="verification-problems"
-        >
-          <p className="flex items-center gap-2 font-medium text-amber-900 dark:text-amber-200">
-            <TriangleAlert className="h-4 w-4" aria-hidden />
-            Some files did not pass every check
-          </p>
-          <ul className="mt-2 flex max-h-48 flex-col gap-1 overflow-y-auto">
-            {verification.problems.map((problem, index) => (
-              <li key={`${problem.path}-${problem.check}-${index}`} className="text-amber-900 dark:text-amber-100">
-                <code className="font-mono text-xs">{problem.path}</code>
-                <span className="text-amber-700 dark:text-amber-300"> · {problem.check}: </span>
-                {problem.message}
-              </li>
-            ))}
-          </ul>
-        </div>
+      {verdict === 'failed' && !kept && result.verification ? (
+        <FailedChecks verification={result.verification} checksLink={checksLink} onKeep={() => setKeptResult(result)} />
       ) : null}
 
       <div className="mt-5 grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
@@ -92,5 +105,120 @@ export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerPr
         </Button>
       </div>
     </section>
+  );
+}
+
+const TITLE: Record<BannerVerdict, string> = {
+  passed: 'Your project is ready',
+  failed: 'Your project was built, but it did not pass Proven Code',
+  unproven: 'Ready — not proven',
+  unknown: 'Ready — not proven',
+};
+
+/** The heading; "ready" alone only when the gate passed, and a kept failure still says it failed. */
+export function bannerTitle(verdict: BannerVerdict, kept: boolean): string {
+  return verdict === 'failed' && kept ? 'Kept as is: it did not pass Proven Code' : TITLE[verdict];
+}
+
+function VerdictLines({ verdict, verification, kept }: { verdict: BannerVerdict; verification: VerificationSummary | undefined; kept: boolean }) {
+  if (verdict === 'unknown' || verification === undefined) {
+    return (
+      <p className="mt-1 text-sm text-amber-800 dark:text-amber-300" data-testid="verification-not-proven">
+        Proven Code reported nothing for this run, so nothing was proven.
+      </p>
+    );
+  }
+  if (verdict === 'passed') {
+    return (
+      <>
+        <p className="mt-1 text-sm text-emerald-700 dark:text-emerald-400" data-testid="verification-passed">
+          {verification.proven ? `Proven Code: ${verification.proven}` : `Proven Code: all ${verification.checkedFiles} checked files passed.`}
+        </p>
+        {verification.notProven ? (
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="verification-not-proven">
+            Not proven: {verification.notProven}
+          </p>
+        ) : null}
+      </>
+    );
+  }
+  if (verdict === 'unproven') {
+    return (
+      <>
+        <p className="mt-1 text-sm text-amber-800 dark:text-amber-300" data-testid="verification-not-proven">
+          Not proven: {verification.notProven || 'the checks that apply to this project could not run.'}
+        </p>
+        {verification.proven ? (
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="verification-proven">
+            What was checked: {verification.proven}
+          </p>
+        ) : null}
+      </>
+    );
+  }
+  return kept ? (
+    <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="verification-kept">
+      The project is saved as it is. Its Proven Code tab lists what failed; Continue Building can fix it.
+    </p>
+  ) : verification.notProven ? (
+    <p className="mt-1 text-sm text-red-800 dark:text-red-300" data-testid="verification-not-proven">
+      {verification.notProven}
+    </p>
+  ) : null;
+}
+
+interface FailedChecksProps {
+  verification: VerificationSummary;
+  checksLink: string;
+  onKeep: () => void;
+}
+
+/** What failed, first problems first, with the way to every check and the choice to keep it. */
+function FailedChecks({ verification, checksLink, onKeep }: FailedChecksProps) {
+  const shown = verification.problems.slice(0, BANNER_PROBLEM_LIMIT);
+  const more = verification.problems.length - shown.length;
+  return (
+    <div
+      className="mt-4 rounded-lg border border-red-200 bg-white/70 p-3 text-sm dark:border-red-500/30 dark:bg-zinc-900/60"
+      role="alert"
+      data-testid="verification-problems"
+    >
+      <p className="flex items-center gap-2 font-medium text-red-900 dark:text-red-200">
+        <TriangleAlert className="h-4 w-4" aria-hidden />
+        What failed
+      </p>
+      {shown.length > 0 ? (
+        <ul className="mt-2 flex max-h-48 flex-col gap-1 overflow-y-auto">
+          {shown.map((problem, index) => (
+            <li key={`${problem.path}-${problem.check}-${index}`} className="break-words" data-testid="verification-problem">
+              <code className="font-mono text-xs">{problem.path}</code>
+              <span className="text-zinc-500">: </span>
+              {problem.message}
+              <span className="text-zinc-500"> ({problem.check})</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-zinc-700 dark:text-zinc-300">A check failed without naming a file.</p>
+      )}
+      {more > 0 ? (
+        <p className="mt-1 text-zinc-600 dark:text-zinc-400" data-testid="verification-more">
+          and {more} more
+        </p>
+      ) : null}
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Link
+          to={checksLink}
+          className={buttonClass('outline', 'sm')}
+          data-testid="verification-see-checks"
+        >
+          <ListChecks className="h-4 w-4" aria-hidden />
+          See every check
+        </Link>
+        <Button size="sm" variant="secondary" onClick={onKeep} data-testid="keep-as-is">
+          Keep as is
+        </Button>
+      </div>
+    </div>
   );
 }

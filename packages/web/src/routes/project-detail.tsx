@@ -8,6 +8,7 @@ import {
   FileQuestion,
   Files,
   HardDrive,
+  ListChecks,
   LoaderCircle,
   LogIn,
   Repeat2,
@@ -26,6 +27,7 @@ import { ListInShowcaseDialog } from '../components/list-in-showcase-dialog';
 import { NoticeCard, PageLoadError } from '../components/notice-card';
 import { Skeleton } from '../components/skeleton';
 import { PromptEvolutionPanel } from '../components/prompt-evolution-panel';
+import { ProvenCodePanel } from '../components/proven-code-panel';
 import { usePublishDialog } from '../components/publish-dialog';
 import { Tabs } from '../components/tabs';
 import { toast } from '../hooks/use-toast';
@@ -37,9 +39,13 @@ import { formatDateTime } from '../lib/format-time';
 import { formatBytes, utf8Length } from '../lib/highlight';
 import type { HomeLocationState } from './home';
 
-type TabKey = 'files' | 'prompt-evolution';
+type TabKey = 'files' | 'prompt-evolution' | 'proven-code';
+const TAB_KEYS: readonly TabKey[] = ['files', 'prompt-evolution', 'proven-code'];
 
-/** Project detail (/projects/:id, spec core §2): the files, the prompt evolution and the actions. */
+/**
+ * Project detail (/projects/:id, spec core §2): the files, the prompt evolution, the Proven Code
+ * record (issue 13) and the actions.
+ */
 export function ProjectDetailPage() {
   const { id = '' } = useParams();
   const project = useProject(id);
@@ -59,7 +65,7 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
   const { project, files } = detail;
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const tab: TabKey = params.get('tab') === 'prompt-evolution' ? 'prompt-evolution' : 'files';
+  const tab: TabKey = TAB_KEYS.find((key) => key === params.get('tab')) ?? 'files';
   const tree = useMemo(() => buildFileTree(files), [files]);
   const requested = params.get('file');
   const selected = requested !== null && Object.hasOwn(project.fsIndex, requested) ? requested : defaultFile(tree);
@@ -180,6 +186,15 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
               </>
             ),
           },
+          {
+            key: 'proven-code',
+            label: (
+              <>
+                <ListChecks className="h-4 w-4" aria-hidden />
+                Proven Code
+              </>
+            ),
+          },
         ]}
       >
         {tab === 'files' ? (
@@ -201,8 +216,10 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
               {selected !== undefined ? <CodeViewer path={selected} content={Object.hasOwn(project.fsIndex, selected) ? (project.fsIndex[selected] ?? '') : ''} /> : null}
             </div>
           )
-        ) : (
+        ) : tab === 'prompt-evolution' ? (
           <PromptEvolutionPanel projectId={project.id} />
+        ) : (
+          <ProvenCodePanel projectId={project.id} verification={detail.verification} />
         )}
       </Tabs>
       {publish.dialog}
