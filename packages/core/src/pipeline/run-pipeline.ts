@@ -11,6 +11,7 @@ import { formatPlan, type ProjectPlan } from './plan.js';
 import { ideaSection } from './prompts/index.js';
 import { emptyMemory, snapshotMemory, type RunMemory } from './run-memory.js';
 import { STAGE_HANDLERS, type StageState } from './stages.js';
+import { staticPartOf } from './stage-repair.js';
 import { coverage, verifyProject, type ProjectCheck, type VerifyReport } from './verify.js';
 
 /** Where a run stands after a finished stage; enough to resume it without redoing that stage. */
@@ -179,7 +180,8 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
   }
   return {
     files: state.files,
-    staticReport: state.report && !input.extraCheck ? state.report : verifyProject(state.files),
+    // Proven Code's last verification already ran the static checks on these files: not again.
+    staticReport: state.report ? staticPartOf(state.report) : verifyProject(state.files),
     verification: {
       passed: report.passed,
       // Only files a check read count as checked (a Python file no check reads does not).

@@ -10,10 +10,19 @@ import { markReplaced, problemKey, problemLine, regressions, remember, type Fail
 import { ask, commitFiles, filesForPrompt, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
 import { describeCoverage, formatProblems, verifyProject, type VerifyProblem, type VerifyReport } from './verify.js';
 
+/** The static part of a report {@link verifyAll} merged (the verification record keeps it apart). */
+const staticParts = new WeakMap<VerifyReport, VerifyReport>();
+
+/** What the static checks alone found, for a report of {@link verifyAll}'s; the report itself when nothing was merged into it. */
+export function staticPartOf(report: VerifyReport): VerifyReport {
+  return staticParts.get(report) ?? report;
+}
+
 /** The static checks and, when one is plugged in, the extra check, as one report. */
 export async function verifyAll(ctx: StageContext, files: Readonly<Record<string, string>>): Promise<VerifyReport> {
   const report = verifyProject(files);
   if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return report;
+  staticParts.set(report, structuredClone(report));
   const extra = await ctx.extraCheck(files, { role: ctx.role, ...(ctx.signal ? { signal: ctx.signal } : {}) });
   for (const entry of extra.checked) {
     const own = report.checked.find((c) => c.path === entry.path);
