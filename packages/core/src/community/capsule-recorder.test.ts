@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capsuleEvent, capsuleMetrics } from '../schemas/community.js';
-import { capsuleConsensusScore, capsuleDescription, capsuleTitle, consolidateCapsuleFiles, recordCapsule, type CapsuleRunInput, type StoredRunEvent } from './capsule-recorder.js';
+import { capsuleConsensusScore, capsuleDescription, capsuleProof, capsuleTitle, consolidateCapsuleFiles, recordCapsule, type CapsuleProof, type CapsuleRunInput, type StoredRunEvent } from './capsule-recorder.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
@@ -27,6 +27,8 @@ function runEvents(options: { gatePasses?: boolean; engine?: (role: string) => s
   return out;
 }
 
+const PASSED: CapsuleProof = { verdict: 'passed', proven: '2 files checked (syntax), the page loads without errors', notProven: '', coveredFiles: ['app.js', 'index.html'], problems: [] };
+
 function input(overrides: Partial<CapsuleRunInput> = {}): CapsuleRunInput {
   return {
     idea: 'A recipe tracker\nKeeps recipes and\nshopping lists.',
@@ -36,7 +38,7 @@ function input(overrides: Partial<CapsuleRunInput> = {}): CapsuleRunInput {
       { engineKey: 'beta', totalTokens: 300, costMillicents: 915 },
     ],
     files: [['app.js', 'console.log(1);'], ['index.html', '<!doctype html>\n']],
-    verification: { passed: true, problems: [] },
+    verification: PASSED,
     startedAt: at(0),
     completedAt: at(40),
     executionMs: 35_000,
@@ -49,19 +51,23 @@ describe('capsule texts', () => {
   it('takes the title from the first line and the description from the rest', () => {
     expect(capsuleTitle('\n  A recipe tracker  \nmore')).toBe('A recipe tracker');
     expect(capsuleTitle('   \n ')).toBe('Untitled Project');
-    expect(capsuleDescription('Title\nline one\n\nline two', 3, true)).toBe('line one line two');
-    expect(capsuleDescription('Title only', 3, true)).toBe('A Wolfpack build of 3 files that passed every check.');
-    expect(capsuleDescription('', 1, false)).toBe('A Wolfpack build of 1 file.');
+    expect(capsuleDescription('Title\nline one\n\nline two', 3, 'passed')).toBe('line one line two');
+    expect(capsuleDescription('Title only', 3, 'passed')).toBe('A Wolfpack build of 3 files that passed Proven Code.');
+    expect(capsuleDescription('Title only', 3, 'unproven')).toBe('A Wolfpack build of 3 files.');
+    expect(capsuleDescription('', 1, 'failed')).toBe('A Wolfpack build of 1 file.');
   });
 
   it('joins the files with // path headers in file order', () => {
     expect(consolidateCapsuleFiles([['b.js', 'b'], ['a.js', 'a\n']])).toBe('// b.js\nb\n\n// a.js\na\n');
   });
 
-  it('scores consensus as the share of files without a problem', () => {
-    expect(capsuleConsensusScore(['a', 'b', 'c', 'd'], [{ path: 'b' }, { path: 'b' }])).toBe(0.75);
-    expect(capsuleConsensusScore(['a'], [])).toBe(1);
-    expect(capsuleConsensusScore([], [])).toBe(0);
+  it('scores consensus as the share of files a check covered and found no problem in', () => {
+    const all = ['a', 'b', 'c', 'd'];
+    expect(capsuleConsensusScore(all, { coveredFiles: all, problems: [{ path: 'b' }, { path: 'b' }] })).toBe(0.75);
+    // A file no check read is not counted as agreeing with the verifier.
+    expect(capsuleConsensusScore(all, { coveredFiles: ['a', 'b'], problems: [] })).toBe(0.5);
+    expect(capsuleConsensusScore(['a'], { coveredFiles: ['a'], problems: [] })).toBe(1);
+    expect(capsuleConsensusScore([], { coveredFiles: [], problems: [] })).toBe(0);
   });
 });
 
@@ -102,7 +108,9 @@ describe('recordCapsule', () => {
       modelVotes: 'Engine 1, Engine 2',
       consensusScore: 1,
       outputLength: capsule.finalCode.length,
+      verdict: 'passed',
     });
+    expect(capsule.events.at(-1)!.data.reason).toBe('2 files generated; Proven Code passed: 2 files checked (syntax), the page loads without errors');
     expect(capsuleMetrics.safeParse(capsule.metrics).success).toBe(true);
   });
 
@@ -146,12 +154,25 @@ describe('recordCapsule', () => {
 
   it('reports a failed gate: the last refinement not ok, consensus from the verifier', () => {
     const capsule = recordCapsule(
-      input({ events: runEvents({ gatePasses: false }), verification: { passed: false, problems: [{ path: 'app.js', check: 'imports', message: 'x' }] } }),
+      input({ events: runEvents({ gatePasses: false }), verification: { ...PASSED, verdict: 'failed', problems: [{ path: 'app.js' }] } }),
     );
     const refined = capsule.events.filter((e) => e.eventType === 'code_refined');
     expect(refined.at(-1)!.data).toMatchObject({ enhanced: false, reason: 'Proven Code: Proven Code gate failed:' });
-    expect(capsule.events.at(-1)!.data).toMatchObject({ enhanced: false, reason: '2 files generated; problems left in 1' });
-    expect(capsule.metrics.consensusScore).toBe(0.5);
+    expect(capsule.events.at(-1)!.data).toMatchObject({ enhanced: false, reason: '2 files generated; Proven Code failed: problems left in 1 file' });
+    expect(capsule.metrics).toMatchObject({ consensusScore: 0.5, verdict: 'failed' });
+  });
+
+  it('never calls unproven code proven: the record\'s own sentence, and no record means not proven', () => {
+    const unproven = recordCapsule(
+      input({ verification: { ...PASSED, verdict: 'unproven', proven: '2 files checked (syntax)', notProven: 'not executed: no sandbox on this server (bwrap not found)', coveredFiles: ['app.js'] } }),
+    );
+    expect(unproven.events.at(-1)!.data).toMatchObject({ enhanced: false, reason: '2 files generated; not proven: not executed: no sandbox on this server (bwrap not found)' });
+    expect(unproven.metrics).toMatchObject({ verdict: 'unproven', consensusScore: 0.5 });
+    expect(unproven.description).not.toMatch(/passed/);
+    const none = recordCapsule(input({ verification: null }));
+    expect(none.events.at(-1)!.data.reason).toBe('2 files generated; not proven: no verification record was kept for this session');
+    expect(none.metrics).toMatchObject({ verdict: 'unproven', consensusScore: 0 });
+    expect(capsuleProof(null).verdict).toBe('unproven');
   });
 
   it('counts a stage redone after a resume once', () => {

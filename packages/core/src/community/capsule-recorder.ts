@@ -5,7 +5,8 @@
  * key or a URL: engines appear as "Engine 1", "Engine 2", ... in order of first appearance.
  */
 import type { CapsuleEventType } from '../schemas/community.js';
-import { PIPELINE_STAGES, type VerificationSummary } from '../schemas/events.js';
+import { PIPELINE_STAGES } from '../schemas/events.js';
+import type { VerificationRecord, VerificationVerdict } from '../schemas/verification.js';
 
 export const CAPSULE_UNTITLED_TITLE = 'Untitled Project';
 /** Titles and descriptions are cut here (cards and Open Graph previews stay short). */
@@ -43,13 +44,22 @@ export interface CapsuleRunInput {
   usage: CapsuleUsageRow[];
   /** The project's files in file order. */
   files: Array<[path: string, content: string]>;
-  /** What the Proven Code gate found on those files. */
-  verification: Pick<VerificationSummary, 'passed' | 'problems'>;
+  /** Proven Code's record of those files (null: none was kept, so nothing is claimed). */
+  verification: CapsuleProof | null;
   startedAt: Date | string;
   completedAt: Date | string;
   /** Milliseconds of stage work (the run's executionMs). */
   executionMs: number;
   enhancement?: CapsuleEnhancementInput | null;
+}
+
+/** What the capsule may say of the code: the verification record's verdict and its sentences. */
+export type CapsuleProof = Pick<VerificationRecord, 'verdict' | 'proven' | 'notProven' | 'coveredFiles'> & { problems: Array<{ path: string }> };
+
+/** The proof a capsule states: a record's, or "not proven" when its run kept none. */
+export function capsuleProof(record: VerificationRecord | null): CapsuleProof {
+  if (!record) return { verdict: 'unproven', proven: '', notProven: 'no verification record was kept for this session', coveredFiles: [], problems: [] };
+  return { verdict: record.verdict, proven: record.proven, notProven: record.notProven, coveredFiles: record.coveredFiles, problems: record.checks.flatMap((c) => c.problems) };
 }
 
 export interface RecordedCapsuleEvent {
@@ -65,6 +75,8 @@ export interface RecordedCapsuleMetrics {
   modelVotes: string;
   consensusScore: number;
   outputLength: number;
+  /** Proven Code's verdict on the final code (shown beside the figures). */
+  verdict: VerificationVerdict;
 }
 
 export interface RecordedCapsule {
@@ -84,13 +96,13 @@ export function capsuleTitle(idea: string): string {
 }
 
 /** The rest of the idea after its title line, or a short summary of the build when there is none. */
-export function capsuleDescription(idea: string, fileCount: number, passed: boolean): string {
+export function capsuleDescription(idea: string, fileCount: number, verdict: VerificationVerdict): string {
   const lines = idea.split(/\r?\n/);
   const titleAt = lines.findIndex((line) => line.trim().length > 0);
   const rest = titleAt < 0 ? '' : lines.slice(titleAt + 1).join('\n').replace(/\s+/g, ' ').trim();
   if (rest) return clip(rest, CAPSULE_DESCRIPTION_MAX);
   const files = `${fileCount} file${fileCount === 1 ? '' : 's'}`;
-  return passed ? `A Wolfpack build of ${files} that passed every check.` : `A Wolfpack build of ${files}.`;
+  return verdict === 'passed' ? `A Wolfpack build of ${files} that passed Proven Code.` : `A Wolfpack build of ${files}.`;
 }
 
 /** The files as one text: a `// path` header line before each file's content. */
@@ -99,14 +111,15 @@ export function consolidateCapsuleFiles(files: Array<[string, string]>): string 
 }
 
 /**
- * consensusScore: the share of the project's files in which the verification checks (syntax,
- * imports, types, JSON, HTML) found no problem — how far the engines' code agrees with the
- * verifier. 1 when the Proven Code gate passed, 0 for a project without files.
+ * consensusScore: the share of the project's files that Proven Code's checks covered (static or
+ * run in the sandbox) and found no problem in: how far the engines' code agrees with the
+ * verifier. A file no check covered does not count as agreeing; 0 for a project without files.
  */
-export function capsuleConsensusScore(filePaths: string[], problems: Array<{ path: string }>): number {
+export function capsuleConsensusScore(filePaths: string[], proof: Pick<CapsuleProof, 'coveredFiles' | 'problems'>): number {
   if (filePaths.length === 0) return 0;
-  const broken = new Set(problems.map((p) => p.path));
-  const clean = filePaths.filter((path) => !broken.has(path)).length;
+  const broken = new Set(proof.problems.map((p) => p.path));
+  const covered = new Set(proof.coveredFiles);
+  const clean = filePaths.filter((path) => covered.has(path) && !broken.has(path)).length;
   return Math.round((clean / filePaths.length) * 1000) / 1000;
 }
 
@@ -257,17 +270,11 @@ export function recordCapsule(input: CapsuleRunInput): RecordedCapsule {
 
   const paths = input.files.map(([path]) => path);
   const finalCode = consolidateCapsuleFiles(input.files);
-  const problemFiles = new Set(input.verification.problems.map((p) => p.path)).size;
+  const proof = input.verification ?? capsuleProof(null);
   events.push({
     eventType: 'session_complete',
     timestamp: toDate(input.completedAt).toISOString(),
-    data: {
-      enhanced: input.verification.passed,
-      reason: input.verification.passed
-        ? `${paths.length} file${paths.length === 1 ? '' : 's'} generated; every check passed`
-        : `${paths.length} file${paths.length === 1 ? '' : 's'} generated; problems left in ${problemFiles}`,
-      iteration: stagesDone,
-    },
+    data: { enhanced: proof.verdict === 'passed', reason: sessionOutcome(paths.length, proof), iteration: stagesDone },
   });
   for (const row of input.usage) labels.label(row.engineKey);
 
@@ -275,7 +282,7 @@ export function recordCapsule(input: CapsuleRunInput): RecordedCapsule {
   const totalMillicents = input.usage.reduce((sum, row) => sum + (Number(row.costMillicents) || 0), 0);
   return {
     title: capsuleTitle(input.idea),
-    description: capsuleDescription(input.idea, paths.length, input.verification.passed),
+    description: capsuleDescription(input.idea, paths.length, proof.verdict),
     originalPrompt,
     enhancedPrompt,
     finalCode,
@@ -287,10 +294,30 @@ export function recordCapsule(input: CapsuleRunInput): RecordedCapsule {
       // Cents, kept fractional (shown with 3 decimals of dollars).
       totalCost: Math.round(totalMillicents) / 1000,
       modelVotes: labels.all().join(', '),
-      consensusScore: capsuleConsensusScore(paths, input.verification.problems),
+      consensusScore: capsuleConsensusScore(paths, proof),
       outputLength: finalCode.length,
+      verdict: proof.verdict,
     },
   };
+}
+
+/** The timeline's last line: what was generated and exactly what Proven Code said of it. */
+function sessionOutcome(fileCount: number, proof: CapsuleProof): string {
+  const generated = `${fileCount} file${fileCount === 1 ? '' : 's'} generated`;
+  switch (proof.verdict) {
+    case 'passed':
+      return clip(`${generated}; Proven Code passed: ${proof.proven}`, 300);
+    case 'failed': {
+      const files = new Set(proof.problems.map((p) => p.path)).size;
+      return `${generated}; Proven Code failed: problems left in ${files} file${files === 1 ? '' : 's'}`;
+    }
+    case 'unproven':
+      return clip(`${generated}; not proven: ${proof.notProven || proof.proven}`, 300);
+    default: {
+      const unreachable: never = proof.verdict;
+      return unreachable;
+    }
+  }
 }
 
 function promptReceived(at: Date, prompt: string): RecordedCapsuleEvent {

@@ -4,6 +4,7 @@ import { demoReply } from '../demo/demo-reply.js';
 import { EngineError } from '../engines/engine.js';
 import { PIPELINE_STAGES, type LogEvent, type StageEvent } from '../schemas/events.js';
 import { runPipeline, type PipelineCheckpoint, type PipelineInput, type PipelineOutcome } from './run-pipeline.js';
+import { formatFileBlock } from './file-blocks.js';
 import { scriptedEngine, systemOf, userOf, type ScriptedAnswer } from './testing-engines.js';
 
 type Event = StageEvent | LogEvent;
@@ -181,5 +182,28 @@ describe('runPipeline', () => {
     const user = userOf(planning.messages);
     expect(user).toContain('This continues an existing project');
     expect(user.indexOf('index.html')).toBeLessThan(user.indexOf('notes/old.txt'));
+  });
+
+  it('does only the stages it is given: a repair run is Proven Code alone on the existing files', async () => {
+    const broken = { 'index.html': '<!doctype html><html><body><script src="app.js"></script></body></html>', 'app.js': 'const total = (1 + ;\n' };
+    const fixed = 'const total = 1 + 2;\nconsole.log(total);\n';
+    const engine = scriptedEngine('alpha', (req) => {
+      const system = systemOf(req.messages);
+      if (!/Automated checks found problems/.test(system)) throw new Error(`a repair run asked for something else: ${system.slice(0, 80)}`);
+      return formatFileBlock('app.js', fixed);
+    });
+    const { events, outcome } = await collect({ idea: 'A counter', engines: [engine], existingFiles: broken, stages: ['Proven Code'] });
+    const s = stages(events);
+    expect(s.map((e) => `${e.role}:${e.ok}`)).toEqual(['Proven Code:false', 'Proven Code:true']);
+    expect(s.at(-1)!.progress).toMatchObject({ current: 1, total: 1, percent: 100 });
+    expect(engine.calls).toHaveLength(1);
+    expect(outcome.stages.map((r) => r.role)).toEqual(['Proven Code']);
+    expect(outcome.files['app.js']).toBe(fixed);
+    expect(outcome.files['index.html']).toBe(broken['index.html']);
+    expect(outcome.verification.passed).toBe(true);
+  });
+
+  it('refuses a run with no stage to do', async () => {
+    await expect(collect({ idea: 'x', engines: [demo('alpha')], stages: [] })).rejects.toThrow('A run must do at least one stage.');
   });
 });

@@ -16,7 +16,7 @@ import { coverage, verifyProject, type ProjectCheck, type VerifyReport } from '.
 
 /** Where a run stands after a finished stage; enough to resume it without redoing that stage. */
 export interface PipelineCheckpoint {
-  /** Stages finished so far, over all cycles (0 .. 5 x cycles). */
+  /** Stages finished so far, over all cycles (0 .. stages x cycles). */
   completedStages: number;
   plan: ProjectPlan | null;
   files: Record<string, string>;
@@ -40,8 +40,13 @@ export interface StageRecord {
 export interface PipelineInput {
   idea: string;
   attachments?: Attachment[];
-  /** How many times the five stages repeat. @default 1 */
+  /** How many times the stages repeat. @default 1 */
   cycles?: number;
+  /**
+   * The stages each cycle does, in pipeline order. @default all five. "Repair again" does
+   * `['Proven Code']` alone on `existingFiles`.
+   */
+  stages?: readonly PipelineRole[];
   /** In modelOrder: stage n starts with engines[n mod count], then falls back in this order. */
   engines: Engine[];
   /** Files of the project a continued run builds on. */
@@ -108,7 +113,9 @@ const TEXT_ATTACHMENT_LIMIT = 40_000;
 export async function* runPipeline(input: PipelineInput): AsyncGenerator<PipelineStreamEvent, PipelineOutcome> {
   const now = input.now ?? Date.now;
   const cycles = input.cycles ?? 1;
-  const total = PIPELINE_STAGES.length * cycles;
+  const roles = PIPELINE_STAGES.filter((role) => !input.stages || input.stages.includes(role));
+  if (roles.length === 0) throw new AppError('BAD_REQUEST', 'A run must do at least one stage.');
+  const total = roles.length * cycles;
   const checkpoint = input.checkpoint;
   const state: StageState = {
     plan: checkpoint?.plan ?? null,
@@ -136,8 +143,8 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
 
   for (let position = checkpoint?.completedStages ?? 0; position < total; position++) {
     input.signal?.throwIfAborted();
-    const cycle = Math.floor(position / PIPELINE_STAGES.length) + 1;
-    const role = PIPELINE_STAGES[position % PIPELINE_STAGES.length]!;
+    const cycle = Math.floor(position / roles.length) + 1;
+    const role = roles[position % roles.length]!;
     const primary = runner.primaryFor(position);
     if (input.beforeStage) {
       const shape = { role, plannedFiles: state.plan?.files.length ?? 0, repairRounds: shared.repairRounds, completionAttempts: shared.completionAttempts };
@@ -146,7 +153,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     }
     const stageStart = now();
     yield { type: 'stage', role, ok: false, executionTime: 0, progress: pipelineProgress(position, total, startedAt, now()), engine: primary.key };
-    if (position % PIPELINE_STAGES.length === 0) {
+    if (position % roles.length === 0) {
       yield log('info', cycles > 1 ? `Cycle ${cycle} of ${cycles}: ${role} with engine ${primary.key}` : `${role} with engine ${primary.key}`);
     } else {
       yield log('info', `${role} with engine ${primary.key}`);

@@ -2,6 +2,7 @@
  * Community payloads: showcase listings, PackCast capsules, referrals (companion §3, §4, §7).
  */
 import { z } from 'zod';
+import { verificationVerdict } from './verification.js';
 import { booleanLike, cents, countLike, entityId, numberLike, timestamp } from './common.js';
 import { checkoutReply } from './billing.js';
 
@@ -166,6 +167,8 @@ export const capsuleMetrics = z.object({
   modelVotes: z.string(),
   consensusScore: numberLike.pipe(z.number().min(0).max(1)),
   outputLength: countLike,
+  /** Proven Code's verdict on the final code; absent from capsules recorded before it was kept. */
+  verdict: verificationVerdict.optional(),
 });
 export type CapsuleMetrics = z.infer<typeof capsuleMetrics>;
 

@@ -35,7 +35,13 @@ export const pipelineProgress = z.object({
 export type PipelineProgress = z.infer<typeof pipelineProgress>;
 
 /** Sent first, so a client that loses the connection can reattach to the same run. */
-export const runEvent = z.object({ type: z.literal('run'), runId: z.string().min(1), conversationId: z.string().min(1) });
+export const runEvent = z.object({
+  type: z.literal('run'),
+  runId: z.string().min(1),
+  conversationId: z.string().min(1),
+  /** The stages this run does, when not all five (a "Repair again" run does Proven Code only). */
+  stages: z.array(pipelineRole).min(1).optional(),
+});
 
 /** A stage started (ok false: shown as running) or finished (ok true: shown as complete). */
 export const stageEvent = z.object({

@@ -115,6 +115,18 @@ export const streamRequest = z.object({
 export type StreamRequest = z.infer<typeof streamRequest>;
 export type StreamRequestInput = z.input<typeof streamRequest>;
 
+/**
+ * POST /api/projects/{id}/repair: "Repair again" after a failed Proven Code gate. A new run that
+ * does only the Proven Code stage (its repair rounds) on the project's current files, reserved and
+ * charged like any stage. The reply is the run's event stream, as for POST /api/wolfpack/stream.
+ */
+export const repairRequest = z.object({
+  modelOrder: streamRequest.shape.modelOrder,
+  maxCostCents: streamRequest.shape.maxCostCents,
+});
+export type RepairRequest = z.infer<typeof repairRequest>;
+export type RepairRequestInput = z.input<typeof repairRequest>;
+
 export const enhancementRequest = z.object({
   prompt: z.string().trim().min(1, 'Please enter a prompt to enhance.').max(IDEA_MAX, 'The prompt must be at most 50000 characters'),
   attachments: attachments.default([]),

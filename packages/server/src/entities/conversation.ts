@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { Attachment, RunStatus } from '@wolfpack/core';
+import type { Attachment, PipelineRole, RunStatus } from '@wolfpack/core';
 
 /**
  * A run of the pipeline (the spec's Conversation). It outlives the connection that started it:
@@ -15,6 +15,8 @@ export const Conversation = defineEntity({
     idea: p.text(),
     modelOrder: p.json<string[]>(),
     cycles: p.integer(),
+    /** The stages this run does, when not all five ("Repair again": Proven Code only). */
+    onlyStages: p.json<PipelineRole[]>().nullable(),
     /** The most the run may spend, in cents (null: only the balance limits it). */
     maxCostCents: p.integer().nullable(),
     attachments: p.json<Attachment[]>().lazy(),

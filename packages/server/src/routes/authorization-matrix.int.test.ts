@@ -77,6 +77,8 @@ const MATRIX: Record<string, RouteCase> = {
   'GET /api/projects/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'GET /api/projects/:id/verification': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'POST /api/projects/:id/verification': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200], body: () => ({}) },
+  // The owner's project was built on a server without a sandbox: not proven, so nothing to repair.
+  'POST /api/projects/:id/repair': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [409], body: () => ({}) },
   'DELETE /api/projects/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, last: 1 },
   'PUT /api/projects/:id/folder': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, body: (ids) => ({ folderId: ids.folderId }) },
   'GET /api/projects/:id/export': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAPSULE_EVENT_TYPES, capsuleDetailReply, capsulesReply, decodeEventStream, enhancementEvent, trendingScore, type Capsule } from '@wolfpack/core';
+import { CAPSULE_EVENT_TYPES, capsuleDetailReply, capsulesReply, decodeEventStream, enhancementEvent, trendingScore, verificationReply, type Capsule } from '@wolfpack/core';
 import { CapsuleService } from '../services/capsule-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
@@ -84,10 +84,22 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect(types.every((t) => (CAPSULE_EVENT_TYPES as readonly string[]).includes(t))).toBe(true);
     const body = JSON.stringify(detail);
     expect(body).not.toMatch(/demo-alpha|wolfpack-demo|openai|anthropic|127\.0\.0\.1/);
-    // Metrics are this run's: its tokens from engine usage, its file text length, a passed gate.
+    // Metrics are this run's: its tokens from engine usage, its file text length, and Proven
+    // Code's own record (this test server has no sandbox: not proven, and the files no check
+    // covered do not count towards consensus).
     const conn = server.db.orm.em.getConnection();
     const [usage] = await conn.execute(`select coalesce(sum(total_tokens), 0)::int as tokens from engine_usage where conversation_id = ?`, [runId]);
-    expect(detail.metrics).toMatchObject({ totalTokens: usage!.tokens, outputLength: detail.capsule.finalCode!.length, consensusScore: 1, modelVotes: expect.stringMatching(/^Engine \d+(, Engine \d+)*$/) });
+    const record = verificationReply.parse((await owner.get(`/api/projects/${projectId}/verification`)).json).verification!;
+    expect(record.verdict).toBe('unproven');
+    expect(detail.metrics).toMatchObject({
+      totalTokens: usage!.tokens,
+      outputLength: detail.capsule.finalCode!.length,
+      consensusScore: Math.round((record.coveredFiles.length / paths.length) * 1000) / 1000,
+      verdict: 'unproven',
+      modelVotes: expect.stringMatching(/^Engine \d+(, Engine \d+)*$/),
+    });
+    expect(detail.metrics!.consensusScore).toBeLessThan(1);
+    expect(detail.events.at(-1)!.data.reason).toBe(`${paths.length} files generated; not proven: ${record.notProven}`);
     expect(detail.metrics!.totalDuration).toBeGreaterThan(0);
     expect(detail.shareCount).toBe(0);
 

@@ -155,6 +155,9 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     expect(again).toMatchObject({ type: 'complete', projectId });
     const versions = await server.db.orm.em.getConnection().execute('select version from project_versions where project_id = ?', [projectId]);
     expect(versions).toEqual([{ version: 1 }]);
+    // Files the second run left as they were are still the project's (none lost to the re-save).
+    const detail = (await client.get(`/api/projects/${projectId}`)).json as { files: string[] };
+    expect(detail.files.sort()).toEqual(['README.md', 'app.js', 'index.html', 'styles.css']);
     const list = (await client.get('/api/projects')).json.projects as Array<{ sessionCount: number }>;
     expect(list).toHaveLength(1);
     expect(list[0]!.sessionCount).toBe(2);

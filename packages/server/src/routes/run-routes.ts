@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AppError, streamRequest, type RunInfoReply } from '@wolfpack/core';
+import { AppError, repairRequest, streamRequest, type RunInfoReply } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { openSse } from '../sse/sse-writer.js';
@@ -9,36 +9,44 @@ import type { RunService } from '../services/run-service.js';
 /** Attachments are up to 5 x 5 MB, and images travel as base64 data URLs (a third larger). */
 const STREAM_BODY_LIMIT = '40mb';
 
-/** POST /api/wolfpack/stream and the calls that let a run outlive its connection. */
+/** POST /api/wolfpack/stream, "Repair again", and the calls that let a run outlive its connection. */
 export function runRoutes(runs: RunService, heartbeatMs: number): Router {
-  const router = new Router({ prefix: '/api/wolfpack' });
+  const router = new Router();
 
-  router.post('/stream', jsonBody(STREAM_BODY_LIMIT), async (ctx) => {
+  router.post('/api/wolfpack/stream', jsonBody(STREAM_BODY_LIMIT), async (ctx) => {
     const user = requireUser(ctx);
     const request = parseWith(streamRequest, ctx.request.body);
     const runId = await runs.start(user, request);
     await streamEvents(ctx, runs, user, runId, 0, heartbeatMs);
   });
 
-  router.get('/runs/:id', async (ctx) => {
+  router.get('/api/wolfpack/runs/:id', async (ctx) => {
     const user = requireUser(ctx);
     ctx.body = { run: await runs.info(user, ctx.params.id!) } satisfies RunInfoReply;
   });
 
-  router.get('/runs/:id/events', async (ctx) => {
+  router.get('/api/wolfpack/runs/:id/events', async (ctx) => {
     const user = requireUser(ctx);
     const runId = ctx.params.id!;
     await runs.info(user, runId); // 404 before the stream starts
     await streamEvents(ctx, runs, user, runId, lastEventId(ctx), heartbeatMs);
   });
 
-  router.post('/runs/:id/resume', jsonBody(), async (ctx) => {
+  router.post('/api/wolfpack/runs/:id/resume', jsonBody(), async (ctx) => {
     const user = requireUser(ctx);
     const runId = ctx.params.id!;
     const before = await runs.info(user, runId);
     await runs.resume(user, runId);
     const header = ctx.get('Last-Event-ID') || (ctx.query.lastEventId as string | undefined);
     await streamEvents(ctx, runs, user, runId, header ? lastEventId(ctx) : before.lastEventId, heartbeatMs);
+  });
+
+  // A new run of Proven Code alone on the project's files; its events stream as a build's do.
+  router.post('/api/projects/:id/repair', jsonBody('1kb'), async (ctx) => {
+    const user = requireUser(ctx);
+    const request = parseWith(repairRequest, ctx.request.body ?? {});
+    const runId = await runs.startRepair(user, ctx.params.id!, request);
+    await streamEvents(ctx, runs, user, runId, 0, heartbeatMs);
   });
 
   return router;

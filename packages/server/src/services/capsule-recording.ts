@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { PIPELINE_STAGES, recordCapsule, type CapsuleEnhancementInput, type RecordedCapsule } from '@wolfpack/core';
-import { verifyProject } from '@wolfpack/core/pipeline';
+import { capsuleProof, recordCapsule, verificationRecord, type CapsuleEnhancementInput, type RecordedCapsule } from '@wolfpack/core';
 
 export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 
@@ -78,7 +77,7 @@ export async function readRunAsCapsule(sql: Sql, run: FinishedRun, now: Date): P
     events: storedEvents,
     usage: usage.map((u) => ({ engineKey: u.engine_key, totalTokens: Number(u.total_tokens) || 0, costMillicents: Number(u.cost_millicents) || 0 })),
     files,
-    verification: gateResult(storedEvents.map((e) => e.data), files),
+    verification: capsuleProof(await provenCodeRecord(sql, run.projectId)),
     startedAt: conversation ? toDate(conversation.created_at) : now,
     completedAt: conversation?.completed_at ? toDate(conversation.completed_at) : now,
     executionMs: Number(conversation?.execution_ms ?? 0) || 0,
@@ -87,19 +86,14 @@ export async function readRunAsCapsule(sql: Sql, run: FinishedRun, now: Date): P
 }
 
 /**
- * What the Proven Code gate found. The run's `complete` event (which carries it) is stored only
- * after the project is saved, so: a passed gate (its last stage event ok) means no problems; a
- * failed one is checked again on the same final files, which gives the gate's own answer.
+ * Proven Code's record of the version the run saved (the newest: the capsule is recorded right
+ * after the save). The capsule states this record's verdict, never a check of its own.
  */
-function gateResult(events: unknown[], files: Array<[string, string]>): { passed: boolean; problems: Array<{ path: string; check: string; message: string }> } {
-  const gate = PIPELINE_STAGES.at(-1);
-  const last = events.filter((e): e is { type: 'stage'; role: string; ok: boolean; executionTime?: number } => {
-    const d = e as { type?: unknown; role?: unknown } | null;
-    return d?.type === 'stage' && d.role === gate;
-  }).at(-1);
-  if (last?.ok) return { passed: true, problems: [] };
-  const report = verifyProject(Object.fromEntries(files));
-  return { passed: report.passed, problems: report.problems.map((p) => ({ path: p.path, check: p.check, message: p.message })) };
+async function provenCodeRecord(sql: Sql, projectId: string) {
+  const [row] = await sql.execute<Array<{ record: unknown }>>('select record from project_verifications where project_id = ? order by version desc limit 1', [projectId]);
+  if (!row) return null;
+  const parsed = verificationRecord.safeParse(typeof row.record === 'string' ? JSON.parse(row.record) : row.record);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Stores the capsule and its timeline once per run: a second report of the same run changes nothing. */

@@ -202,7 +202,12 @@ export class ProjectService {
     let id: string;
     let version = 1;
     if (existing) {
-      const previous = await em.find(ProjectFile, { projectId: existing.id }, { populate: ['content'] });
+      // Read without entities: managed ProjectFile rows would swallow the re-inserts below (same
+      // primary keys in the identity map), and every file the run kept unchanged would be lost.
+      const previous = await (em as unknown as { execute<T>(sql: string, params: unknown[]): Promise<T> }).execute<Array<{ path: string; content: string }>>(
+        'select path, content from project_files where project_id = ?',
+        [existing.id],
+      );
       em.create(ProjectVersion, {
         projectId: existing.id,
         version: existing.version,
@@ -241,10 +246,8 @@ export class ProjectService {
       });
       await em.flush();
     }
-    for (const [path, content] of Object.entries(result.files)) {
-      em.create(ProjectFile, { projectId: id, path, content, size: Buffer.byteLength(content) });
-    }
-    await em.flush();
+    const rows = Object.entries(result.files).map(([path, content]) => ({ projectId: id, path, content, size: Buffer.byteLength(content) }));
+    if (rows.length > 0) await em.insertMany(ProjectFile, rows);
     return { id, version };
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/core';
-import { AppError, buildVerificationRecord, formatCents, type PipelineEvent, type RunInfo, type StreamRequest } from '@wolfpack/core';
+import { AppError, buildVerificationRecord, formatCents, type PipelineEvent, type PipelineRole, type RepairRequest, type RunInfo, type StreamRequest } from '@wolfpack/core';
 import { runPipeline, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
 import { createExecutionGate } from '@wolfpack/core/proof';
 import type { LedgerService } from './ledger-service.js';
@@ -49,7 +49,10 @@ const sqlOf =
 const VERDICT_LEVEL = { passed: 'success', failed: 'error', unproven: 'warning' } as const;
 
 type EngineKeys = { key: string; provider: string; model: string };
-type RunRow = Pick<InferEntity<typeof Conversation>, 'userId' | 'idea' | 'attachments' | 'cycles' | 'modelOrder' | 'maxCostCents' | 'projectId' | 'checkpoint'>;
+type RunRow = Pick<InferEntity<typeof Conversation>, 'userId' | 'idea' | 'attachments' | 'cycles' | 'modelOrder' | 'maxCostCents' | 'projectId' | 'checkpoint' | 'onlyStages'>;
+
+/** What "Repair again" does: Proven Code's repair rounds on the project's current files. */
+const REPAIR_STAGES: PipelineRole[] = ['Proven Code'];
 type LaunchMode = 'start' | 'resume' | 'takeover';
 
 /** A run that kills its server every time is not taken over forever. */
@@ -161,15 +164,50 @@ export class RunService {
   async start(user: Owner, request: StreamRequest): Promise<string> {
     const engines = this.engines.resolve(request.modelOrder);
     if (request.projectId) await this.projects.getOwned(user.id, request.projectId);
-    const em = this.orm.em.fork();
+    const row = this.newRun(user, { ...request, modelOrder: engines.map((e) => e.key), onlyStages: null });
+    // One statement (no unit of work, no transaction around it): the run starts sooner.
+    await this.orm.em.fork().insert(Conversation, row);
+    this.launch(row.id, 1, 'start', 0, row);
+    return row.id;
+  }
+
+  /**
+   * "Repair again": a new run of Proven Code alone on the project's current files, reserved and
+   * charged like any stage. Only a failed gate has something to repair, and one run at a time
+   * works on a project (checked under the project's row lock, so two clicks start one run).
+   */
+  async startRepair(user: Owner, projectId: string, request: RepairRequest): Promise<string> {
+    const engines = this.engines.resolve(request.modelOrder);
+    const row = await this.orm.em.fork().transactional(async (em) => {
+      const project = await this.projects.getOwned(user.id, projectId, em);
+      await sqlOf(em)('select id from projects where id = ? for update', [projectId]);
+      const verdict = (await this.verifications?.currentIn(em, projectId, project.version))?.verdict;
+      if (verdict === 'passed') throw new AppError('CONFLICT', 'This project passed Proven Code: there is nothing to repair.');
+      if (verdict === 'unproven') {
+        throw new AppError('CONFLICT', 'Nothing in this project failed Proven Code, so there is nothing to repair; what could not run here is named on its Proven Code tab. Re-check it instead.');
+      }
+      const busy = await sqlOf(em)("select id from conversations where project_id = ? and status = 'running' limit 1", [projectId]);
+      if (busy.length > 0) throw new AppError('CONFLICT', 'A run is already working on this project. Follow it, or wait for it to finish and try again.');
+      const created = this.newRun(user, { idea: project.idea, cycles: 1, projectId, maxCostCents: request.maxCostCents, modelOrder: engines.map((e) => e.key), onlyStages: REPAIR_STAGES });
+      await em.insert(Conversation, created);
+      return created;
+    });
+    this.launch(row.id, 1, 'start', 0, row);
+    return row.id;
+  }
+
+  private newRun(
+    user: Owner,
+    request: Pick<StreamRequest, 'idea' | 'cycles' | 'projectId' | 'attachments' | 'maxCostCents' | 'modelOrder'> & { onlyStages: PipelineRole[] | null },
+  ) {
     const now = new Date();
-    const id = randomUUID();
-    const row = {
-      id,
+    return {
+      id: randomUUID(),
       userId: user.id,
       idea: request.idea,
-      modelOrder: engines.map((e) => e.key),
+      modelOrder: request.modelOrder,
       cycles: request.cycles,
+      onlyStages: request.onlyStages,
       maxCostCents: request.maxCostCents ?? null,
       attachments: request.attachments ?? [],
       projectId: request.projectId ?? null,
@@ -186,10 +224,6 @@ export class RunService {
       updatedAt: now,
       completedAt: null,
     };
-    // One statement (no unit of work, no transaction around it): the run starts sooner.
-    await em.insert(Conversation, row);
-    this.launch(id, 1, 'start', 0, row);
-    return id;
   }
 
   /** Continues a run stopped for lack of credits (or given up after takeovers) from its last finished stage. */
@@ -272,7 +306,7 @@ export class RunService {
       await this.saveCheckpoint(billing, stages, engines);
     }, activity);
     try {
-      if (mode === 'start') emit({ type: 'run', runId, conversationId: runId });
+      if (mode === 'start') emit({ type: 'run', runId, conversationId: runId, ...(run.onlyStages ? { stages: run.onlyStages } : {}) });
       // A fresh run has no holds yet; a continued one may have the dead attempt's.
       else await billing.releaseLeftoverHolds();
       const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
@@ -281,6 +315,7 @@ export class RunService {
         idea: run.idea,
         attachments: run.attachments,
         cycles: run.cycles,
+        ...(run.onlyStages ? { stages: run.onlyStages } : {}),
         engines: activity.watch(engines),
         extraCheck: gate.check,
         existingFiles,

@@ -32,9 +32,14 @@ export class VerificationService {
   async current(userId: string, projectId: string): Promise<VerificationRecord | null> {
     const em = this.orm.em.fork();
     const project = await this.projects.getOwned(userId, projectId, em);
+    return this.currentIn(em, projectId, project.version);
+  }
+
+  /** The record of one version of a project (whose ownership the caller checked), in the caller's transaction. */
+  async currentIn(em: EntityManager, projectId: string, version: number): Promise<VerificationRecord | null> {
     const rows = await (em as unknown as Sql).execute<Array<{ record: unknown }>>('select record from project_verifications where project_id = ? and version = ?', [
       projectId,
-      project.version,
+      version,
     ]);
     const parsed = rows[0] ? verificationRecord.safeParse(typeof rows[0].record === 'string' ? JSON.parse(rows[0].record) : rows[0].record) : null;
     return parsed?.success ? parsed.data : null;
