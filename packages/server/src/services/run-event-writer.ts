@@ -31,6 +31,9 @@ export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export class RunEventWriter {
   private pending: StoredEvent[] = [];
+  /** Events {@link storeWithin} took into a transaction not yet known to have committed. */
+  private unconfirmed: StoredEvent[] = [];
+  private holding = false;
   private draining: Promise<void> | undefined;
   private failure: Error | undefined;
 
@@ -46,7 +49,20 @@ export class RunEventWriter {
   push(seq: number, event: PipelineEvent): void {
     if (this.failure) throw this.failure;
     this.pending.push({ seq, event });
-    this.draining ??= this.drain();
+    if (!this.holding) this.draining ??= this.drain();
+  }
+
+  /**
+   * From now on events wait for {@link flush} or {@link storeWithin} (the run's end stores its last
+   * events with the project, in one transaction).
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Resolves once no batch is on its way (what is held stays pending). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining.catch(() => {});
   }
 
   /**
@@ -56,11 +72,15 @@ export class RunEventWriter {
   reset(): boolean {
     if (this.failure instanceof LeaseLostError) return false;
     this.failure = undefined;
+    // A transaction that took events and then failed stored none of them: they go first again.
+    this.pending.unshift(...this.unconfirmed);
+    this.unconfirmed = [];
     return true;
   }
 
   /** Resolves once everything pushed so far is stored; throws what stopped the writer. */
   async flush(): Promise<void> {
+    if (this.pending.length > 0 && !this.failure) this.draining ??= this.drain();
     while (this.draining) await this.draining;
     if (this.failure) throw this.failure;
   }
@@ -71,9 +91,9 @@ export class RunEventWriter {
       // before the insert, which on PGlite runs on this very thread.
       await this.beforeStore();
       while (this.pending.length > 0) {
-        const batch = this.pending.slice(0, BATCH);
+        // Taken out before it is stored: storeWithin takes only what no batch has started on.
+        const batch = this.pending.splice(0, BATCH);
         await this.store(batch);
-        this.pending.splice(0, batch.length);
         this.onStored(batch);
       }
     } catch (error) {
@@ -85,18 +105,25 @@ export class RunEventWriter {
   }
 
   /**
-   * Stores `event` as number `seq` in the caller's transaction (the run's end: its `complete` event
-   * commits with the project); {@link announce} hands it on once that transaction committed.
-   * Everything pushed before must be flushed first.
+   * Stores what is still pending and then `event` as number `seq`, in the caller's transaction
+   * (the run's end: its last events commit with the project, in one statement instead of a
+   * commit of their own first); {@link announce} hands them on once that transaction committed.
    */
-  async storeWithin(sql: SqlAll, seq: number, event: PipelineEvent): Promise<StoredEvent> {
-    const stored = { seq, event };
-    await this.insert(sql, [stored]);
-    return stored;
+  async storeWithin(sql: SqlAll, seq: number, event: PipelineEvent): Promise<StoredEvent[]> {
+    // The caller waited for idle() before its transaction: on PGlite a batch still on its way would
+    // wait for this very transaction's connection.
+    if (this.draining) throw new Error('storeWithin: a batch is still being stored; await idle() first');
+    if (this.failure) throw this.failure;
+    const rest = this.pending.splice(0);
+    this.unconfirmed = rest;
+    const batch = [...rest, { seq, event }];
+    await this.insert(sql, batch);
+    return batch;
   }
 
-  announce(stored: StoredEvent): void {
-    this.onStored([stored]);
+  announce(batch: readonly StoredEvent[]): void {
+    this.unconfirmed = [];
+    this.onStored(batch);
   }
 
   /** One fenced multi-row insert: nothing is stored unless this process still owns the run. */

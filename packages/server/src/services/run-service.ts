@@ -76,7 +76,8 @@ export class RunService {
   private readonly onProjectSaved: RunServiceOptions['onProjectSaved'];
   private readonly verifications: VerificationService | undefined;
   private readonly proofEnv: NodeJS.ProcessEnv;
-  private readonly local = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Runs this process runs; `stored` once the run's row exists (a lease can be renewed). */
+  private readonly local = new Map<string, { controller: AbortController; done: Promise<void>; stored: boolean }>();
   private ticker: NodeJS.Timeout | undefined;
   private ticking = false;
 
@@ -122,7 +123,7 @@ export class RunService {
   }
 
   private async tick(): Promise<void> {
-    const mine = [...this.local.keys()];
+    const mine = [...this.local.entries()].filter(([, run]) => run.stored).map(([id]) => id);
     const held = await this.leases.renew(mine);
     for (const id of mine) {
       // Another process owns it now (this one stalled past its lease): stop, change nothing.
@@ -165,9 +166,10 @@ export class RunService {
     const engines = this.engines.resolve(request.modelOrder);
     if (request.projectId) await this.projects.getOwned(user.id, request.projectId);
     const row = this.newRun(user, { ...request, modelOrder: engines.map((e) => e.key), onlyStages: null });
-    // One statement (no unit of work, no transaction around it): the run starts sooner.
-    await this.orm.em.fork().insert(Conversation, row);
-    this.launch(row.id, 1, 'start', 0, row);
+    // The run starts before its row is stored: the insert waits (briefly) until the first engine
+    // request is on the wire, and nothing of the run is stored, renewed or sent before it is in.
+    // The caller hears of the run once it is stored; a failed insert stops the run and is thrown.
+    await this.launch(row.id, 1, 'start', 0, row, (activity) => activity.quiet(EVENT_WAIT_MS).then(() => this.orm.em.fork().insert(Conversation, row)));
     return row.id;
   }
 
@@ -248,10 +250,21 @@ export class RunService {
     this.launch(runId, (await this.lastSeq(runId)) + 1, 'resume', Number(claimed[0]!.attempt));
   }
 
-  /** `row`: the run as just created (a fresh start need not read it back). */
-  private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number, row?: RunRow): void {
+  /**
+   * `row`: the run as just created (a fresh start need not read it back); `store`: stores that row
+   * while the run starts. Resolves once the row is stored (at once when there is none to store).
+   */
+  private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number, row?: RunRow, store?: (activity: EngineActivity) => Promise<unknown>): Promise<void> {
     const controller = new AbortController();
     const activity = new EngineActivity();
+    const local = { controller, done: Promise.resolve(), stored: !store };
+    const stored = (store ? store(activity) : Promise.resolve()).then(
+      () => void (local.stored = true),
+      (error: unknown) => {
+        controller.abort(error);
+        throw error;
+      },
+    );
     const writer = new RunEventWriter(
       this.sql,
       runId,
@@ -260,10 +273,10 @@ export class RunService {
         for (const { seq, event } of batch) this.hub.publish(runId, seq, event);
         void this.notifier.notify(runId);
       },
-      // Events wait (briefly) for the engines to be busy: see EngineActivity.
-      () => activity.quiet(EVENT_WAIT_MS),
+      // Events wait (briefly) for the engines to be busy (see EngineActivity), and for the run's row.
+      () => stored.then(() => activity.quiet(EVENT_WAIT_MS)),
     );
-    const done = this.execute(runId, nextSeq, mode, attempt, { writer, activity }, controller.signal, row)
+    const done = this.execute(runId, nextSeq, mode, attempt, { writer, activity, isStored: () => local.stored }, controller.signal, row)
       .catch((error) => this.log.error(`run ${runId} crashed`, error))
       // What was pushed is stored before followers are told the run ended here.
       .then(() => writer.flush())
@@ -275,7 +288,9 @@ export class RunService {
         this.hub.end(runId);
         void this.notifier.notify(runId);
       });
-    this.local.set(runId, { controller, done });
+    local.done = done;
+    this.local.set(runId, local);
+    return stored;
   }
 
   private async execute(
@@ -283,7 +298,7 @@ export class RunService {
     firstSeq: number,
     mode: LaunchMode,
     attempt: number,
-    { writer, activity }: { writer: RunEventWriter; activity: EngineActivity },
+    { writer, activity, isStored }: { writer: RunEventWriter; activity: EngineActivity; isStored: () => boolean },
     signal: AbortSignal,
     row?: RunRow,
   ): Promise<void> {
@@ -339,6 +354,8 @@ export class RunService {
       }
       const outcome = step.value;
       activity.end();
+      // The run's last events are stored with its end, in one transaction (see finish).
+      writer.hold();
       const result: RunResult = {
         userId: run.userId,
         conversationId: runId,
@@ -366,9 +383,9 @@ export class RunService {
         const refunded = await billing.refundRepairs();
         if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
       }
-      await writer.flush();
+      await writer.idle();
       // One transaction: the last stages' usage and charges, the project, the run completed, its
-      // `complete` event. (Should it fail, those stages' holds go back below uncharged.)
+      // last events and `complete` event. (Should it fail, those stages' holds go back below uncharged.)
       const { projectId, stored } = await this.finish(billing, last, engines, result, async (em, project) => {
         // The verification record of the version this run saved, kept with it.
         await this.verifications?.saveIn(em, project.id, { ...record, version: project.version });
@@ -387,7 +404,11 @@ export class RunService {
       await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId }).catch((e) => this.log.warn(`run ${runId}: after-save work failed`, e));
     } catch (error) {
       // Shutting down, or another process owns the run now: it stays as it is, for whoever continues it.
-      if (signal.aborted || error instanceof LeaseLostError) return;
+      if (signal.aborted || error instanceof LeaseLostError) {
+        // Unless its row was never stored: nobody can continue it, so what it held goes back.
+        if (!isStored()) await billing.releaseLeftoverHolds().catch((e) => this.log.warn(`run ${runId}: releasing the holds of a run never stored failed`, e));
+        return;
+      }
       activity.end();
       // Stages that finished are stored (or their failure is known) before anything is given back.
       await commits.settled().catch(() => {});
