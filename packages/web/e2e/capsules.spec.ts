@@ -108,6 +108,8 @@ describe('PackCast capsules', () => {
     expect(await figure(visitor, 'metric-duration')).toMatch(/^\d+\.\ds$/);
     expect(await figure(visitor, 'metric-cost')).toMatch(/^\$\d+\.\d{3}$/);
     expect(await figure(visitor, 'metric-tokens')).toMatch(/^[\d,]+$/);
+    // The e2e server runs no sandbox: the recorded verdict is "not proven", and the capsule says so.
+    expect(await figure(visitor, 'metric-verdict')).toBe('Not proven');
     const types = await visitor.getByTestId('timeline-event').evaluateAll((els) => els.map((el) => el.getAttribute('data-event-type')));
     expect(types[0]).toBe('prompt_received');
     expect(types.at(-1)).toBe('session_complete');

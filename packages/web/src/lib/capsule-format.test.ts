@@ -5,6 +5,7 @@ import {
   capsuleShareUrl,
   capsuleTotals,
   capsuleUrl,
+  capsuleVerdictLabel,
   formatCapsuleCost,
   formatCapsuleDuration,
   formatCount,
@@ -37,6 +38,13 @@ describe('capsule metric formats (companion §9)', () => {
     expect(
       capsuleMetricFigures({ totalDuration: 4500, totalTokens: 2048, totalCost: 12.5, modelVotes: 'a,b', consensusScore: 0.5, outputLength: 10 }),
     ).toEqual({ duration: '4.5s', tokens: '2,048', cost: '$0.125', models: ['a', 'b'] });
+  });
+
+  it('states the recorded Proven Code verdict, and says when none was recorded', () => {
+    expect(capsuleVerdictLabel('passed')).toBe('Passed');
+    expect(capsuleVerdictLabel('failed')).toBe('Failed');
+    expect(capsuleVerdictLabel('unproven')).toBe('Not proven');
+    expect(capsuleVerdictLabel(undefined)).toBe('Not recorded');
   });
 
   it('labels every event type', () => {

@@ -39,6 +39,24 @@ export function capsuleMetricFigures(metrics: CapsuleMetrics) {
   };
 }
 
+/** Proven Code's verdict as the capsule page shows it; capsules recorded before verdicts were kept say so. */
+export function capsuleVerdictLabel(verdict: VerificationVerdict | undefined): string {
+  switch (verdict) {
+    case 'passed':
+      return 'Passed';
+    case 'failed':
+      return 'Failed';
+    case 'unproven':
+      return 'Not proven';
+    case undefined:
+      return 'Not recorded';
+    default: {
+      const unreachable: never = verdict;
+      return unreachable;
+    }
+  }
+}
+
 const EVENT_LABELS: Record<CapsuleEventType, string> = {
   prompt_received: 'Prompt received',
   model_enhanced: 'Model enhanced',
