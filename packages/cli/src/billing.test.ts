@@ -73,5 +73,6 @@ describe('a run paused for credits', () => {
     expect(paymentRequiredMessage(costCapMessage(60, 20, 100), 'run-1')).toBe(
       "Cost limit reached: this stage needs about $0.60 and only $0.20 of this run's $1.00 limit is left. The run stopped at its --max-cost limit; build again with a higher --max-cost to go further.",
     );
+    expect(paymentRequiredMessage(costCapMessage(60, 20, 100), 'run-1', 'repair')).toMatch(/; repair again with a higher --max-cost to go further\.$/);
   });
 });

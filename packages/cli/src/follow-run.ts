@@ -5,12 +5,12 @@ import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from '
 import { summaryVerdict, verdictExitCode } from './proof-report.js';
 import { wantsColor } from './output.js';
 import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
-import { initialRunState, reduceRun, type RunState } from './run-state.js';
-import { followRun, type RunSource } from './run-stream.js';
+import { initialRunState, isPartialRun, reduceRun, type RunState } from './run-state.js';
+import { followRun, REPAIR_STAGES, type RunSource } from './run-stream.js';
 import { liveReporter } from './ui/run-view.js';
 import { writeProject, type WriteProjectResult } from './write-project.js';
 
-/** What `build` and `attach` share: where the files go and how strict the exit code is. */
+/** What `build`, `repair` and `attach` share: where the files go and how strict the exit code is. */
 export interface FollowOptions {
   /** Write the project's files into this folder once the run completes. */
   out?: string | undefined;
@@ -32,7 +32,7 @@ export interface FollowOptions {
  */
 export async function followToEnd(context: CommandContext, api: ApiClient, source: RunSource, options: FollowOptions): Promise<void> {
   const { io, output } = context;
-  let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined);
+  let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined, source.kind === 'repair' ? REPAIR_STAGES : undefined);
   const reporter: RunReporter = output.json
     ? jsonReporter(io)
     : output.live
@@ -72,7 +72,9 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
 async function finish(context: CommandContext, api: ApiClient, state: RunState, options: FollowOptions): Promise<void> {
   const { outcome } = state;
   if (outcome === undefined) throw new AppError('BAD_GATEWAY', 'The event stream ended before the run did. Reattach with `wolfpack attach`.');
-  if (outcome.type === 'error' && outcome.code === 'PAYMENT_REQUIRED') throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(outcome.error, state.runId));
+  if (outcome.type === 'error' && outcome.code === 'PAYMENT_REQUIRED') {
+    throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(outcome.error, state.runId, isPartialRun(state) ? 'repair' : 'build'));
+  }
   if (outcome.type === 'error') throw new AppError(outcome.code ?? 'INTERNAL', outcome.error);
 
   let written: WriteProjectResult | undefined;
@@ -86,6 +88,7 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
     filesGenerated: outcome.filesGenerated,
     executionSeconds: outcome.executionSeconds,
     verification: outcome.verification,
+    onlyStages: isPartialRun(state) ? state.plan : undefined,
     writtenTo: written && { dir: written.dir, count: written.written.length },
   });
   // Under --json stdout carries the events only; the summary is for the person watching.
@@ -112,11 +115,15 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
 /**
  * The server's sentence and what to do next. Out of credits, the run is paused (interrupted) and
  * `attach` resumes it once credits are in; stopped at its own cost limit, it would stop there
- * again (the limit is the run's), so only a new build with a higher --max-cost goes further.
+ * again (the limit is the run's), so only a new build (or repair) with a higher --max-cost goes
+ * further.
  */
-export function paymentRequiredMessage(error: string, runId: string | undefined): string {
+export function paymentRequiredMessage(error: string, runId: string | undefined, command: 'build' | 'repair' = 'build'): string {
   // core's costCapMessage starts so; notEnoughCreditsMessage does not.
-  if (error.startsWith('Cost limit reached')) return `${error.replace(/ Raise maxCostCents.*$/, '')} The run stopped at its --max-cost limit; build again with a higher --max-cost to go further.`;
+  if (error.startsWith('Cost limit reached')) {
+    const again = command === 'repair' ? 'repair again' : 'build again';
+    return `${error.replace(/ Raise maxCostCents.*$/, '')} The run stopped at its --max-cost limit; ${again} with a higher --max-cost to go further.`;
+  }
   const resume = `resume it with: wolfpack attach ${runId ?? 'RUN_ID'}`;
   return `${error} The run is paused; once credits are in (\`wolfpack topup 25\` prints a checkout link), ${resume}`;
 }

@@ -179,8 +179,17 @@ describe('colour', () => {
 describe('projects, folders, export, publish: refused before anything is sent', () => {
   it('lists the new commands in the help', async () => {
     const result = await run(['--help']);
-    for (const command of ['enhance', 'projects', 'export', 'pull', 'publish', 'folders', 'verify']) expect(result.stdout).toContain(command);
+    for (const command of ['enhance', 'projects', 'export', 'pull', 'publish', 'folders', 'verify', 'repair']) expect(result.stdout).toContain(command);
     expect((await run(['projects', '--help'])).stdout).toMatch(/ls[\s\S]*show[\s\S]*rm[\s\S]*mv/);
+  });
+
+  it('explains repair in its help: the options of build that apply, and what the server refuses', async () => {
+    const help = (await run(['repair', '--help'])).stdout;
+    for (const option of ['<project-id>', '--engines <keys>', '--max-cost <cents>', '--require-proof', '--out <dir>', '--json']) expect(help).toContain(option);
+    expect(help).not.toContain('--cycles');
+    expect(help).toMatch(/Proven Code alone/);
+    expect(help).toMatch(/refuses one that passed or is not proven/);
+    expect(help).toMatch(/5\s+--require-proof and the project was not proven/);
   });
 
   it.each([
@@ -194,6 +203,7 @@ describe('projects, folders, export, publish: refused before anything is sent', 
     [['publish', 'a1b2c3d4', '--repo', 'ok', '--description', 'x'.repeat(351)], 'Descriptions must be at most 350 characters'],
     [['folders', 'create', ''], 'Please enter a folder name'],
     [['enhance', ''], 'Please enter a prompt to enhance.'],
+    [['repair', 'a1b2c3d4', '--max-cost', '-5'], "Option '--max-cost <cents>' argument '-5' is invalid. Use a whole number. See `wolfpack --help`."],
     [['enhance', 'an idea', '--attach', 'missing.txt'], 'Cannot attach missing.txt: there is no such file.'],
   ])('wolfpack %j', async (argv, message) => {
     const result = await run(argv);

@@ -23,6 +23,7 @@ import type { LoginOptions } from './commands/login.js';
 import type { ProjectsListOptions, ProjectsMoveOptions, ProjectsRemoveOptions } from './commands/projects.js';
 import type { PublishOptions } from './commands/publish.js';
 import type { PullOptions } from './commands/pull.js';
+import type { RepairOptions } from './commands/repair.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { ShowcaseGetOptions, ShowcaseListOptions } from './commands/showcase.js';
 import type { UsageOptions } from './commands/usage.js';
@@ -127,6 +128,19 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; it stops before a stage that could cost more (default: no limit but your balance)').argParser(wholeNumber))
     .addHelpText('after', RUN_HELP)
     .action(async (idea: string, options: BuildOptions, command: Command) => (await import('./commands/build.js')).build(idea, options, await ctx(command)));
+
+  program
+    .command('repair')
+    .description('repair again after a failed Proven Code gate: a new run of Proven Code alone on the project\'s current files (Ctrl+C detaches)')
+    .argument('<project-id>', 'the project id (its first 8 characters are enough)')
+    .option('--engines <keys>', 'engine keys in the order the repair rounds use them, separated by commas (default: the server\'s order)', parseEngineList)
+    .option('-o, --out <dir>', 'write the project\'s files into this folder when the run completes')
+    .option('--force', 'write into --out even if the folder has files in it')
+    .option('--strict', 'exit 3 when the Proven Code gate still finds problems (default: exit 0, problems listed)')
+    .option('--require-proof', 'exit 3 when Proven Code still fails and 5 when it proved nothing (not run: no sandbox on the server)')
+    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; it stops before a stage that could cost more (default: no limit but your balance)').argParser(wholeNumber))
+    .addHelpText('after', REPAIR_HELP + RUN_HELP)
+    .action(async (id: string, options: RepairOptions, command: Command) => (await import('./commands/repair.js')).repair(id, options, await ctx(command)));
 
   program
     .command('attach')
@@ -314,6 +328,13 @@ is paused: \`wolfpack attach RUN_ID\` resumes it after a top-up) or at --max-cos
 --require-proof and the project was not proven (nothing failed, but what applies could not run,
 such as on a server without a sandbox), 130 detached with Ctrl+C (the run goes on).
 With --json, stdout carries one JSON object per event: the event plus its number as eventId.`;
+
+const REPAIR_HELP = `
+Only a project whose current Proven Code verdict is failed has something to repair: the server
+refuses one that passed or is not proven (\`wolfpack verify\` checks it again instead, free), and
+one another run is working on (exit 1, with the server's sentence). The repair rounds are reserved
+and charged like a stage, and refunded when they do not make the code pass. The repaired files are
+a new version of the same project.`;
 
 const VERIFY_HELP = `
 A re-check runs the static checks and, in the server's sandbox, the project's tests, a start and

@@ -1,4 +1,4 @@
-import type { PipelineEvent, VerificationSummary } from '@wolfpack/core';
+import type { PipelineEvent, PipelineRole, VerificationSummary } from '@wolfpack/core';
 import type { CliIo } from './io.js';
 import { verdictSummaryLines } from './proof-report.js';
 import type { RunState } from './run-state.js';
@@ -45,7 +45,7 @@ export function plainReporter(io: CliIo): RunReporter {
 export function eventLine(event: PipelineEvent, state: RunState): string {
   switch (event.type) {
     case 'run':
-      return `[run] Run ${event.runId} started`;
+      return `[run] Run ${event.runId} started${event.stages ? `: ${event.stages.join(', ')} only` : ''}`;
     case 'stage': {
       const { role, engine, progress } = event;
       const by = engine === undefined ? '' : ` (engine ${engine})`;
@@ -86,6 +86,8 @@ export interface SummaryInput {
   filesGenerated: number;
   executionSeconds?: number | undefined;
   verification?: VerificationSummary | undefined;
+  /** The stages the run did when not all five ("Repair again": Proven Code alone). */
+  onlyStages?: readonly PipelineRole[] | undefined;
   /** Where the files went, when --out was given. */
   writtenTo?: { dir: string; count: number } | undefined;
 }
@@ -95,9 +97,15 @@ export interface SummaryInput {
  * (with what was and was not proven when the server says; older servers only say passed or not).
  */
 export function summaryLines(input: SummaryInput): string[] {
-  const { projectId, filesGenerated, executionSeconds, verification, writtenTo, runId } = input;
+  const { projectId, filesGenerated, executionSeconds, verification, writtenTo, runId, onlyStages } = input;
   const took = executionSeconds === undefined ? '' : ` in ${executionSeconds}s`;
-  const lines = [`Project ${projectId}: ${filesGenerated} ${filesGenerated === 1 ? 'file' : 'files'} generated${took}.`];
+  const files = `${filesGenerated} ${filesGenerated === 1 ? 'file' : 'files'}`;
+  // A repair generated no new project: it ran the named stages again on the project's files.
+  const lines = [
+    onlyStages === undefined
+      ? `Project ${projectId}: ${files} generated${took}.`
+      : `Project ${projectId}: repair run (${onlyStages.join(', ')} only) on its ${files}${took}.`,
+  ];
   if (writtenTo) lines.push(`Files written to ${writtenTo.dir} (${writtenTo.count}).`);
   else if (runId) lines.push(`Write the files to a folder with: wolfpack attach ${runId} --out DIR`);
   if (verification === undefined) lines.push('Proven Code: no verification was reported.');

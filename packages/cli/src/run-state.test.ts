@@ -1,7 +1,7 @@
 import { PIPELINE_STAGES, type PipelineEvent, type PipelineRole } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
 import { eventLine, summaryLines } from './run-report.js';
-import { formatDuration, initialRunState, liveTimes, LOG_LINES, reduceRun, type RunState } from './run-state.js';
+import { formatDuration, initialRunState, isPartialRun, liveTimes, LOG_LINES, reduceRun, type RunState } from './run-state.js';
 import type { RunStreamItem } from './run-stream.js';
 
 const RUN = 'run-1';
@@ -119,6 +119,45 @@ describe('reduceRun', () => {
     const copy = structuredClone(before);
     play([stage('Planning', 0, 5, 'done'), log(1)], before);
     expect(before).toEqual(copy);
+  });
+});
+
+describe('a run of some stages only (Repair again)', () => {
+  const repairRun: PipelineEvent = { type: 'run', runId: RUN, conversationId: RUN, stages: ['Proven Code'] };
+
+  it('shows only the stages the run does, from its run event or from the start', () => {
+    const state = play([repairRun]);
+    expect(state.plan).toEqual(['Proven Code']);
+    expect(state.stages).toEqual([{ role: 'Proven Code', status: 'pending' }]);
+    expect(isPartialRun(state)).toBe(true);
+    const known = initialRunState(undefined, ['Proven Code']);
+    expect(known.stages).toEqual([{ role: 'Proven Code', status: 'pending' }]);
+    expect(isPartialRun(play([{ type: 'run', runId: RUN, conversationId: RUN }]))).toBe(false);
+  });
+
+  it('runs and ends its one stage in one cycle of one: failed when the gate still fails, done when it passes', () => {
+    const failed = play([repairRun, stage('Proven Code', 0, 1, 'start'), stage('Proven Code', 0, 1, 'failed')]);
+    expect(statuses(failed)).toEqual(['failed']);
+    expect(failed).toMatchObject({ cycle: 1, cycles: 1, progress: { percent: 100 } });
+    const running = play([repairRun, stage('Proven Code', 0, 1, 'start')]);
+    expect(statuses(running)).toEqual(['running']);
+    expect(statuses(play([stage('Proven Code', 0, 1, 'done')], running))).toEqual(['done']);
+  });
+
+  it('says so in plain lines and in the summary', () => {
+    const state = play([repairRun]);
+    expect(eventLine(repairRun, state)).toBe(`[run] Run ${RUN} started: Proven Code only`);
+    expect(eventLine({ type: 'run', runId: RUN, conversationId: RUN }, state)).toBe(`[run] Run ${RUN} started`);
+    const lines = summaryLines({
+      runId: RUN,
+      projectId: 'p1',
+      filesGenerated: 4,
+      executionSeconds: 3,
+      onlyStages: ['Proven Code'],
+      verification: { passed: false, checkedFiles: 3, problems: [{ path: 'app.js', check: 'syntax', message: 'Unexpected token' }], verdict: 'failed', proven: '', notProven: 'syntax failed: 1 problem.' },
+    });
+    expect(lines[0]).toBe('Project p1: repair run (Proven Code only) on its 4 files in 3s.');
+    expect(lines.join('\n')).toContain('Proven Code: failed');
   });
 });
 

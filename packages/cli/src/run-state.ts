@@ -32,7 +32,13 @@ export interface RunState {
   runId: string | undefined;
   /** Id of the newest event received (for `wolfpack attach --since`). */
   lastEventId: number;
-  /** The current cycle's five stages. */
+  /**
+   * The stages each cycle of this run does, in order: all five, or fewer when the `run` event names
+   * them ("Repair again" does Proven Code alone). Only these are shown: the others are not this
+   * run's work, neither done nor waiting.
+   */
+  plan: PipelineRole[];
+  /** The current cycle's stages (those of `plan`). */
   stages: StageView[];
   cycle: number;
   cycles: number;
@@ -47,11 +53,17 @@ export interface RunState {
   localLines: number;
 }
 
-export function initialRunState(runId?: string): RunState {
+/**
+ * The state before any event. `only`: the stages the run is known to do before its `run` event
+ * says so (a repair), so the first frame already shows them alone.
+ */
+export function initialRunState(runId?: string, only?: readonly PipelineRole[]): RunState {
+  const plan = planOf(only);
   return {
     runId,
     lastEventId: 0,
-    stages: PIPELINE_STAGES.map((role) => ({ role, status: 'pending' })),
+    plan,
+    stages: plan.map((role) => ({ role, status: 'pending' })),
     cycle: 1,
     cycles: 1,
     progress: undefined,
@@ -95,16 +107,20 @@ export function reduceRun(state: RunState, item: RunStreamItem, now: number): Ru
 
 function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'event' }>['event'], now: number): RunState {
   switch (event.type) {
-    case 'run':
-      return { ...state, runId: event.runId };
+    case 'run': {
+      // The server's word on the run's stages; those it does keep what they showed.
+      const plan = planOf(event.stages);
+      const stages = plan.map((role): StageView => state.stages.find((stage) => stage.role === role) ?? { role, status: 'pending' });
+      return { ...state, runId: event.runId, plan, stages };
+    }
     case 'stage': {
       const { progress } = event;
-      const size = PIPELINE_STAGES.length;
+      const size = state.plan.length;
       const cycles = Math.max(1, Math.ceil(progress.total / size));
       // A start event's `current` is the stage's position; a finish event's is one past it.
       const position = event.ok || finishes(state, event.role, progress.current) ? progress.current - 1 : progress.current;
       const cycle = Math.min(cycles, Math.floor(Math.max(0, position) / size) + 1);
-      const base = cycle !== state.cycle ? PIPELINE_STAGES.map((role): StageView => ({ role, status: 'pending' })) : state.stages;
+      const base = cycle !== state.cycle ? state.plan.map((role): StageView => ({ role, status: 'pending' })) : state.stages;
       const running = !event.ok && !finishes(state, event.role, progress.current);
       const stages = base.map((stage): StageView => {
         if (stage.role !== event.role) return stage;
@@ -126,6 +142,16 @@ function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'eve
       return unreachable;
     }
   }
+}
+
+/** The five stages in pipeline order, or those of them a run names. */
+function planOf(only: readonly PipelineRole[] | undefined): PipelineRole[] {
+  return only === undefined ? [...PIPELINE_STAGES] : PIPELINE_STAGES.filter((role) => only.includes(role));
+}
+
+/** Whether the run does fewer than the five stages (a repair), so views say which it does. */
+export function isPartialRun(state: Pick<RunState, 'plan'>): boolean {
+  return state.plan.length < PIPELINE_STAGES.length;
 }
 
 /**

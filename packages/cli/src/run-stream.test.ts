@@ -27,6 +27,8 @@ interface Scenario {
   lastEventId?: number;
   /** This event is the `error` a run paused for lack of credits ends with. */
   paymentRequiredAt?: number;
+  /** POST /api/projects/p1/repair answers 409 with this sentence. */
+  refuse?: string;
 }
 
 let scenario: Scenario;
@@ -49,6 +51,10 @@ beforeAll(async () => {
     requests.push({ method: req.method ?? '', url: req.url ?? '', lastEventId });
     req.resume();
     if (req.method === 'POST' && req.url === '/api/wolfpack/stream') return sse(res, scenario.streams.shift());
+    if (req.method === 'POST' && req.url === '/api/projects/p1/repair') {
+      if (scenario.refuse) return res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ error: scenario.refuse, code: 'CONFLICT' }));
+      return sse(res, scenario.streams.shift());
+    }
     if (req.url === `/api/wolfpack/runs/${RUN}`) {
       const run = { id: RUN, conversationId: RUN, idea: 'x', status: scenario.status, projectId: null, lastEventId: scenario.lastEventId ?? 5, createdAt: 'now', error: null };
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ run }));
@@ -125,6 +131,25 @@ describe('followRun', () => {
     // Resumed by someone else and finished since: attaching replays past the old error too.
     scenario = { status: 'completed', lastEventId: 5, streams: [{ events: [1, 2, 3, 4, 5] }], paymentRequiredAt: 3 };
     expect(ids(await collect(followRun({ api: api(), source: { kind: 'attach', runId: RUN, after: 0 } })))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("starts Repair again at the project's repair route and reconnects exactly like a start", async () => {
+    const repair: RunSource = { kind: 'repair', projectId: 'p1', request: { modelOrder: [] } };
+    scenario = { status: 'running', streams: [{ events: [1, 2] }, { events: [3, 4, 5] }] };
+    const items = await collect(followRun({ api: api(), source: repair, backoffMs: () => 5 }));
+    expect(ids(items)).toEqual([1, 2, 3, 4, 5]);
+    expect(requests.map((r) => `${r.method} ${r.url} ${r.lastEventId ?? '-'}`)).toEqual([
+      'POST /api/projects/p1/repair -',
+      `GET /api/wolfpack/runs/${RUN} -`,
+      `GET /api/wolfpack/runs/${RUN}/events 2`,
+    ]);
+  });
+
+  it("fails at once with the server's sentence when a repair is refused", async () => {
+    const repair: RunSource = { kind: 'repair', projectId: 'p1', request: { modelOrder: [] } };
+    scenario = { status: 'running', streams: [], refuse: 'This project passed Proven Code: there is nothing to repair.' };
+    await expect(collect(followRun({ api: api(), source: repair }))).rejects.toThrow('This project passed Proven Code: there is nothing to repair.');
+    expect(requests).toHaveLength(1);
   });
 
   it('stops after a few attempts in a row without a new event, naming the run to reattach to', async () => {

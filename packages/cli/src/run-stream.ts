@@ -1,4 +1,4 @@
-import { AppError, decodeEventStream, isAppError, pipelineEvent, runInfoReply, sleep, type PipelineEvent, type StreamRequest } from '@wolfpack/core';
+import { AppError, decodeEventStream, isAppError, pipelineEvent, runInfoReply, sleep, type PipelineEvent, type PipelineRole, type RepairRequest, type StreamRequest } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 
 /** What following a run yields: its numbered events, and word of what the connection is doing. */
@@ -9,8 +9,34 @@ export type RunStreamItem =
   /** The run had stopped on the server (it restarted); it is being resumed from its last finished stage. */
   | { type: 'resuming'; runId: string };
 
-/** Start a new run, or follow one that exists, from just after event `after` (0: from the start). */
-export type RunSource = { kind: 'start'; request: StreamRequest } | { kind: 'attach'; runId: string; after: number };
+/**
+ * Start a new run, start "Repair again" on a project (a new run of Proven Code alone; its reply is
+ * the same event stream), or follow a run that exists, from just after event `after` (0: from the
+ * start).
+ */
+export type RunSource =
+  | { kind: 'start'; request: StreamRequest }
+  | { kind: 'repair'; projectId: string; request: RepairRequest }
+  | { kind: 'attach'; runId: string; after: number };
+
+/** The stages a repair run does; its `run` event names them again. */
+export const REPAIR_STAGES: readonly PipelineRole[] = ['Proven Code'];
+
+/** The request that opens a new run's stream; undefined for a run that exists already. */
+function startRequest(source: RunSource): { path: string; body: unknown } | undefined {
+  switch (source.kind) {
+    case 'start':
+      return { path: '/api/wolfpack/stream', body: source.request };
+    case 'repair':
+      return { path: `/api/projects/${encodeURIComponent(source.projectId)}/repair`, body: source.request };
+    case 'attach':
+      return undefined;
+    default: {
+      const unreachable: never = source;
+      return unreachable;
+    }
+  }
+}
 
 export interface RunStreamOptions {
   api: ApiClient;
@@ -56,13 +82,14 @@ export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunS
   let historyUntil = 0;
   let failures = 0;
   let first = true;
+  const opening = startRequest(source);
 
   for (;;) {
     let reason: string;
     try {
       let response: Response & { body: ReadableStream<Uint8Array> };
-      if (first && source.kind === 'start') {
-        response = await api.stream('POST', '/api/wolfpack/stream', { body: source.request, signal });
+      if (first && opening) {
+        response = await api.stream('POST', opening.path, { body: opening.body, signal });
       } else {
         const id = runId!;
         const { run } = await runInfo(api, id, signal);
@@ -100,7 +127,7 @@ export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunS
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (!isTransient(error)) throw error;
-      if (first && source.kind === 'start') throw error; // the server never answered: nothing to reattach to
+      if (first && opening) throw error; // the server never answered: nothing to reattach to
       reason = describe(error);
     }
     first = false;

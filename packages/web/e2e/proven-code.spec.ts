@@ -149,7 +149,8 @@ describe('Proven Code', () => {
     ]);
     // The message's markup is text, not elements.
     expect(await banner.locator('b').count()).toBe(0);
-    expect(await banner.getByRole('button', { name: 'Repair again' }).count()).toBe(0);
+    // Repair again is offered beside Keep as is (its runs are in repair-again.spec.ts).
+    expect(await banner.getByRole('button', { name: 'Repair again' }).count()).toBe(1);
     expect(await page.getByTestId('verification-see-checks').getAttribute('href')).toBe(`/projects/${projectId}?tab=proven-code`);
     await saveShot(page, 'proven-code-banner-failed');
 
@@ -157,6 +158,7 @@ describe('Proven Code', () => {
     expect(await page.getByTestId('verification-problems').count()).toBe(0);
     expect(await page.getByTestId('success-title').textContent()).toBe('Kept as is: it did not pass Proven Code');
     expect(await page.getByTestId('verification-kept').isVisible()).toBe(true);
+    expect(await banner.getByRole('button', { name: 'Repair again' }).count()).toBe(0);
     // The project stays, with every action of the banner.
     for (const name of ['Copy for Replit', 'Push to GitHub', 'View Files', 'Continue Building']) {
       expect(await banner.getByRole('button', { name }).isVisible()).toBe(true);

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { AppError, enginesReply, streamRequest, type StreamRequest, type StreamRequestInput } from '@wolfpack/core';
+import { AppError, streamRequest, type StreamRequest, type StreamRequestInput } from '@wolfpack/core';
 import { readAttachments } from '../attachments.js';
-import { explainLoggedOut, loggedInApi, type CommandContext } from '../context.js';
+import { loggedInApi, type CommandContext } from '../context.js';
+import { checkEngines } from '../engine-check.js';
 import { enhancePrompt } from '../enhance-prompt.js';
 import { followToEnd, type FollowOptions } from '../follow-run.js';
-import { wantsColor } from '../output.js';
 import { UsageError } from '../usage-error.js';
 import { checkOutputDir } from '../write-project.js';
 import { enhanceDisplay, enhanceRequestFor } from './enhance.js';
@@ -44,20 +44,7 @@ export async function build(idea: string, options: BuildOptions, context: Comman
   if (out !== undefined) await checkOutputDir(out, { force: options.force });
 
   const api = await loggedInApi(context);
-  const engines = await api.get('/api/engines', { reply: enginesReply }).catch((error: unknown) => {
-    throw explainLoggedOut(error, api.server);
-  });
-  // The server would refuse them too, but only after the demo notice: one line is clearer.
-  const unknown = request.modelOrder.filter((key) => !engines.engines.some((engine) => engine.key === key));
-  if (unknown.length > 0) {
-    const names = unknown.map((key) => `"${key}"`).join(', ');
-    throw new AppError('BAD_REQUEST', `Unknown engine ${names}. Available engines: ${engines.engines.map((engine) => engine.key).join(', ')}.`);
-  }
-  if (engines.demo && engines.notice) {
-    const { stderr, env } = context.io;
-    const note = `Note: ${engines.notice}`;
-    stderr.write(`${wantsColor(stderr, env, context.globals.color) && !context.output.json ? `\u001B[33m${note}\u001B[39m` : note}\n`);
-  }
+  await checkEngines(context, api, request.modelOrder);
 
   if (options.enhance) {
     const enhancement = await enhanceRequestFor(request.idea, undefined, cwd, request.attachments ?? []);

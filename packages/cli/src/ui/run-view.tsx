@@ -1,7 +1,7 @@
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import type { RunReporter } from '../run-report.js';
-import { formatDuration, liveTimes, type RunState, type StageView } from '../run-state.js';
+import { formatDuration, isPartialRun, liveTimes, type RunState, type StageView } from '../run-state.js';
 import { LEVEL_COLORS, useNow } from './live.js';
 
 const BAR_WIDTH = 30;
@@ -12,7 +12,8 @@ export interface RunViewProps {
 }
 
 /**
- * The live view of a run: the five stages (pending, spinner while running, ✔ when done), a
+ * The live view of a run: its stages (the five, or those a repair run does, named in the title;
+ * pending, spinner while running, ✔ when done, ✘ when the gate did not pass), a
  * progress bar with percent, elapsed time and time left, and the newest lines of the activity
  * log coloured by level. Elapsed time keeps ticking between events while the run goes on.
  */
@@ -28,7 +29,8 @@ export function RunView({ state, color }: RunViewProps) {
   return (
     <Box flexDirection="column">
       <Text bold={color}>
-        Wolfpack run {state.runId ?? '(starting)'}
+        Wolfpack {isPartialRun(state) ? 'repair run' : 'run'} {state.runId ?? '(starting)'}
+        {isPartialRun(state) ? ` · ${state.plan.join(', ')} only` : ''}
         {state.cycles > 1 ? ` · cycle ${state.cycle} of ${state.cycles}` : ''}
       </Text>
       {state.stages.map((stage) => (
@@ -53,27 +55,36 @@ export function RunView({ state, color }: RunViewProps) {
 }
 
 function StageRow({ stage, color }: { stage: StageView; color: boolean }) {
-  const paint = (name: string) => (color ? name : undefined);
-  const icon =
-    stage.status === 'running' ? (
-      <Text color={paint('cyan')}>
-        <Spinner type="dots" />
-      </Text>
-    ) : stage.status === 'done' ? (
-      <Text color={paint('green')}>✔</Text>
-    ) : stage.status === 'failed' ? (
-      <Text color={paint('yellow')}>✘</Text>
-    ) : (
-      <Text dimColor={color}>○</Text>
-    );
   const detail = [stage.engine, stage.seconds === undefined ? undefined : `${stage.seconds}s`].filter(Boolean).join('  ');
   return (
     <Text>
       {' '}
-      {icon} {stage.role.padEnd(12)}
+      <StageIcon status={stage.status} color={color} /> {stage.role.padEnd(12)}
       <Text dimColor={color}>{detail}</Text>
     </Text>
   );
+}
+
+function StageIcon({ status, color }: { status: StageView['status']; color: boolean }) {
+  const paint = (name: string) => (color ? name : undefined);
+  switch (status) {
+    case 'running':
+      return (
+        <Text color={paint('cyan')}>
+          <Spinner type="dots" />
+        </Text>
+      );
+    case 'done':
+      return <Text color={paint('green')}>✔</Text>;
+    case 'failed':
+      return <Text color={paint('yellow')}>✘</Text>;
+    case 'pending':
+      return <Text dimColor={color}>○</Text>;
+    default: {
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
 }
 
 /** "2026-11-22T00:21:05.365Z" → "00:21:05" in local time; nothing for a time that does not parse. */

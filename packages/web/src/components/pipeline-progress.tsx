@@ -1,11 +1,11 @@
-import { Check, CirclePause, ExternalLink, LoaderCircle, Send } from 'lucide-react';
+import { Check, CirclePause, ExternalLink, LoaderCircle, Minus, Send, X } from 'lucide-react';
 import type { PipelineProgress as Progress } from '@wolfpack/core';
 import { useEffect, useRef, useState } from 'react';
 import { formatElapsed, formatEstimate } from '../lib/format-time';
-import { isRunActive, type RunPhase, type StageView } from '../lib/pipeline-state';
+import { isRunActive, type RunPhase, type StageStatus, type StageView } from '../lib/pipeline-state';
 import { cn } from '../lib/cn';
 import { Card } from './card';
-import { StageDisplay } from './stage-display';
+import { StageDisplay, stageStatusText } from './stage-display';
 
 export interface PipelineProgressProps {
   phase: RunPhase;
@@ -28,10 +28,32 @@ const phaseBadges: Partial<Record<RunPhase, { label: string; className: string }
 
 const rowClass = 'flex items-center gap-3 rounded-lg px-3 py-2.5';
 
+/** Row background and status colour of each stage status. */
+function rowTone(status: StageStatus, stopped: boolean): { row: string | false; label: string } {
+  switch (status) {
+    case 'complete':
+      return { row: 'bg-zinc-50 dark:bg-zinc-800/40', label: 'text-emerald-700 dark:text-emerald-400' };
+    case 'running':
+      return { row: 'bg-brand/5', label: stopped ? 'text-amber-700 dark:text-amber-300' : 'text-brand-strong' };
+    case 'failed':
+      return { row: 'bg-red-50 dark:bg-red-500/10', label: 'text-red-700 dark:text-red-300' };
+    case 'pending':
+      return { row: false, label: 'text-zinc-400' };
+    case 'skipped':
+      return { row: 'opacity-60', label: 'text-zinc-400' };
+    default: {
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
+}
+
 /**
  * The 'Pipeline Progress' panel (spec core §2 Activity and progress panels): the five-stage
  * display, a progress bar whose width is the percentage, elapsed time and estimate, and each stage
- * as pending (its number), running (spinner, 'In Progress') or complete (check, 'Complete').
+ * as pending (its number), running (spinner, 'In Progress'), complete (check, 'Complete'), failed
+ * (a gate that did not pass) or not in this run (a repair does Proven Code alone; what earlier
+ * runs did in the other stages is not this run's work, so it is not shown as done).
  */
 export function PipelineProgress({ phase, stages, progress, completedProjectId, onPublish }: PipelineProgressProps) {
   const percent = Math.max(0, Math.min(100, progress?.percent ?? 0));
@@ -40,6 +62,8 @@ export function PipelineProgress({ phase, stages, progress, completedProjectId, 
   const { elapsed, remaining } = useLiveTimes(progress, active);
   // A stage that was running when the run stopped is shown paused, not spinning.
   const stopped = phase === 'interrupted' || phase === 'disconnected' || phase === 'failed';
+  const inRun = stages.filter((stage) => stage.status !== 'skipped');
+  const partial = inRun.length < stages.length;
   return (
     <Card className="flex flex-col gap-5 p-5 sm:p-6" data-testid="pipeline-progress">
       <div className="flex items-center justify-between gap-3">
@@ -50,6 +74,13 @@ export function PipelineProgress({ phase, stages, progress, completedProjectId, 
           </span>
         ) : null}
       </div>
+
+      {partial ? (
+        <p className="-mt-2 text-sm text-zinc-600 dark:text-zinc-400" data-testid="run-scope">
+          Repair again: this run does {inRun.map((stage) => stage.role).join(', ')} only, on the project&apos;s current files. The
+          other stages are not part of it.
+        </p>
+      ) : null}
 
       <StageDisplay stages={stages} paused={stopped} />
 
@@ -92,43 +123,29 @@ export function PipelineProgress({ phase, stages, progress, completedProjectId, 
       </div>
 
       <ol className="flex flex-col gap-1" aria-label="Stage status">
-        {stages.map((stage) => (
-          <li
-            key={stage.role}
-            data-testid={`stage-row-${stage.number}`}
-            data-status={stage.status}
-            className={cn(
-              rowClass,
-              stage.status === 'running' && 'bg-brand/5',
-              stage.status === 'complete' && 'bg-zinc-50 dark:bg-zinc-800/40',
-            )}
-          >
-            <StageMark stage={stage} stopped={stopped} />
-            <span className="min-w-0 flex-1">
-              <span className="block text-sm font-medium">{stage.role}</span>
-              {stage.engine ? <span className="block truncate text-xs text-zinc-500">{stage.engine}</span> : null}
-            </span>
-            {stage.status !== 'pending' ? (
-              <span className="text-xs text-zinc-500 tabular-nums">{formatElapsed(stage.executionTime)}</span>
-            ) : null}
-            <span
-              className={cn(
-                'w-20 text-right text-xs font-medium',
-                stage.status === 'complete' && 'text-emerald-700 dark:text-emerald-400',
-                stage.status === 'running' && (stopped ? 'text-amber-700 dark:text-amber-300' : 'text-brand-strong'),
-                stage.status === 'pending' && 'text-zinc-400',
-              )}
+        {stages.map((stage) => {
+          const tone = rowTone(stage.status, stopped);
+          return (
+            <li
+              key={stage.role}
+              data-testid={`stage-row-${stage.number}`}
+              data-status={stage.status}
+              className={cn(rowClass, tone.row)}
             >
-              {stage.status === 'complete'
-                ? 'Complete'
-                : stage.status === 'running'
-                  ? stopped
-                    ? 'Stopped'
-                    : 'In Progress'
-                  : 'Pending'}
-            </span>
-          </li>
-        ))}
+              <StageMark stage={stage} stopped={stopped} />
+              <span className="min-w-0 flex-1">
+                <span className="block text-sm font-medium">{stage.role}</span>
+                {stage.engine ? <span className="block truncate text-xs text-zinc-500">{stage.engine}</span> : null}
+              </span>
+              {stage.status !== 'pending' && stage.status !== 'skipped' ? (
+                <span className="text-xs text-zinc-500 tabular-nums">{formatElapsed(stage.executionTime)}</span>
+              ) : null}
+              <span className={cn('w-28 text-right text-xs font-medium', tone.label)} data-testid="stage-status">
+                {stageStatusText(stage.status, stopped)}
+              </span>
+            </li>
+          );
+        })}
         {completedProjectId ? (
           <>
             <li>
@@ -188,30 +205,45 @@ function useLiveTimes(progress: Progress | null, active: boolean) {
 }
 
 function StageMark({ stage, stopped }: { stage: StageView; stopped: boolean }) {
-  if (stage.status === 'running' && stopped) {
-    return (
-      <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300">
-        <CirclePause className="h-4 w-4" aria-hidden />
-      </span>
-    );
+  const mark = 'grid h-7 w-7 shrink-0 place-items-center rounded-full';
+  switch (stage.status) {
+    case 'running':
+      return stopped ? (
+        <span className={cn(mark, 'bg-amber-100 text-amber-700 dark:bg-amber-500/15 dark:text-amber-300')}>
+          <CirclePause className="h-4 w-4" aria-hidden />
+        </span>
+      ) : (
+        <span className={cn(mark, 'bg-brand/15 text-brand-strong')}>
+          <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
+        </span>
+      );
+    case 'complete':
+      return (
+        <span className={cn(mark, 'bg-emerald-600 text-white')}>
+          <Check className="h-4 w-4" strokeWidth={3} aria-hidden />
+        </span>
+      );
+    case 'failed':
+      return (
+        <span className={cn(mark, 'bg-red-600 text-white')}>
+          <X className="h-4 w-4" strokeWidth={3} aria-hidden />
+        </span>
+      );
+    case 'pending':
+      return (
+        <span className={cn(mark, 'border border-zinc-300 text-xs font-semibold text-zinc-500 dark:border-zinc-600')}>
+          {stage.number}
+        </span>
+      );
+    case 'skipped':
+      return (
+        <span className={cn(mark, 'border border-dashed border-zinc-300 text-zinc-400 dark:border-zinc-600')}>
+          <Minus className="h-4 w-4" aria-hidden />
+        </span>
+      );
+    default: {
+      const unreachable: never = stage.status;
+      return unreachable;
+    }
   }
-  if (stage.status === 'complete') {
-    return (
-      <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-emerald-600 text-white">
-        <Check className="h-4 w-4" strokeWidth={3} aria-hidden />
-      </span>
-    );
-  }
-  if (stage.status === 'running') {
-    return (
-      <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full bg-brand/15 text-brand-strong">
-        <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
-      </span>
-    );
-  }
-  return (
-    <span className="grid h-7 w-7 shrink-0 place-items-center rounded-full border border-zinc-300 text-xs font-semibold text-zinc-500 dark:border-zinc-600">
-      {stage.number}
-    </span>
-  );
 }

@@ -44,6 +44,19 @@ describe('ProvenCodePanel', () => {
     expect(html).not.toContain('<script>');
     // Green is the passed verdict's alone.
     expect(html).not.toContain('bg-emerald-600');
+    // A failed gate can be repaired again, and the button's note says it is charged.
+    expect(textsOf(html, 'proven-repair-again')).toEqual(['Repair again']);
+    expect(textsOf(html, 'proven-repair-note')[0]).toMatch(/charged like a stage/);
+    expect(textsOf(html, 'recheck-button')).toEqual(['Re-check']);
+  });
+
+  it('offers Repair again for a failed verdict only', () => {
+    for (const record of [passedRecord, unprovenRecord]) {
+      const html = render(record);
+      expect(html).not.toContain('Repair again');
+      expect(textsOf(html, 'recheck-button')).toEqual(['Re-check']);
+    }
+    expect(render(null)).not.toContain('Repair again');
   });
 
   it('calls a record that could not run "Not proven", with the reason and the skipped check, and no tick', () => {

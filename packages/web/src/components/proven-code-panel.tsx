@@ -1,11 +1,13 @@
 import type { VerificationRecord, VerificationVerdict } from '@wolfpack/core';
-import { CircleCheck, CircleX, LoaderCircle, RefreshCw, ShieldQuestion, TriangleAlert } from 'lucide-react';
+import { CircleCheck, CircleX, LoaderCircle, RefreshCw, ShieldQuestion, TriangleAlert, Wrench } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { describeRequestFailure } from '../api/client';
 import { useRecheckProject } from '../api/verification';
 import { cn } from '../lib/cn';
 import { formatDateTime } from '../lib/format-time';
 import { VERDICT_LABEL } from '../lib/verification-view';
+import type { HomeLocationState } from '../routes/home';
 import { Button } from './button';
 import { Card } from './card';
 import { NoticeCard } from './notice-card';
@@ -20,11 +22,30 @@ export interface ProvenCodePanelProps {
 /**
  * The Proven Code tab of the project page (issue 13): the verdict of the current version, what was
  * and was not proven, every check with its files, command and output, and a Re-check that runs
- * them all again on the current files (no engine, nothing charged).
+ * them all again on the current files (no engine, nothing charged). When the gate failed, "Repair
+ * again" starts a run of Proven Code alone (charged like a stage) and follows it on the build
+ * screen, which has the run's progress, reconnection and result banner.
  */
 export function ProvenCodePanel({ projectId, verification }: ProvenCodePanelProps) {
   const recheck = useRecheckProject(projectId);
-  const action = <RecheckButton pending={recheck.isPending} onClick={() => recheck.mutate()} />;
+  const navigate = useNavigate();
+  const recheckButton = <RecheckButton pending={recheck.isPending} onClick={() => recheck.mutate()} />;
+  const action =
+    verification?.verdict === 'failed' ? (
+      <div className="flex flex-wrap gap-2">
+        <Button
+          onClick={() => void navigate('/', { state: { repairProjectId: projectId } satisfies HomeLocationState })}
+          disabled={recheck.isPending}
+          data-testid="proven-repair-again"
+        >
+          <Wrench className="h-4 w-4" aria-hidden />
+          Repair again
+        </Button>
+        {recheckButton}
+      </div>
+    ) : (
+      recheckButton
+    );
   const status = (
     <>
       {recheck.isPending ? <RecheckProgress /> : null}
@@ -72,6 +93,12 @@ export function ProvenCodePanel({ projectId, verification }: ProvenCodePanelProp
             </div>
           ) : null}
         </dl>
+        {verification.verdict === 'failed' ? (
+          <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="proven-repair-note">
+            Repair again runs Proven Code&apos;s repair rounds once more on the current files, charged like a stage (refunded when they do
+            not make it pass); the build screen shows it as it runs.
+          </p>
+        ) : null}
         <p className="text-xs text-zinc-500" data-testid="proven-coverage">
           {verification.coveredFiles.length} of {verification.coveredFiles.length + verification.uncoveredFiles.length} files covered by a check
           {verification.executed ? ' · ran in the sandbox' : ' · nothing was run'}

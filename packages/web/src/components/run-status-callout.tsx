@@ -5,7 +5,7 @@ import { Button, buttonClass } from './button';
 import { SignInLinks } from './sign-in-prompt';
 
 export interface RunStatusCalloutProps {
-  state: Pick<PipelineState, 'phase' | 'reconnectAttempt' | 'error' | 'paymentRequired'>;
+  state: Pick<PipelineState, 'phase' | 'reconnectAttempt' | 'error' | 'paymentRequired'> & Partial<Pick<PipelineState, 'onlyStages'>>;
   onResume: () => void;
   onReconnect: () => void;
 }
@@ -40,7 +40,10 @@ export function RunStatusCallout({ state, onResume, onReconnect }: RunStatusCall
               <Wallet className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
               <span>
                 {state.error ?? 'Not enough credits for the next stage. Add credits in Settings.'}{' '}
-                <span className="opacity-80">What earlier stages made is kept; resume the run once credits are added.</span>
+                <span className="opacity-80">
+                  {/* A repair run has no earlier stages of its own: what is kept is the project as it was. */}
+                  {state.onlyStages ? 'The project stays as it is' : 'What earlier stages made is kept'}; resume the run once credits are added.
+                </span>
               </span>
             </p>
             <div className="flex shrink-0 gap-2">

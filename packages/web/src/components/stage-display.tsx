@@ -1,5 +1,5 @@
-import { Check } from 'lucide-react';
-import type { StageView } from '../lib/pipeline-state';
+import { Check, X } from 'lucide-react';
+import type { StageStatus, StageView } from '../lib/pipeline-state';
 import { cn } from '../lib/cn';
 import { stageDescriptions, stageIcons } from './stage-icons';
 
@@ -9,9 +9,50 @@ export interface StageDisplayProps {
   paused?: boolean;
 }
 
+/** The tile of each status; a stage not in this run is dashed and faint, never lit. */
+function tileClass(status: StageStatus): string {
+  switch (status) {
+    case 'complete':
+      return 'border-brand bg-brand text-brand-foreground shadow-md shadow-brand/30';
+    case 'running':
+      return 'border-brand bg-brand/10 text-brand-strong';
+    case 'failed':
+      return 'border-red-500 bg-red-50 text-red-700 dark:border-red-400 dark:bg-red-500/10 dark:text-red-300';
+    case 'pending':
+      return 'border-zinc-200 bg-white text-zinc-400 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-500';
+    case 'skipped':
+      return 'border-dashed border-zinc-200 bg-transparent text-zinc-300 dark:border-zinc-700 dark:text-zinc-600';
+    default: {
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
+}
+
+/** What a screen reader hears for each status. */
+export function stageStatusText(status: StageStatus, stopped: boolean): string {
+  switch (status) {
+    case 'complete':
+      return 'Complete';
+    case 'running':
+      return stopped ? 'Stopped' : 'In Progress';
+    case 'failed':
+      return 'Did not pass';
+    case 'pending':
+      return 'Pending';
+    case 'skipped':
+      return 'Not in this run';
+    default: {
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
+}
+
 /**
  * The five-stage pipeline display (spec core §1): Planning, Building, Checking, Polishing,
  * Proven Code, each lit as it runs and completes, joined by connectors that fill as the run moves.
+ * A stage the run does not do ("Repair again" does Proven Code alone) stays faint.
  */
 export function StageDisplay({ stages, paused = false }: StageDisplayProps) {
   return (
@@ -20,7 +61,8 @@ export function StageDisplay({ stages, paused = false }: StageDisplayProps) {
         const Icon = stageIcons[stage.role];
         const complete = stage.status === 'complete';
         const running = stage.status === 'running';
-        const nextStarted = stages[index + 1] && stages[index + 1]?.status !== 'pending';
+        const next = stages[index + 1]?.status;
+        const nextStarted = next !== undefined && next !== 'pending' && next !== 'skipped';
         return (
           <li
             key={stage.role}
@@ -42,13 +84,7 @@ export function StageDisplay({ stages, paused = false }: StageDisplayProps) {
               </span>
             ) : null}
             <span
-              className={cn(
-                'relative grid h-12 w-12 place-items-center rounded-2xl border-2 transition-all duration-300',
-                complete && 'border-brand bg-brand text-brand-foreground shadow-md shadow-brand/30',
-                running && 'border-brand bg-brand/10 text-brand-strong',
-                stage.status === 'pending' &&
-                  'border-zinc-200 bg-white text-zinc-400 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-500',
-              )}
+              className={cn('relative grid h-12 w-12 place-items-center rounded-2xl border-2 transition-all duration-300', tileClass(stage.status))}
             >
               {running && !paused ? (
                 <span aria-hidden className="absolute inset-0 rounded-2xl ring-4 ring-brand/25 motion-safe:animate-pulse" />
@@ -59,18 +95,23 @@ export function StageDisplay({ stages, paused = false }: StageDisplayProps) {
                   <Check className="h-3 w-3" strokeWidth={3} aria-hidden />
                 </span>
               ) : null}
+              {stage.status === 'failed' ? (
+                <span className="absolute -right-1.5 -bottom-1.5 grid h-5 w-5 place-items-center rounded-full border-2 border-white bg-red-600 text-white dark:border-zinc-900">
+                  <X className="h-3 w-3" strokeWidth={3} aria-hidden />
+                </span>
+              ) : null}
             </span>
             <span
               className={cn(
                 'text-xs font-medium sm:text-sm',
-                stage.status === 'pending' ? 'text-zinc-500 dark:text-zinc-400' : 'text-zinc-900 dark:text-zinc-100',
+                stage.status === 'pending' && 'text-zinc-500 dark:text-zinc-400',
+                stage.status === 'skipped' && 'text-zinc-400 dark:text-zinc-500',
+                stage.status !== 'pending' && stage.status !== 'skipped' && 'text-zinc-900 dark:text-zinc-100',
               )}
             >
               {stage.role}
             </span>
-            <span className="sr-only">
-              {complete ? 'Complete' : running ? 'In Progress' : 'Pending'}
-            </span>
+            <span className="sr-only">{stageStatusText(stage.status, paused)}</span>
           </li>
         );
       })}

@@ -1,7 +1,8 @@
 /**
  * The build screen's banner after `complete`, in every verdict a run can end with: only a passed
  * gate reads as success (issue 13); a failed one says what failed; a run that could not be proven
- * says so. Keep as is (a click) is exercised in e2e/proven-code.spec.ts.
+ * says so; after "Repair again" (a run of Proven Code alone) it says it was a repair. Keep as is and
+ * Repair again (clicks) are exercised in e2e/proven-code.spec.ts and e2e/repair-again.spec.ts.
  */
 import type { VerificationSummary } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +10,9 @@ import type { RunResult } from '../lib/pipeline-state';
 import { renderMarkup, textsOf } from '../testing/render-markup';
 import { bannerTitle, SuccessBanner } from './success-banner';
 
-function render(verification: VerificationSummary | undefined): string {
-  const result: RunResult = { projectId: 'p-1', filesGenerated: 4, verification, executionSeconds: 12 };
-  return renderMarkup(<SuccessBanner result={result} onContinue={() => {}} onPublish={() => {}} />);
+function render(verification: VerificationSummary | undefined, onlyStages: RunResult['onlyStages'] = null): string {
+  const result: RunResult = { projectId: 'p-1', filesGenerated: 4, verification, executionSeconds: 12, onlyStages };
+  return renderMarkup(<SuccessBanner result={result} onContinue={() => {}} onPublish={() => {}} onRepair={() => {}} />);
 }
 
 const problem = (n: number) => ({ path: `src/file${n}.js`, check: 'start', message: `TypeError number ${n}` });
@@ -80,8 +81,9 @@ describe('SuccessBanner', () => {
     expect(textsOf(html, 'verification-more')).toEqual(['and 2 more']);
     expect(html).toContain('href="/projects/p-1?tab=proven-code"');
     expect(textsOf(html, 'keep-as-is')).toEqual(['Keep as is']);
-    // No repair route exists on the server yet, so no button pretends to start one.
-    expect(html).not.toContain('Repair again');
+    expect(textsOf(html, 'repair-again')).toEqual(['Repair again']);
+    // A charged action says that it is one.
+    expect(textsOf(html, 'repair-again-note')[0]).toMatch(/charged like a stage/);
     expect(html).not.toContain('lucide-circle-check');
     expect(html).not.toContain('emerald');
     expectSpecActions(html);
@@ -94,8 +96,32 @@ describe('SuccessBanner', () => {
     expect(textsOf(html, 'verification-more')).toEqual([]);
   });
 
+  it('only a failed gate offers Repair again', () => {
+    expect(render({ passed: true, checkedFiles: 4, problems: [], verdict: 'passed', proven: 'x', notProven: '' })).not.toContain('Repair again');
+    expect(render({ passed: true, checkedFiles: 4, problems: [], verdict: 'unproven', proven: 'x', notProven: 'y' })).not.toContain('Repair again');
+    expect(render(undefined)).not.toContain('Repair again');
+  });
+
+  it('after a repair run: says it was a repair of Proven Code alone, not a build, in every verdict', () => {
+    const failed = render({ passed: false, checkedFiles: 4, problems: [problem(1)], verdict: 'failed', proven: '', notProven: 'start failed: 1 problem.' }, ['Proven Code']);
+    expect(failed).toContain('data-run="repair"');
+    expect(textsOf(failed, 'success-title')).toEqual(['Repair again did not make it pass Proven Code']);
+    expect(textsOf(failed, 'success-summary')).toEqual(['Repair run: Proven Code alone on the project&#x27;s 4 files, in 12.0s']);
+    expect(failed).not.toContain('generated');
+    // It can be tried once more.
+    expect(textsOf(failed, 'repair-again')).toEqual(['Repair again']);
+    const passed = render({ passed: true, checkedFiles: 4, problems: [], verdict: 'passed', proven: '4 files checked.', notProven: '' }, ['Proven Code']);
+    expect(textsOf(passed, 'success-title')).toEqual(['Repaired: your project passes Proven Code']);
+    expect(passed).toContain('lucide-circle-check');
+    const unproven = render({ passed: true, checkedFiles: 4, problems: [], verdict: 'unproven', proven: '4 files checked.', notProven: 'not executed.' }, ['Proven Code']);
+    expect(textsOf(unproven, 'success-title')).toEqual(['Repaired — not proven']);
+    expect(unproven).not.toContain('lucide-circle-check');
+    expect(render({ passed: true, checkedFiles: 4, problems: [] }, null)).toContain('data-run="build"');
+  });
+
   it('kept as is: the title still says it did not pass', () => {
     expect(bannerTitle('failed', true)).toBe('Kept as is: it did not pass Proven Code');
     expect(bannerTitle('passed', false)).toBe('Your project is ready');
+    expect(bannerTitle('failed', true, true)).toBe('Kept as is: it did not pass Proven Code');
   });
 });

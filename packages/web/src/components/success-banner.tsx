@@ -1,5 +1,5 @@
 import { formatDollars, formatHours, runSavings, type VerificationSummary } from '@wolfpack/core';
-import { CircleCheck, CircleX, Copy, FolderOpen, GitBranch, ListChecks, LoaderCircle, Repeat2, ShieldQuestion, TriangleAlert } from 'lucide-react';
+import { CircleCheck, CircleX, Copy, FolderOpen, GitBranch, ListChecks, LoaderCircle, Repeat2, ShieldQuestion, TriangleAlert, Wrench } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCopyReplitCode } from '../hooks/use-copy-replit-code';
@@ -14,6 +14,8 @@ export interface SuccessBannerProps {
   /** Stores the project as the continue-project id and hides the banner. */
   onContinue: () => void;
   onPublish: () => void;
+  /** "Repair again": starts a run of Proven Code alone on the project (offered when the gate failed). */
+  onRepair: () => void;
 }
 
 /** How the banner looks in each state; green and a tick belong to a passed verdict alone. */
@@ -41,12 +43,11 @@ const TONE: Record<Tone, { frame: string; badge: string; icon: typeof CircleChec
  * Shown after a run completes (spec core §2 Home): copy code for Replit, push to GitHub, View
  * Files, Continue Building. What it says about the project is the Proven Code verdict, honestly
  * (issue 13): only a passed verdict reads as success; a project that could not be run is "not
- * proven"; a failed gate says what failed and can be kept as is.
- *
- * There is no "Repair again" yet: a repair round is charged like a stage, and the server has no
- * route that starts one for a finished project.
+ * proven"; a failed gate says what failed and can be kept as is or repaired again (a new run of
+ * Proven Code alone, charged like a stage). After a repair run the banner says it was one: it
+ * generated no new project, and a gate that still fails is no news of success.
  */
-export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerProps) {
+export function SuccessBanner({ result, onContinue, onPublish, onRepair }: SuccessBannerProps) {
   const navigate = useNavigate();
   const { copy, copying } = useCopyReplitCode();
   const savings = runSavings(result.executionSeconds);
@@ -57,6 +58,7 @@ export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerPr
   const tone: Tone = verdict === 'passed' ? 'passed' : verdict === 'failed' && !kept ? 'failed' : 'open';
   const { frame, badge, icon: Icon } = TONE[tone];
   const checksLink = `/projects/${encodeURIComponent(result.projectId)}?tab=proven-code`;
+  const repaired = result.onlyStages !== null;
 
   return (
     <section
@@ -64,6 +66,7 @@ export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerPr
       aria-labelledby="success-banner-title"
       data-testid="success-banner"
       data-verdict={verdict}
+      data-run={repaired ? 'repair' : 'build'}
     >
       <div className="flex items-start gap-4">
         <span className={cn('grid h-11 w-11 shrink-0 place-items-center rounded-full', badge)}>
@@ -71,19 +74,28 @@ export function SuccessBanner({ result, onContinue, onPublish }: SuccessBannerPr
         </span>
         <div className="min-w-0 flex-1">
           <h2 id="success-banner-title" className="text-lg font-semibold" data-testid="success-title">
-            {bannerTitle(verdict, kept)}
+            {bannerTitle(verdict, kept, repaired)}
           </h2>
           <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="success-summary">
-            {result.filesGenerated} {result.filesGenerated === 1 ? 'file' : 'files'} generated in{' '}
-            {formatElapsed(result.executionSeconds)} · about {formatHours(savings.timeSavedHours)} and{' '}
-            {formatDollars(savings.costSavedDollars)} saved
+            {repaired ? (
+              <>
+                Repair run: Proven Code alone on the project&apos;s {result.filesGenerated} {result.filesGenerated === 1 ? 'file' : 'files'}, in{' '}
+                {formatElapsed(result.executionSeconds)}
+              </>
+            ) : (
+              <>
+                {result.filesGenerated} {result.filesGenerated === 1 ? 'file' : 'files'} generated in{' '}
+                {formatElapsed(result.executionSeconds)} · about {formatHours(savings.timeSavedHours)} and{' '}
+                {formatDollars(savings.costSavedDollars)} saved
+              </>
+            )}
           </p>
           <VerdictLines verdict={verdict} verification={result.verification} kept={kept} />
         </div>
       </div>
 
       {verdict === 'failed' && !kept && result.verification ? (
-        <FailedChecks verification={result.verification} checksLink={checksLink} onKeep={() => setKeptResult(result)} />
+        <FailedChecks verification={result.verification} checksLink={checksLink} onKeep={() => setKeptResult(result)} onRepair={onRepair} />
       ) : null}
 
       <div className="mt-5 grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
@@ -115,9 +127,21 @@ const TITLE: Record<BannerVerdict, string> = {
   unknown: 'Ready — not proven',
 };
 
-/** The heading; "ready" alone only when the gate passed, and a kept failure still says it failed. */
-export function bannerTitle(verdict: BannerVerdict, kept: boolean): string {
-  return verdict === 'failed' && kept ? 'Kept as is: it did not pass Proven Code' : TITLE[verdict];
+/** After a repair run: it fixed the project, or did not; not "built". */
+const REPAIRED_TITLE: Record<BannerVerdict, string> = {
+  passed: 'Repaired: your project passes Proven Code',
+  failed: 'Repair again did not make it pass Proven Code',
+  unproven: 'Repaired — not proven',
+  unknown: 'Ready — not proven',
+};
+
+/**
+ * The heading; "ready" alone only when the gate passed, and a kept failure still says it failed.
+ * `repaired`: the run was "Repair again" (Proven Code alone), not a build.
+ */
+export function bannerTitle(verdict: BannerVerdict, kept: boolean, repaired = false): string {
+  if (verdict === 'failed' && kept) return 'Kept as is: it did not pass Proven Code';
+  return repaired ? REPAIRED_TITLE[verdict] : TITLE[verdict];
 }
 
 function VerdictLines({ verdict, verification, kept }: { verdict: BannerVerdict; verification: VerificationSummary | undefined; kept: boolean }) {
@@ -158,7 +182,7 @@ function VerdictLines({ verdict, verification, kept }: { verdict: BannerVerdict;
   }
   return kept ? (
     <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="verification-kept">
-      The project is saved as it is. Its Proven Code tab lists what failed; Continue Building can fix it.
+      The project is saved as it is. Its Proven Code tab lists what failed and can repair it again; Continue Building can fix it too.
     </p>
   ) : verification.notProven ? (
     <p className="mt-1 text-sm text-red-800 dark:text-red-300" data-testid="verification-not-proven">
@@ -171,10 +195,11 @@ interface FailedChecksProps {
   verification: VerificationSummary;
   checksLink: string;
   onKeep: () => void;
+  onRepair: () => void;
 }
 
-/** What failed, first problems first, with the way to every check and the choice to keep it. */
-function FailedChecks({ verification, checksLink, onKeep }: FailedChecksProps) {
+/** What failed, first problems first, with the way to every check and the choice to repair or keep it. */
+function FailedChecks({ verification, checksLink, onKeep, onRepair }: FailedChecksProps) {
   const shown = verification.problems.slice(0, BANNER_PROBLEM_LIMIT);
   const more = verification.problems.length - shown.length;
   return (
@@ -207,6 +232,10 @@ function FailedChecks({ verification, checksLink, onKeep }: FailedChecksProps) {
         </p>
       ) : null}
       <div className="mt-3 flex flex-wrap gap-2">
+        <Button size="sm" onClick={onRepair} data-testid="repair-again">
+          <Wrench className="h-4 w-4" aria-hidden />
+          Repair again
+        </Button>
         <Link
           to={checksLink}
           className={buttonClass('outline', 'sm')}
@@ -219,6 +248,9 @@ function FailedChecks({ verification, checksLink, onKeep }: FailedChecksProps) {
           Keep as is
         </Button>
       </div>
+      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="repair-again-note">
+        Repair again runs Proven Code&apos;s repair rounds once more on the current files, charged like a stage (refunded when they do not make it pass).
+      </p>
     </div>
   );
 }

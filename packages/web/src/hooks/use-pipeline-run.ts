@@ -17,7 +17,8 @@ import {
   pipelineProgressStore,
 } from '../lib/build-stores';
 import { PipelineRunner } from '../lib/pipeline-runner';
-import type { RunEffect } from '../lib/pipeline-state';
+import { isRunActive, type RunEffect, type RunResult } from '../lib/pipeline-state';
+import { bannerVerdict } from '../lib/verification-view';
 import { recordSavedRun } from './use-savings-counters';
 import { toast } from './use-toast';
 
@@ -42,8 +43,7 @@ function applyEffect(effect: RunEffect): void {
       completedProjectIdStore.set(effect.result.projectId);
       recordSavedRun(effect.result.executionSeconds);
       void invalidateAfterRun(queryClient);
-      const files = effect.result.filesGenerated;
-      toast({ title: 'Success!', description: `The pack generated ${files} ${files === 1 ? 'file' : 'files'}.` });
+      toast(completedNotice(effect.result));
       return;
     }
     case 'failed':
@@ -63,6 +63,31 @@ function applyEffect(effect: RunEffect): void {
       return;
     default: {
       const unreachable: never = effect;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * The toast of a completed run. A repair run generated nothing new, and "Success!" would be a lie
+ * when its gate still fails: it says what Proven Code found.
+ */
+export function completedNotice(result: RunResult): { title: string; description: string } {
+  if (result.onlyStages === null) {
+    const files = result.filesGenerated;
+    return { title: 'Success!', description: `The pack generated ${files} ${files === 1 ? 'file' : 'files'}.` };
+  }
+  const verdict = bannerVerdict(result.verification);
+  switch (verdict) {
+    case 'passed':
+      return { title: 'Repair finished', description: 'The project passes Proven Code now.' };
+    case 'failed':
+      return { title: 'Repair finished', description: 'Proven Code still fails; the banner lists what failed.' };
+    case 'unproven':
+    case 'unknown':
+      return { title: 'Repair finished', description: 'Nothing fails any more, but the project is not proven.' };
+    default: {
+      const unreachable: never = verdict;
       return unreachable;
     }
   }
@@ -109,12 +134,25 @@ export function usePipelineRun() {
     // The continue id is used once: the run that sends it builds on the project (spec core §4).
     if (projectId) continueProjectIdStore.remove();
     completedProjectIdStore.remove();
-    return pipelineRunner.start(body);
+    return pipelineRunner.start({ kind: 'build', request: body });
+  }, []);
+
+  /** "Repair again" on a project whose Proven Code gate failed: a run of Proven Code alone. */
+  const repair = useCallback((projectId: string, options: Pick<StartOptions, 'modelOrder'> = {}) => {
+    if (isRunActive(pipelineRunner.getState().phase)) {
+      // The build screen follows one run at a time; the one under way goes on.
+      toast({ title: 'A run is under way', description: 'Wait for it to finish, then choose Repair again.', variant: 'destructive' });
+      return Promise.resolve();
+    }
+    completedProjectIdStore.remove();
+    const request = options.modelOrder && options.modelOrder.length > 0 ? { modelOrder: [...options.modelOrder] } : {};
+    return pipelineRunner.start({ kind: 'repair', projectId, request });
   }, []);
 
   return {
     state,
     start,
+    repair,
     resume: useCallback(() => pipelineRunner.resume(), []),
     reconnect: useCallback(() => pipelineRunner.reconnect(), []),
     log: useCallback((type: string, message: string) => pipelineRunner.log(type, message), []),

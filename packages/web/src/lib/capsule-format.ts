@@ -2,7 +2,7 @@
  * Pure helpers of the PackCast screens (companion §3 Capsule, §9 Capsules): metric formats, the
  * capsule's public URL and the share links of the Share dialog.
  */
-import type { Capsule, CapsuleEventType, CapsuleMetrics } from '@wolfpack/core';
+import type { Capsule, CapsuleEventType, CapsuleMetrics, VerificationVerdict } from '@wolfpack/core';
 
 /** Cost in dollars: totalCost (cents, possibly fractional) / 100 with 3 decimals, e.g. '$0.042'. */
 export function formatCapsuleCost(totalCostCents: number): string {

@@ -97,7 +97,7 @@ describe('PipelineRunner', () => {
     const { runner, calls, effects } = makeRunner([
       sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1), complete]),
     ]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(calls).toEqual([
       {
         method: 'POST',
@@ -117,7 +117,7 @@ describe('PipelineRunner', () => {
     const { runner, notices } = makeRunner([
       json(400, { success: false, error: 'Please enter an idea or speak.', code: 'BAD_REQUEST' }),
     ]);
-    await runner.start({ ...request, idea: ' ' });
+    await runner.start({ kind: 'build', request: { ...request, idea: ' ' } });
     const state = runner.getState();
     expect(state.phase).toBe('failed');
     expect(state.feed.map((item) => item.message)).toEqual(['Failed to start pipeline stream']);
@@ -126,14 +126,14 @@ describe('PipelineRunner', () => {
 
   it('asks a signed-out user to sign in instead of failing', async () => {
     const { runner, notices } = makeRunner([json(401, { error: 'Please sign in.', code: 'UNAUTHORIZED' })]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(runner.getState().phase).toBe('unauthorized');
     expect(notices).toEqual([]);
   });
 
   it('reports a server that cannot be reached', async () => {
     const { runner, notices } = makeRunner([new TypeError('Failed to fetch')]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(runner.getState().phase).toBe('failed');
     expect(runner.getState().feed.at(-1)?.message).toBe('Failed to start pipeline stream');
     expect(notices[0]).toMatchObject({ title: 'Pipeline Failed', variant: 'destructive' });
@@ -145,7 +145,7 @@ describe('PipelineRunner', () => {
       runInfo('running'),
       sse([stage(4, 'Building', false, 1), complete]),
     ]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(calls.slice(1).map((c) => `${c.method} ${c.url}`)).toEqual([
       'GET /api/wolfpack/runs/run-1',
       'GET /api/wolfpack/runs/run-1/events',
@@ -160,7 +160,7 @@ describe('PipelineRunner', () => {
 
   it('treats a stream that ends without complete or error as a drop', async () => {
     const { runner, calls } = makeRunner([sse([runEvent]), runInfo('running'), sse([complete])]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(calls[2]?.headers['Last-Event-ID']).toBe('1');
     expect(runner.getState().phase).toBe('complete');
   });
@@ -174,7 +174,7 @@ describe('PipelineRunner', () => {
       runInfo('completed', 9),
       sse([complete]),
     ]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(sleeps).toEqual([10, 20, 40]);
     expect(runner.getState().phase).toBe('disconnected');
     await runner.reconnect();
@@ -220,7 +220,7 @@ describe('PipelineRunner', () => {
 
   it('turns an error event into a failed run', async () => {
     const { runner, effects } = makeRunner([sse([runEvent, [2, { type: 'error', error: 'Engines are busy.' }]])]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     expect(runner.getState().phase).toBe('failed');
     expect(runner.getState().feed.at(-1)?.message).toBe('Error: Engines are busy.');
     expect(effects.at(-1)).toEqual({ type: 'failed', error: 'Engines are busy.' });
@@ -233,7 +233,7 @@ describe('PipelineRunner', () => {
       sse([runEvent, stage(2, 'Planning', false, 0), stage(3, 'Planning', true, 1), stop]),
       sse([stage(5, 'Building', false, 1), complete]),
     ]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     let state = runner.getState();
     expect(state.phase).toBe('interrupted');
     expect(state.paymentRequired).toBe(true);
@@ -257,7 +257,7 @@ describe('PipelineRunner', () => {
       sse([runEvent, stop]),
       json(402, { success: false, error: 'Not enough credits: still short.', code: 'PAYMENT_REQUIRED' }),
     ]);
-    await runner.start(request);
+    await runner.start({ kind: 'build', request });
     await runner.resume();
     const state = runner.getState();
     expect(state.phase).toBe('interrupted');
@@ -291,11 +291,85 @@ describe('PipelineRunner', () => {
         return fetch(input, init);
       }) as typeof globalThis.fetch,
     });
-    const started = runner.start(request);
-    await runner.start(request);
+    const started = runner.start({ kind: 'build', request });
+    await runner.start({ kind: 'build', request });
     expect(calls).toEqual([]);
     release(sse([runEvent, complete]));
     await started;
     expect(runner.getState().phase).toBe('complete');
+  });
+
+  describe('Repair again', () => {
+    const repairRun: Numbered = [1, { type: 'run', runId: 'run-1', conversationId: 'run-1', stages: ['Proven Code'] }];
+    const one = (current: number) => ({ current, total: 1, percent: current * 100, elapsedSeconds: current, estimatedRemainingSeconds: 1 - current });
+    const gate = (id: number, ok: boolean, current: number): Numbered => [
+      id,
+      { type: 'stage', role: 'Proven Code', ok, executionTime: current, progress: one(current) },
+    ];
+    const failedAgain: Numbered = [
+      5,
+      {
+        type: 'complete',
+        projectId: 'project-1',
+        filesGenerated: 4,
+        executionSeconds: 3,
+        verification: { passed: false, checkedFiles: 3, problems: [{ path: 'app.js', check: 'syntax', message: 'Unexpected token' }], verdict: 'failed', proven: '', notProven: 'syntax failed.' },
+      },
+    ];
+
+    it("posts to the project's repair route and follows the run like a build, Proven Code alone", async () => {
+      const { runner, calls, effects } = makeRunner([sse([repairRun, gate(2, false, 0), gate(3, false, 1), failedAgain])]);
+      const done = runner.start({ kind: 'repair', projectId: 'project 1', request: { modelOrder: ['Engine A'] } });
+      // Before the server answers, the stages it will not do already read as not in this run.
+      expect(runner.getState().stages.map((s) => s.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'pending']);
+      await done;
+      expect(calls).toEqual([
+        {
+          method: 'POST',
+          url: '/api/projects/project%201/repair',
+          headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+          body: { modelOrder: ['Engine A'] },
+        },
+      ]);
+      const state = runner.getState();
+      expect(state.phase).toBe('complete');
+      expect(state.stages.map((s) => s.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'failed']);
+      expect(state.progress).toMatchObject({ current: 1, total: 1, percent: 100 });
+      expect(state.result).toMatchObject({ projectId: 'project-1', onlyStages: ['Proven Code'], verification: { verdict: 'failed' } });
+      expect(effects.map((e) => e.type)).toEqual(['run-started', 'progress', 'progress', 'completed']);
+    });
+
+    it("shows the server's refusal as it came, worded as a repair that did not start", async () => {
+      const sentence = 'This project passed Proven Code: there is nothing to repair.';
+      const { runner, notices } = makeRunner([json(409, { error: sentence, code: 'CONFLICT' })]);
+      await runner.start({ kind: 'repair', projectId: 'project-1', request: {} });
+      const state = runner.getState();
+      expect(state).toMatchObject({ phase: 'failed', error: sentence, paymentRequired: false });
+      expect(state.feed.map((item) => item.message)).toEqual(['Failed to start the repair run']);
+      expect(notices).toEqual([{ title: 'Repair Not Started', description: sentence, variant: 'destructive' }]);
+    });
+
+    it('keeps a refusal for credits with the way to Settings', async () => {
+      const sentence = 'Not enough credits: this stage needs about $0.40 and your balance is $0.10. Add credits in Settings.';
+      const { runner } = makeRunner([json(402, { error: sentence, code: 'PAYMENT_REQUIRED' })]);
+      await runner.start({ kind: 'repair', projectId: 'project-1', request: {} });
+      expect(runner.getState()).toMatchObject({ phase: 'failed', error: sentence, paymentRequired: true });
+    });
+
+    it('reattaches to a repair run after a reload and shows it as Proven Code alone again', async () => {
+      const { runner, calls } = makeRunner([runInfo('running'), sse([repairRun, gate(2, false, 0)], { drop: true }), runInfo('running'), sse([gate(3, true, 1), failedAgain])]);
+      await runner.reattach('run-1');
+      expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+        'GET /api/wolfpack/runs/run-1',
+        'GET /api/wolfpack/runs/run-1/events',
+        'GET /api/wolfpack/runs/run-1',
+        'GET /api/wolfpack/runs/run-1/events',
+      ]);
+      expect(calls[3]?.headers['Last-Event-ID']).toBe('2');
+      const state = runner.getState();
+      expect(state.phase).toBe('complete');
+      expect(state.stages.map((s) => s.status)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'complete']);
+      expect(state.result?.onlyStages).toEqual(['Proven Code']);
+    });
   });
 });

@@ -1,11 +1,12 @@
 /**
- * Runs the pipeline stream (spec core §7: POST /api/wolfpack/stream) and keeps a run alive across
+ * Runs the pipeline stream (spec core §7: POST /api/wolfpack/stream, or "Repair again": POST
+ * /api/projects/{id}/repair, whose reply is the same stream) and keeps a run alive across
  * dropped connections and page reloads: every event carries an SSE `id:`, so the runner reattaches
  * with GET /api/wolfpack/runs/{id}/events and `Last-Event-ID`, and resumes a run the server left
  * interrupted with POST /api/wolfpack/runs/{id}/resume. Framework-free: the React hook subscribes
  * to it, tests drive it with a fake fetch.
  */
-import { decodeEventStream, pipelineEvent, runInfoReply, type RunInfo, type StreamRequestInput } from '@wolfpack/core';
+import { decodeEventStream, pipelineEvent, runInfoReply, type RunInfo } from '@wolfpack/core';
 import {
   applyPipelineEvent,
   clientFeedItem,
@@ -17,6 +18,7 @@ import {
   type PipelineState,
   type RunEffect,
 } from './pipeline-state';
+import { startRequest, type RunStart } from './run-start';
 
 /** A toast the runner asks for. */
 export interface RunnerNotice {
@@ -40,7 +42,6 @@ export interface PipelineRunnerDeps {
   reconnectDelaysMs?: readonly number[];
 }
 
-export const STREAM_URL = '/api/wolfpack/stream';
 /** HTTP status of a request the balance cannot pay for. */
 const PAYMENT_REQUIRED_STATUS = 402;
 export const runUrl = (runId: string) => `/api/wolfpack/runs/${encodeURIComponent(runId)}`;
@@ -85,6 +86,8 @@ export class PipelineRunner {
   private state: PipelineState = initialPipelineState;
   private readonly listeners = new Set<() => void>();
   private controller: AbortController | undefined;
+  /** What the newest start asked for, so a refusal is worded for it. */
+  private startKind: RunStart['kind'] = 'build';
   private readonly deps: Required<Omit<PipelineRunnerDeps, 'onEffect' | 'notify'>> &
     Pick<PipelineRunnerDeps, 'onEffect' | 'notify'>;
 
@@ -143,14 +146,16 @@ export class PipelineRunner {
     return this.controller.signal;
   }
 
-  /** Starts a run. Ignored while one is under way. */
-  async start(body: StreamRequestInput): Promise<void> {
+  /** Starts a run (a build or a repair). Ignored while one is under way. */
+  async start(source: RunStart): Promise<void> {
     if (isRunActive(this.state.phase)) return;
+    const { url, body, onlyStages } = startRequest(source);
+    this.startKind = source.kind;
     const signal = this.begin();
-    this.dispatch({ type: 'start' });
+    this.dispatch({ type: 'start', onlyStages });
     let res: Response;
     try {
-      res = await this.deps.fetch(STREAM_URL, {
+      res = await this.deps.fetch(url, {
         method: 'POST',
         credentials: 'include',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
@@ -236,13 +241,18 @@ export class PipelineRunner {
     return id === null ? extra : { ...extra, 'Last-Event-ID': id };
   }
 
-  /** 'Failed to start pipeline stream' in the feed, then the 'Pipeline Failed' toast. */
+  /**
+   * 'Failed to start pipeline stream' in the feed, then the 'Pipeline Failed' toast (for a repair,
+   * 'Repair Not Started': a refused repair, such as one with nothing to repair, is not a failed
+   * pipeline). The server's sentence is shown as it came.
+   */
   private cannotStart(sentence: string | undefined, paymentRequired = false): void {
-    const message = 'Failed to start pipeline stream';
+    const repair = this.startKind === 'repair';
+    const message = repair ? 'Failed to start the repair run' : 'Failed to start pipeline stream';
     this.log('error', message);
     this.dispatch({ type: 'fail', error: sentence ?? message, paymentRequired });
     this.deps.notify?.({
-      title: 'Pipeline Failed',
+      title: repair ? 'Repair Not Started' : 'Pipeline Failed',
       description: sentence ?? 'The server could not be reached. Check your connection and try again.',
       variant: 'destructive',
     });

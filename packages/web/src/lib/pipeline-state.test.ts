@@ -75,7 +75,7 @@ describe('applyPipelineEvent', () => {
     );
     expect(state.phase).toBe('complete');
     expect(state.progress).toMatchObject({ percent: 100, current: 5, total: 5, estimatedRemainingSeconds: 0 });
-    const result = { projectId: 'p1', filesGenerated: 3, verification, executionSeconds: 12 };
+    const result = { projectId: 'p1', filesGenerated: 3, verification, executionSeconds: 12, onlyStages: null };
     expect(state.result).toEqual(result);
     expect(effects).toEqual([{ type: 'completed', result }]);
     expect(isRunActive(state.phase)).toBe(false);
@@ -103,6 +103,62 @@ describe('applyPipelineEvent', () => {
       { type: 'stage', role: 'Polishing', ok: true, executionTime: 1, progress: progress(4, 80) },
     ]);
     expect(state.phase).toBe('complete');
+  });
+});
+
+describe('a run that does some stages only (Repair again)', () => {
+  const one = (current: number): PipelineProgress => ({ current, total: 1, percent: current * 100, elapsedSeconds: current, estimatedRemainingSeconds: 1 - current });
+  const repairRun: PipelineEvent = { type: 'run', runId: 'r2', conversationId: 'r2', stages: ['Proven Code'] };
+  const gateStart: PipelineEvent = { type: 'stage', role: 'Proven Code', ok: false, executionTime: 0, progress: one(0), engine: 'Engine A' };
+  const statuses = (state: PipelineState) => state.stages.map((s) => s.status);
+
+  it('shows the stages the run does not do as not in this run, from the start and from its run event', () => {
+    const started = reducePipeline(initialPipelineState, { type: 'start', onlyStages: ['Proven Code'] });
+    expect(statuses(started)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'pending']);
+    expect(started.onlyStages).toEqual(['Proven Code']);
+    // A reload reattaches knowing nothing; the replayed run event says it again.
+    const attached = reducePipeline(initialPipelineState, { type: 'attach', runId: 'r2' });
+    const state = applyPipelineEvent(attached, repairRun, '1').state;
+    expect(statuses(state)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'pending']);
+    expect(state.onlyStages).toEqual(['Proven Code']);
+  });
+
+  it("does not carry the previous build's finished stages into the repair run", () => {
+    const built = run([
+      { type: 'run', runId: 'r1', conversationId: 'r1' },
+      { type: 'stage', role: 'Planning', ok: true, executionTime: 1, progress: progress(1, 20), engine: 'Engine A' },
+      { type: 'complete', projectId: 'p1', filesGenerated: 1 },
+    ]);
+    const repair = run([repairRun], reducePipeline(built, { type: 'start', onlyStages: ['Proven Code'] }));
+    expect(repair.stages[0]).toMatchObject({ role: 'Planning', status: 'skipped', executionTime: 0, engine: undefined });
+  });
+
+  it('ends with Proven Code failed (not spinning) when its gate fails, and the result says what the run did', () => {
+    let state = run([repairRun, gateStart]);
+    expect(state.stages[4]).toMatchObject({ status: 'running', engine: 'Engine A' });
+    state = run([{ type: 'stage', role: 'Proven Code', ok: false, executionTime: 2.5, progress: one(1) }], state);
+    expect(state.stages[4]).toMatchObject({ status: 'failed', executionTime: 2.5 });
+    const { state: done, effects } = applyPipelineEvent(state, { type: 'complete', projectId: 'p1', filesGenerated: 4, executionSeconds: 3 }, '9');
+    expect(statuses(done)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'failed']);
+    expect(done.progress).toMatchObject({ current: 1, total: 1, percent: 100 });
+    expect(done.result?.onlyStages).toEqual(['Proven Code']);
+    expect(effects).toEqual([{ type: 'completed', result: done.result }]);
+  });
+
+  it('keeps a stage started again after a resume running, and a full build shows all five', () => {
+    const state = run([repairRun, gateStart, gateStart]);
+    expect(state.stages[4]?.status).toBe('running');
+    const build = run([{ type: 'run', runId: 'r1', conversationId: 'r1' }]);
+    expect(build.onlyStages).toBeNull();
+    expect(statuses(build)).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
+  });
+
+  it('marks a failed Proven Code gate of a full build as failed too', () => {
+    const state = run([
+      { type: 'stage', role: 'Proven Code', ok: false, executionTime: 0, progress: progress(4, 80) },
+      { type: 'stage', role: 'Proven Code', ok: false, executionTime: 3, progress: progress(5, 100) },
+    ]);
+    expect(state.stages[4]?.status).toBe('failed');
   });
 });
 

@@ -12,8 +12,14 @@ import {
   type VerificationSummary,
 } from '@wolfpack/core';
 
-/** Pending until a stage event arrives; running while its `ok` is false, complete once true. */
-export type StageStatus = 'pending' | 'running' | 'complete';
+/**
+ * Pending until a stage event arrives; running while its `ok` is false, complete once true.
+ * `failed`: the stage finished without passing (a Proven Code gate with problems ends with `ok`
+ * false), so it must not keep spinning once the run is over. `skipped`: the run does not do this
+ * stage at all ("Repair again" does Proven Code only); what an earlier run did there is not this
+ * run's work, so it is not shown as complete.
+ */
+export type StageStatus = 'pending' | 'running' | 'complete' | 'failed' | 'skipped';
 
 export interface StageView {
   role: PipelineRole;
@@ -61,6 +67,8 @@ export interface RunResult {
   verification: VerificationSummary | undefined;
   /** Seconds of engine work, the base of the savings estimates. */
   executionSeconds: number;
+  /** The stages the run did, when not all five ("Repair again": Proven Code only); null for a build. */
+  onlyStages: readonly PipelineRole[] | null;
 }
 
 export interface PipelineState {
@@ -70,6 +78,11 @@ export interface PipelineState {
   /** The `id:` of the newest event seen, sent as Last-Event-ID when reattaching. */
   lastEventId: string | null;
   stages: StageView[];
+  /**
+   * The stages this run does when not all five, from the `run` event (or the start, which knows
+   * a repair before the server says so); null for a build of all five.
+   */
+  onlyStages: readonly PipelineRole[] | null;
   progress: PipelineProgress | null;
   /** Oldest first. */
   feed: FeedItem[];
@@ -99,7 +112,8 @@ export type RunEffect =
 
 /** The client's own messages and transitions besides server events. */
 export type PipelineAction =
-  | { type: 'start' }
+  /** `onlyStages`: the run does these stages alone (a repair), so the others show as not in it. */
+  | { type: 'start'; onlyStages?: readonly PipelineRole[] | undefined }
   | { type: 'event'; event: PipelineEvent; id?: string | undefined }
   | { type: 'log'; item: FeedItem }
   | { type: 'attach'; runId: string }
@@ -133,6 +147,7 @@ export const initialPipelineState: PipelineState = {
   conversationId: null,
   lastEventId: null,
   stages: pendingStages(),
+  onlyStages: null,
   progress: null,
   feed: [],
   result: null,
@@ -141,6 +156,17 @@ export const initialPipelineState: PipelineState = {
   paymentRequired: false,
   reconnectAttempt: 0,
 };
+
+/**
+ * The stages of a run that does `only` these (all five when null): the others are `skipped`, the
+ * ones it does keep their status.
+ */
+export function limitStages(stages: readonly StageView[], only: readonly PipelineRole[] | null): StageView[] {
+  return stages.map((stage): StageView => {
+    if (only === null || only.includes(stage.role)) return stage.status === 'skipped' ? { ...stage, status: 'pending' } : stage;
+    return { ...stage, status: 'skipped', executionTime: 0, engine: undefined };
+  });
+}
 
 /** Phases in which a run is under way (the start button reads 'Pack in action...'). */
 export function isRunActive(phase: RunPhase): boolean {
@@ -187,19 +213,23 @@ export function applyPipelineEvent(
   switch (event.type) {
     case 'run': {
       const phase = base.phase === 'complete' || base.phase === 'failed' ? base.phase : 'running';
+      // The server's word on which stages the run does replaces the client's guess from the start.
+      const onlyStages = event.stages ?? null;
       return {
         state: {
           ...movedOn(base),
           phase,
           runId: event.runId,
           conversationId: event.conversationId,
+          onlyStages,
+          stages: limitStages(base.stages, onlyStages),
           reconnectAttempt: 0,
         },
         effects: [{ type: 'run-started', runId: event.runId }],
       };
     }
     case 'stage': {
-      const status: StageStatus = event.ok ? 'complete' : 'running';
+      const status: StageStatus = event.ok ? 'complete' : finishesStage(base, event) ? 'failed' : 'running';
       const stages = base.stages.map((stage) =>
         stage.role === event.role
           ? { ...stage, status, executionTime: event.executionTime, engine: event.engine ?? stage.engine }
@@ -236,6 +266,7 @@ export function applyPipelineEvent(
         filesGenerated: event.filesGenerated,
         verification: event.verification,
         executionSeconds: event.executionSeconds ?? base.progress?.elapsedSeconds ?? 0,
+        onlyStages: base.onlyStages,
       };
       return {
         state: {
@@ -271,6 +302,18 @@ export function applyPipelineEvent(
   }
 }
 
+/**
+ * Whether a stage event with `ok` false ends the running stage (it finished without passing, like a
+ * failed Proven Code gate) rather than starting it: a start's `current` is the stage's position, its
+ * finish counts one more finished stage. A stage started again (a resumed run) has the same
+ * `current` as its first start, so it stays running.
+ */
+function finishesStage(state: PipelineState, event: Extract<PipelineEvent, { type: 'stage' }>): boolean {
+  if (event.ok) return false;
+  const stage = state.stages.find((s) => s.role === event.role);
+  return stage?.status === 'running' && state.progress !== null && event.progress.current > state.progress.current;
+}
+
 let clientItemCounter = 0;
 
 /** A feed item written by the client itself (not a server `log` event). */
@@ -282,9 +325,11 @@ export function clientFeedItem(type: FeedItem['type'], message: string, id?: str
 /** The state after one action. Pure. */
 export function reducePipeline(state: PipelineState, action: PipelineAction): PipelineState {
   switch (action.type) {
-    case 'start':
-      // A new run starts with every stage pending; the feed keeps earlier lines until cleared.
-      return { ...initialPipelineState, phase: 'starting', feed: state.feed };
+    case 'start': {
+      // A new run starts with every stage it does pending; the feed keeps earlier lines until cleared.
+      const onlyStages = action.onlyStages ?? null;
+      return { ...initialPipelineState, phase: 'starting', onlyStages, stages: limitStages(pendingStages(), onlyStages), feed: state.feed };
+    }
     case 'event':
       return applyPipelineEvent(state, action.event, action.id).state;
     case 'log':

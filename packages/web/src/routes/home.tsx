@@ -30,11 +30,14 @@ import { isRunActive } from '../lib/pipeline-state';
 export const AUTOSTART_DELAY_MS = 500;
 
 /**
- * Router state another screen passes when it sends the user here (Continue on a project): the idea
- * to put in the prompt. The continue-project id itself travels in browser storage.
+ * Router state another screen passes when it sends the user here: the idea to put in the prompt
+ * (Continue on a project; the continue-project id itself travels in browser storage), or the
+ * project to repair again (the Proven Code tab's "Repair again"). Router state, not a query
+ * parameter: a link someone sends cannot start a charged run.
  */
 export interface HomeLocationState {
   idea?: string;
+  repairProjectId?: string;
 }
 
 function ideaFromLocation(state: unknown): string | undefined {
@@ -43,16 +46,22 @@ function ideaFromLocation(state: unknown): string | undefined {
   return typeof idea === 'string' && idea.trim() ? idea : undefined;
 }
 
+function repairFromLocation(state: unknown): string | undefined {
+  if (!state || typeof state !== 'object' || !('repairProjectId' in state)) return undefined;
+  const id = (state as HomeLocationState).repairProjectId;
+  return typeof id === 'string' && id.trim() ? id : undefined;
+}
+
 /** Home (/): the build screen (spec core §2 Home). */
 export function HomePage() {
-  const { state, start, resume, reconnect, log, clearFeed, dismissResult } = usePipelineRun();
+  const { state, start, repair, resume, reconnect, log, clearFeed, dismissResult } = usePipelineRun();
   const location = useLocation();
   const navigate = useNavigate();
   // Continue from a project page arrives with the project's idea.
   const [prompt, setPrompt] = useState(() => ideaFromLocation(location.state) ?? '');
   useEffect(() => {
     // The idea is used once: a reload or Back must not bring it back over newer edits.
-    if (ideaFromLocation(location.state) !== undefined) {
+    if (ideaFromLocation(location.state) !== undefined || repairFromLocation(location.state) !== undefined) {
       void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
     }
   }, [location.state, location.pathname, location.search, navigate]);
@@ -124,6 +133,17 @@ export function HomePage() {
     }, AUTOSTART_DELAY_MS);
     return () => clearTimeout(timer);
   }, [autostart, setParams]);
+
+  // "Repair again" from a project page starts once per navigation: the ref outlives React's
+  // development double effects, and the state is cleared above so a reload or Back cannot repeat
+  // a charged run.
+  const repairHandled = useRef<string | null>(null);
+  useEffect(() => {
+    const projectId = repairFromLocation(location.state);
+    if (projectId === undefined || repairHandled.current === location.key) return;
+    repairHandled.current = location.key;
+    void repair(projectId, { modelOrder: modelOrder.current });
+  }, [location.state, location.key, repair]);
 
   // Bring the run into view when it starts, and the result when it completes.
   const runArea = useRef<HTMLDivElement>(null);
@@ -227,6 +247,7 @@ export function HomePage() {
                 result={result}
                 onContinue={() => continueBuilding(result.projectId)}
                 onPublish={() => publish.open(result.projectId)}
+                onRepair={() => void repair(result.projectId, { modelOrder: modelOrder.current })}
               />
             ) : null}
             {showRun || completedProjectId ? (

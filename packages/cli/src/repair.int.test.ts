@@ -1,0 +1,167 @@
+/**
+ * `wolfpack repair` from the built binary against a real server (issue 13, "Repair again"). The
+ * engine is a local OpenAI-compatible fake answering like the demo engines, except that until
+ * `mode.fixes` is set every app.js it writes starts with a syntax error, so the Proven Code gate
+ * fails for real. The sandbox is off: a repaired project is "not proven" (exit 5 under
+ * --require-proof), never "passed".
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipelineCompleteEvent, type ChatMessage } from '@wolfpack/core';
+import { demoReply } from '@wolfpack/core/demo';
+import { startFakeOpenAIServer, type OpenAIFakeServer, type RecordedRequest } from '@wolfpack/core/engines/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, loginCli, parseJsonLines, runCli, startTestServer, type CliResult, type TestServer } from './testing/cli-harness.js';
+
+const PASSWORD = 'correct-horse-battery';
+const messagesOf = (request: RecordedRequest) => (request.body as { messages: ChatMessage[] }).messages;
+/** A repair round's prompt (core's stage-repair) as opposed to a build stage's. */
+const isRepair = (request: RecordedRequest) =>
+  /Automated checks found problems/.test(String(messagesOf(request).find((m) => m.role === 'system')?.content ?? ''));
+
+const mode = { fixes: false };
+let engine: OpenAIFakeServer;
+let server: TestServer;
+let home: string;
+let configFile: string;
+
+beforeAll(async () => {
+  engine = await startFakeOpenAIServer({
+    fallback: (request) => {
+      const text = demoReply(messagesOf(request));
+      return { kind: 'stream', deltas: [mode.fixes ? text : text.replaceAll('```js app.js\n', '```js app.js\nconst = ;\n')] };
+    },
+  });
+  server = await startTestServer({
+    env: {
+      WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 1 }]),
+    },
+  });
+  home = await mkdtemp(join(tmpdir(), 'wolfpack-cli-repair-'));
+  configFile = join(home, 'config.json');
+  await loginCli(server.url, 'repairer', PASSWORD, { HOME: home, WOLFPACK_CONFIG: configFile });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await engine?.close();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+function wolfpack(args: string[]): Promise<CliResult> {
+  return runCli(args, { env: { HOME: home, WOLFPACK_CONFIG: configFile, WOLFPACK_URL: server.url }, timeoutMs: 90_000 });
+}
+
+describe('wolfpack repair', () => {
+  let projectId = '';
+
+  it('a build whose gate fails exits 3 under --require-proof', async () => {
+    const result = await wolfpack(['build', 'A habit tracker with daily streaks', '--json', '--require-proof']);
+    expect(result.code, result.stderr).toBe(3);
+    const complete = pipelineCompleteEvent.parse(parseJsonLines(result.stdout).at(-1));
+    expect(complete.verification).toMatchObject({ passed: false, verdict: 'failed' });
+    projectId = complete.projectId;
+  }, 90_000);
+
+  it('repairs with Proven Code alone, says so line by line, and exits 3 when it still fails', async () => {
+    const callsBefore = engine.requests.length;
+    // The first 8 characters of the id are enough, as for every project command.
+    const result = await wolfpack(['repair', projectId.slice(0, 8), '--require-proof']);
+    expect(result.code, result.stderr).toBe(3);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^\[run\] Run [0-9a-f-]{36} started: Proven Code only$/);
+    const stageLines = lines.filter((line) => line.startsWith('[stage]'));
+    expect(stageLines).toHaveLength(2);
+    expect(stageLines[0]).toBe('[stage] Proven Code started (engine alpha)');
+    expect(stageLines[1]).toMatch(/^\[stage\] Proven Code finished with problems in [\d.]+s \(engine alpha\), 100% of the run$/);
+    expect(result.stdout).toMatch(/^\[log\] .*Refunded \$\d+\.\d\d for repair rounds/m);
+    expect(result.stdout).toContain(`Project ${projectId}: repair run (Proven Code only) on its `);
+    expect(result.stdout).toContain('\nProven Code: failed\n');
+    expect(result.stdout).toMatch(/^ {4}app\.js \(syntax\): /m);
+    expect(result.stderr).toBe('wolfpack: Proven Code failed (see above); exiting with 3 because of --require-proof.\n');
+    // Only repair rounds went to the engine.
+    const calls = engine.requests.slice(callsBefore);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every(isRepair)).toBe(true);
+  }, 90_000);
+
+  it('--json: the run event names its stages, only Proven Code runs, and the repaired files are written (exit 5: not proven)', async () => {
+    mode.fixes = true;
+    const out = join(home, 'repaired');
+    const result = await wolfpack(['repair', projectId, '--json', '--require-proof', '--out', out, '--engines', 'alpha']);
+    expect(result.code, result.stderr).toBe(5);
+    const events = parseJsonLines(result.stdout) as Array<{ eventId: number; type: string; role?: string; stages?: string[] }>;
+    expect(events.map((event) => event.eventId)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]).toMatchObject({ type: 'run', stages: ['Proven Code'] });
+    expect(new Set(events.filter((event) => event.type === 'stage').map((event) => event.role))).toEqual(new Set(['Proven Code']));
+    const complete = pipelineCompleteEvent.parse(events.at(-1));
+    expect(complete).toMatchObject({ projectId, verification: { passed: true, verdict: 'unproven' } });
+    // Under --json the summary goes to stderr, then the reason for the exit code.
+    expect(result.stderr).toContain('repair run (Proven Code only)');
+    expect(result.stderr).toContain('Proven Code: not proven');
+    expect(result.stderr.endsWith('wolfpack: The project was not proven (see above); exiting with 5 because of --require-proof.\n')).toBe(true);
+    expect(await readFile(join(out, 'app.js'), 'utf8')).not.toContain('const = ;');
+  }, 90_000);
+
+  it("is refused with the server's sentence once nothing failed, and for engines or projects that do not exist", async () => {
+    const nothing = await wolfpack(['repair', projectId]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toBe('');
+    expect(nothing.stderr).toMatch(/^wolfpack: Nothing in this project failed Proven Code, so there is nothing to repair;.*Re-check it instead\.\n$/);
+
+    const engines = await wolfpack(['repair', projectId, '--engines', 'nope']);
+    expect(engines.code).toBe(1);
+    expect(engines.stderr).toBe('wolfpack: Unknown engine "nope". Available engines: alpha.\n');
+
+    const missing = await wolfpack(['repair', 'ffffffff']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^wolfpack: .*project.*\n$/i);
+  }, 60_000);
+});
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!hasTmux)('wolfpack repair in a terminal (tmux)', () => {
+  const socket = `wolfpack-cli-repair-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'repair');
+
+  afterAll(() => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+  });
+
+  it('the live view shows the one stage the run does, and how it ended', async () => {
+    mode.fixes = false;
+    const built = await wolfpack(['build', 'A pomodoro timer', '--json']);
+    const { projectId } = pipelineCompleteEvent.parse(parseJsonLines(built.stdout).at(-1));
+    // CI unset: under CI=true Ink draws only the final frame.
+    const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${server.url}' HOME='${home}' '${process.execPath}' '${BIN}' repair ${projectId}; echo "EXIT=$?"; sleep 600`;
+    tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'repair', command);
+    const deadline = Date.now() + 60_000;
+    let shown = screen();
+    while (!/EXIT=\d+/.test(shown)) {
+      if (Date.now() > deadline) throw new Error(`The repair did not end. The screen was:\n${shown}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      shown = screen();
+    }
+    expect(shown).toMatch(/Wolfpack repair run [0-9a-f-]{36} · Proven Code only/);
+    expect(shown).toMatch(/✘ Proven Code/);
+    // The stages this run does not do are not drawn as pending or done.
+    for (const stage of ['Planning', 'Building', 'Polishing']) expect(shown).not.toMatch(new RegExp(`[○✔] ${stage}`));
+    expect(shown).toContain('repair run (Proven Code only)');
+    expect(shown).toContain('EXIT=0');
+  }, 90_000);
+});
