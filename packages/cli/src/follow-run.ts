@@ -1,4 +1,4 @@
-import { AppError, projectDetailReply } from '@wolfpack/core';
+import { AppError, projectDetailReply, runInfoReply, type PipelineRole } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
 import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from './exit-code.js';
@@ -32,7 +32,9 @@ export interface FollowOptions {
  */
 export async function followToEnd(context: CommandContext, api: ApiClient, source: RunSource, options: FollowOptions): Promise<void> {
   const { io, output } = context;
-  let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined, source.kind === 'repair' ? REPAIR_STAGES : undefined);
+  // A run followed from the middle has its `run` event behind it: the server says which stages it does.
+  const only = source.kind === 'repair' ? REPAIR_STAGES : source.kind === 'attach' && source.after > 0 ? await stagesOf(api, source.runId) : undefined;
+  let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined, only);
   const reporter: RunReporter = output.json
     ? jsonReporter(io)
     : output.live
@@ -126,4 +128,13 @@ export function paymentRequiredMessage(error: string, runId: string | undefined,
   }
   const resume = `resume it with: wolfpack attach ${runId ?? 'RUN_ID'}`;
   return `${error} The run is paused; once credits are in (\`wolfpack topup 25\` prints a checkout link), ${resume}`;
+}
+
+/** The stages a run does when not all five; undefined when unknown (followRun reports a missing run itself). */
+async function stagesOf(api: ApiClient, runId: string): Promise<PipelineRole[] | undefined> {
+  try {
+    return (await api.get(`/api/wolfpack/runs/${encodeURIComponent(runId)}`, { reply: runInfoReply })).run.stages;
+  } catch {
+    return undefined;
+  }
 }

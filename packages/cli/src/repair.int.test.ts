@@ -103,6 +103,12 @@ describe('wolfpack repair', () => {
     expect(result.stderr).toContain('Proven Code: not proven');
     expect(result.stderr.endsWith('wolfpack: The project was not proven (see above); exiting with 5 because of --require-proof.\n')).toBe(true);
     expect(await readFile(join(out, 'app.js'), 'utf8')).not.toContain('const = ;');
+
+    // Attached from the middle (its `run` event behind it), the run is still shown as a repair.
+    const runId = (events[0] as unknown as { runId: string }).runId;
+    const attached = await wolfpack(['attach', runId, '--since', '2']);
+    expect(attached.code, attached.stderr).toBe(0);
+    expect(attached.stdout).toContain('repair run (Proven Code only)');
   }, 90_000);
 
   it("is refused with the server's sentence once nothing failed, and for engines or projects that do not exist", async () => {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { countLike, entityId, timestamp } from './common.js';
+import { pipelineRole } from './events.js';
 
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted'] as const;
 export const runStatus = z.enum(RUN_STATUSES);
@@ -21,6 +22,8 @@ export const runInfo = z.object({
   lastEventId: countLike,
   createdAt: timestamp,
   error: z.string().nullable(),
+  /** The stages this run does, when not all five (a "Repair again" run: Proven Code only). */
+  stages: z.array(pipelineRole).min(1).optional(),
 });
 export type RunInfo = z.infer<typeof runInfo>;
 

@@ -6,7 +6,7 @@
  * on the project.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { balanceReply, projectDetailReply, type ChatMessage, type PipelineEvent } from '@wolfpack/core';
+import { balanceReply, projectDetailReply, runInfoReply, type ChatMessage, type PipelineEvent } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { TestClient } from '../testing/http-client.js';
@@ -93,6 +93,10 @@ describe.each(testDatabases())('Repair again on %s', (kind) => {
     detail = projectDetailReply.parse((await client.get(`/api/projects/${projectId}`)).json);
     expect(detail.verification).toMatchObject({ version: 3, verdict: 'unproven' });
     const runId = fixed.events[0]!.event.type === 'run' ? fixed.events[0]!.event.runId : '';
+    // The run says which stages it does (a client attaching mid-run has no `run` event to read).
+    expect(runInfoReply.parse((await client.get(`/api/wolfpack/runs/${runId}`)).json).run.stages).toEqual(['Proven Code']);
+    const builtRun = (await sql(server).execute<Array<{ id: string }>>('select id from conversations where only_stages is null'))[0]!.id;
+    expect(runInfoReply.parse((await client.get(`/api/wolfpack/runs/${builtRun}`)).json).run).not.toHaveProperty('stages');
     const usage = await sql(server).execute<Array<{ billed: string | number; purpose: string }>>('select billed_cents as billed, purpose from engine_usage where conversation_id = ?', [runId]);
     expect(usage.length).toBeGreaterThan(0);
     expect(usage.every((u) => u.purpose === 'repair')).toBe(true);

@@ -49,6 +49,7 @@ export class RunReader {
       projectId: row.status === 'completed' ? (row.projectId ?? null) : null,
       lastEventId: (await this.lastEvent(runId)).seq,
       createdAt: row.createdAt.toISOString(),
+      ...(row.onlyStages ? { stages: row.onlyStages } : {}),
       error: row.error ?? null,
     };
   }
