@@ -5,7 +5,6 @@
  * fails for real. The sandbox is off: a repaired project is "not proven" (exit 5 under
  * --require-proof), never "passed".
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { pipelineCompleteEvent, type ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer, type RecordedRequest } from '@wolfpack/core/engines/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, loginCli, parseJsonLines, runCli, startTestServer, type CliResult, type TestServer } from './testing/cli-harness.js';
+import { BIN, hasTmux, loginCli, parseJsonLines, runCli, startTestServer, tmuxServer, type CliResult, type TestServer } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
 const messagesOf = (request: RecordedRequest) => (request.body as { messages: ChatMessage[] }).messages;
@@ -127,27 +126,9 @@ describe('wolfpack repair', () => {
   }, 60_000);
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe.skipIf(!hasTmux)('wolfpack repair in a terminal (tmux)', () => {
-  const socket = `wolfpack-cli-repair-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'repair');
-
-  afterAll(() => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
-  });
+  const term = tmuxServer('wolfpack-cli-repair');
+  afterAll(() => term.close());
 
   it('the live view shows the one stage the run does, and how it ended', async () => {
     mode.fixes = false;
@@ -155,14 +136,8 @@ describe.skipIf(!hasTmux)('wolfpack repair in a terminal (tmux)', () => {
     const { projectId } = pipelineCompleteEvent.parse(parseJsonLines(built.stdout).at(-1));
     // CI unset: under CI=true Ink draws only the final frame.
     const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${server.url}' HOME='${home}' '${process.execPath}' '${BIN}' repair ${projectId}; echo "EXIT=$?"; sleep 600`;
-    tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'repair', command);
-    const deadline = Date.now() + 60_000;
-    let shown = screen();
-    while (!/EXIT=\d+/.test(shown)) {
-      if (Date.now() > deadline) throw new Error(`The repair did not end. The screen was:\n${shown}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      shown = screen();
-    }
+    term.start('repair', command);
+    const shown = await term.waitFor('repair', /EXIT=\d+/, 60_000);
     expect(shown).toMatch(/Wolfpack repair run [0-9a-f-]{36} · Proven Code only/);
     expect(shown).toMatch(/✘ Proven Code/);
     // The stages this run does not do are not drawn as pending or done.
