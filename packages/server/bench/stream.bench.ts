@@ -28,7 +28,7 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 
 let delayMs = 0;
 let calls: Array<[number, number]> = [];
 // The delay is read per call, so one engine server serves every latency.
-const engine = await startDemoEngineServer({ delayMs: () => delayMs, onCall: (s, e) => (calls.push([s, e]), process.env.TRACE && console.error('TRACE', (performance.timeOrigin + s).toFixed(1), 'call start;', (performance.timeOrigin + e).toFixed(1), 'call end')) });
+const engine = await startDemoEngineServer({ delayMs: () => delayMs, onCall: (s, e) => calls.push([s, e]) });
 const enginesEnv = JSON.stringify(
   DEMO_ENGINE_KEYS.map((key) => ({ key, provider: 'openai', model: 'wolfpack-demo', baseURL: engine.baseURL, apiKey: 'demo', pricePer1kTokensCents: 0 })),
 );
@@ -56,7 +56,7 @@ interface RunFigures {
 
 async function serverRun(server: ServerProcess, cookie: string, idea: string): Promise<RunFigures> {
   calls = [];
-  const started = performance.now();if(process.env.TRACE)console.error('TRACE', (performance.timeOrigin+started).toFixed(1), 'POST');
+  const started = performance.now();
   const res = await fetch(`${server.url}/api/wolfpack/stream`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
@@ -67,7 +67,7 @@ async function serverRun(server: ServerProcess, cookie: string, idea: string): P
   for await (const { data } of decodeEventStream(res.body!, pipelineEvent)) {
     if (!firstEvent) firstEvent = performance.now() - started;
     // The run is over for its user when the result arrives.
-    if (data.type === 'complete') {completedAt = performance.now();if(process.env.TRACE)console.error('TRACE', (performance.timeOrigin+completedAt).toFixed(1), 'got complete');}
+    if (data.type === 'complete') completedAt = performance.now();
     if (data.type === 'error') throw new Error(`the run failed: ${data.error}`);
   }
   return { wall: completedAt - started, engine: busyMs(), firstEvent };

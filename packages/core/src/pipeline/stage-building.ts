@@ -3,6 +3,7 @@ import { mapConcurrent } from './event-channel.js';
 import { detectIncomplete, parseFileBlocks } from './file-blocks.js';
 import { formatPlan, parsePlan, type PlannedFile } from './plan.js';
 import { BUILD_ALL_SYSTEM, BUILDING_SYSTEM, buildingUser, completionUser, PLANNING_SYSTEM, planningUser } from './prompts/index.js';
+import { prescanModules } from './scan-module.js';
 import { ask, filesForPrompt, mergeFiles, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
 
 /** Sends an incomplete file back for completion, a bounded number of times. */
@@ -13,6 +14,7 @@ async function completeFile(ctx: StageContext, path: string, reason: string, pre
     ctx.emit('warning', `${path} was incomplete (${why}); asking for the complete file (attempt ${attempt} of ${ctx.completionAttempts}).`);
     const { text } = await ask(ctx, BUILDING_SYSTEM, completionUser(ctx.ideaText, path, why, last.slice(0, 20_000)), 0, 'completion', signal);
     const parsed = parseFileBlocks(text);
+    await prescanModules(parsed.files);
     const file = parsed.files.find((f) => f.path === path) ?? (parsed.files.length === 1 ? { ...parsed.files[0]!, path } : undefined);
     if (!file) {
       why = 'the answer held no file';
@@ -32,6 +34,8 @@ async function completeFile(ctx: StageContext, path: string, reason: string, pre
 async function buildPlannedFile(ctx: StageContext, planText: string, planned: PlannedFile, signal: AbortSignal): Promise<Record<string, string>> {
   const { text } = await ask(ctx, BUILDING_SYSTEM, buildingUser(ctx.ideaText, planText, planned.path, planned.purpose), 0, 'stage', signal);
   const parsed = parseFileBlocks(text);
+  // Building's files tend to arrive together: parse them in esbuild's service, not one by one on this thread.
+  await prescanModules(parsed.files);
   // A block under an unsafe path is dropped; say so, or the file just seems to be missing.
   for (const problem of parsed.problems) if (problem.kind === 'unsafe-path') ctx.emit('warning', problem.message);
   const out: Record<string, string> = {};
@@ -83,7 +87,7 @@ export const building: StageHandler = async (ctx) => {
   for (let offset = 0; Object.keys(built).length === 0 && offset < 2; offset++) {
     const { text, engine } = await ask(ctx, BUILD_ALL_SYSTEM, `${ctx.ideaText}\n\nPlan:\n${planText}`, offset);
     engineKey = engine.key;
-    const answer = readAnswer(ctx, text);
+    const answer = await readAnswer(ctx, text);
     if (answer.operations.length > 0) ctx.emit('warning', `Building writes files only; ${answer.operations.length} DELETE/MOVE line(s) were ignored.`);
     built = answer.files;
   }

@@ -8,6 +8,7 @@ import { formatFilesForPrompt, selectFilesForContext } from './context-budget.js
 import type { CallPurpose, EngineRunner, Emit } from './engine-runner.js';
 import type { FileOperation } from './file-operations.js';
 import { applyLimits, detectIncomplete, parseFileBlocks } from './file-blocks.js';
+import { prescanModules } from './scan-module.js';
 import type { ProjectPlan } from './plan.js';
 import type { RunMemory } from './run-memory.js';
 import type { ProjectCheck, VerifyReport } from './verify.js';
@@ -67,8 +68,9 @@ export interface Answer {
  * Only a block left open is cut off: when an engine stops at its token limit, the files it closed
  * before are complete, whatever the finish reason says about the answer as a whole.
  */
-export function readAnswer(ctx: StageContext, text: string): Answer {
+export async function readAnswer(ctx: StageContext, text: string): Promise<Answer> {
   const parsed = parseFileBlocks(text);
+  await prescanModules(parsed.files);
   for (const problem of parsed.problems) ctx.emit('warning', problem.message);
   const files: Record<string, string> = {};
   const cut: string[] = [];

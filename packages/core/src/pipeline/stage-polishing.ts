@@ -16,7 +16,7 @@ export const polishing: StageHandler = async (ctx) => {
     ctx.emit('info', 'Polishing found nothing to improve.');
     return { ok: true, engine: engine.key };
   }
-  const answer = readAnswer(ctx, text);
+  const answer = await readAnswer(ctx, text);
   if (answer.operations.length > 0) ctx.emit('warning', `Polishing may not delete or move files; ${answer.operations.length} DELETE/MOVE line(s) were ignored.`);
   const proposed = Object.entries(answer.files).slice(0, MAX_POLISHED_FILES);
   const memory = ctx.state.memory;

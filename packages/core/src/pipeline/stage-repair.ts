@@ -7,6 +7,7 @@
 import { applyFileChanges } from './file-operations.js';
 import { REPAIR_SYSTEM, repairUser } from './prompts/index.js';
 import { markReplaced, problemKey, problemLine, regressions, remember, type FailedRepair, type RunMemory } from './run-memory.js';
+import { prescanModules } from './scan-module.js';
 import { ask, commitFiles, filesForPrompt, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
 import { describeCoverage, formatProblems, verifyProject, type VerifyProblem, type VerifyReport } from './verify.js';
 
@@ -20,6 +21,7 @@ export function staticPartOf(report: VerifyReport): VerifyReport {
 
 /** The static checks and, when one is plugged in, the extra check, as one report. */
 export async function verifyAll(ctx: StageContext, files: Readonly<Record<string, string>>): Promise<VerifyReport> {
+  await prescanModules(Object.entries(files).map(([path, content]) => ({ path, content })));
   const report = verifyProject(files);
   if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return report;
   staticParts.set(report, structuredClone(report));
@@ -104,7 +106,7 @@ async function repairRound(ctx: StageContext, report: VerifyReport, offset: numb
   // The output that shows each problem (a stack trace, the failing assertion) goes with it.
   const user = repairUser(ctx.ideaText, formatProblems(report, 50, { details: true }), filesForPrompt(ctx, subset), note);
   const { text, engine } = await ask(ctx, REPAIR_SYSTEM, user, offset, 'repair');
-  const answer = readAnswer(ctx, text);
+  const answer = await readAnswer(ctx, text);
   const before = ctx.state.files;
   const applied = applyFileChanges(before, answer.files, answer.operations);
   for (const warning of applied.warnings) ctx.emit('warning', warning);
