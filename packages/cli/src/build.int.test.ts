@@ -3,13 +3,12 @@
  * offline demo engines: what a script sees (JSON lines, plain lines, exit codes, files on disk)
  * and what a person sees in a real terminal (tmux: the live view, Ctrl+C detaches, attach).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDetailReply } from '@wolfpack/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, loginCli, runCli, startTestServer, storedToken, type CliResult, type RunOptions, type TestServer } from './testing/cli-harness.js';
+import { BIN, hasTmux, loginCli, runCli, startTestServer, storedToken, tmuxServer, type CliResult, type RunOptions, type TestServer } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
 
@@ -152,30 +151,9 @@ describe('from a script', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
-  const socket = `wolfpack-cli-build-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'build');
+  const term = tmuxServer('wolfpack-cli-build');
   let slow: TestServer;
-
-  async function waitForScreen(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const shown = screen();
-      if (pattern.test(shown)) return shown;
-      if (Date.now() > deadline) throw new Error(`${pattern} did not appear on screen. The screen was:\n${shown}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   beforeAll(async () => {
     // Slow enough to watch: every engine call waits a second, so a stage lasts about that long.
@@ -184,20 +162,16 @@ describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
+    term.close();
     await slow?.close();
   });
 
   it('shows the live view, detaches on Ctrl+C, and attach then follows the run to the end', async () => {
     // CI unset: under CI=true Ink draws only the final frame, and a person at a terminal sees frames.
     const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${slow.url}' HOME='${home}' '${process.execPath}' '${BIN}' build 'a pomodoro timer'; echo "EXIT=$?"; sleep 600`;
-    tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'build', command);
+    term.start('build', command);
 
-    const live = await waitForScreen(/Building with engine/);
+    const live = await term.waitFor('build', /Building with engine/);
     expect(live).toMatch(/Wolfpack run [0-9a-f-]{36}/);
     for (const stage of ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code']) expect(live).toContain(stage);
     expect(live).toMatch(/✔ Planning/);
@@ -205,8 +179,8 @@ describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
     expect(live).toContain('Activity');
     expect(live).not.toContain('EXIT=');
 
-    tmux('send-keys', '-t', 'build', 'C-c');
-    const after = await waitForScreen(/EXIT=\d+/);
+    term.tmux('send-keys', '-t', 'build', 'C-c');
+    const after = await term.waitFor('build', /EXIT=\d+/);
     const detached = /Detached\. The run continues on the server; reattach with: wolfpack attach ([0-9a-f-]{36})/.exec(after);
     expect(detached, after).not.toBeNull();
     expect(after).toContain('EXIT=130');

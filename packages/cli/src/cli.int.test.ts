@@ -2,12 +2,11 @@
  * The built `wolfpack` binary against a real server: what a script sees (plain lines, exit codes,
  * one error line) and what a person sees in a real terminal (tmux).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, registerUser, runCli, startTestServer, unusedPort, type RunOptions, type TestServer } from './testing/cli-harness.js';
+import { BIN, hasTmux, registerUser, runCli, startTestServer, tmuxServer, unusedPort, type RunOptions, type TestServer } from './testing/cli-harness.js';
 
 const USER = 'alice';
 const PASSWORD = 'correct-horse-battery';
@@ -132,55 +131,29 @@ describe('from a script', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
-  const socket = `wolfpack-cli-test-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  /** The whole pane, scrollback included. */
-  const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'login');
+  const term = tmuxServer('wolfpack-cli-test');
+  const screen = () => term.screen('login');
+  const waitForScreen = (pattern: RegExp) => term.waitFor('login', pattern, 20_000);
 
-  async function waitForScreen(text: string, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const shown = screen();
-      if (shown.includes(text)) return shown;
-      if (Date.now() > deadline) throw new Error(`"${text}" did not appear on screen. The screen was:\n${shown}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  afterAll(() => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // Already gone.
-    }
-  });
+  afterAll(() => term.close());
 
   it('asks for username and password, does not show the password, and logs in', async () => {
     // CI unset: under CI=true Ink draws only the final frame, and a person at a terminal sees frames.
     const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${server.url}' HOME='${home}' '${process.execPath}' '${BIN}' login; echo "EXIT=$?"; sleep 600`;
-    tmux('new-session', '-d', '-x', '120', '-y', '30', '-s', 'login', command);
+    term.start('login', command, { width: 120, height: 30 });
 
-    await waitForScreen('Username:');
-    tmux('send-keys', '-t', 'login', '-l', USER);
-    tmux('send-keys', '-t', 'login', 'Enter');
-    await waitForScreen('Password:');
-    tmux('send-keys', '-t', 'login', '-l', PASSWORD);
+    await waitForScreen(/Username:/);
+    term.tmux('send-keys', '-t', 'login', '-l', USER);
+    term.tmux('send-keys', '-t', 'login', 'Enter');
+    await waitForScreen(/Password:/);
+    term.tmux('send-keys', '-t', 'login', '-l', PASSWORD);
     // Let the password reach the prompt before Enter, as typing would, so it could be drawn if it were going to be.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(screen()).not.toContain(PASSWORD);
-    tmux('send-keys', '-t', 'login', 'Enter');
+    term.tmux('send-keys', '-t', 'login', 'Enter');
 
-    const shown = await waitForScreen('EXIT=');
+    const shown = await waitForScreen(/EXIT=/);
     expect(shown).toContain(`Username: ${USER}`);
     expect(shown).toContain(`Logged in to ${server.url} as ${USER}`);
     expect(shown).toContain('EXIT=0');
