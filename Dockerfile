@@ -1,10 +1,15 @@
-# syntax=docker/dockerfile:1
-#
 # Wolfpack server + web app in one image. Build from the repository root:
 #   docker build -t wolfpack .
 # Run alone (embedded PGlite database in the /data volume):
 #   docker run --init -p 3000:3000 -v wolfpack-data:/data wolfpack
 # Run several replicas on PostgreSQL behind a proxy: deploy/compose.yaml, docs/DEPLOYMENT.md.
+#
+# Needs BuildKit (RUN --mount=type=cache): Docker 23 and later use it by default; on Docker 20.10
+# set DOCKER_BUILDKIT=1. There is no `# syntax=docker/dockerfile:1` line on purpose: the
+# Dockerfile frontend built into BuildKit (Docker 20.10 and later) has everything used here,
+# whereas that line makes every build first pull the docker/dockerfile image from Docker Hub,
+# so a build without Docker Hub (offline, or only a private registry or mirror) fails before its
+# first step.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -32,17 +37,22 @@ RUN pnpm build
 
 # The server package with only its production dependencies (@wolfpack/core included, as a copy)
 # in a self-contained node_modules. --legacy: the workspace does not inject workspace packages.
+# The TypeScript sources and benchmarks of both are dropped: only their dist/ runs.
 RUN --mount=type=cache,id=wolfpack-pnpm-store,target=/pnpm-store \
     pnpm --filter @wolfpack/server --prod deploy --legacy --store-dir /pnpm-store /out/packages/server \
  && rm -rf /out/packages/server/src /out/packages/server/bench \
+           /out/packages/server/node_modules/@wolfpack/core/src /out/packages/server/node_modules/@wolfpack/core/bench \
  && mkdir -p /out/packages/web \
  && cp -r packages/web/dist /out/packages/web/dist
 
 # ---- runtime: Node and the deployed tree, bubblewrap and Chromium for Proven Code's sandbox
 FROM ${NODE_IMAGE} AS runtime
-# Proven Code runs generated code only inside bubblewrap (the container must allow user
-# namespaces: Docker's default seccomp profile may refuse them; without them the verdict says
-# "not executed: no sandbox on this server"). Chromium loads generated pages inside it.
+# Proven Code runs generated code only inside bubblewrap, and Chromium loads generated pages
+# inside it. Under Docker's defaults bubblewrap cannot start (the default seccomp profile refuses
+# new user namespaces, and the masked /proc keeps it from mounting its own), so verdicts say
+# "not executed: no sandbox on this server" and stay `unproven`. Running the container with
+# `--security-opt seccomp=unconfined --security-opt systempaths=unconfined` lets it start (both
+# are needed); docs/DEPLOYMENT.md weighs that choice.
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap chromium && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
