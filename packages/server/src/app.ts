@@ -5,6 +5,7 @@ import './koa-session-types.js';
 import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import type { Database } from './db/orm.js';
 import type { Logger } from './logger.js';
+import { commitSession } from './middleware/commit-session.js';
 import { authenticate } from './middleware/authenticate.js';
 import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -145,6 +146,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
         signed: true,
         rolling: false,
         renew: false,
+        // Committed by commitSession (below) or by a stream before its headers go out.
+        autoCommit: false,
         genid: () => randomSecret('', 32),
         store: {
           get: (key: string) => sessions.get(key),
@@ -155,6 +158,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       koa,
     ),
   );
+  koa.use(commitSession);
   koa.use(csrfProtection(config.publicOrigin));
   koa.use(authenticate(auth, tokens));
 

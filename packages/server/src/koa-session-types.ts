@@ -15,5 +15,7 @@ export interface WolfpackSession {
   /** Destroys the stored session and saves its data under a new random key. */
   regenerate(): Promise<void>;
   save(): Promise<void>;
+  /** Saves it if it changed (or removes it if set to null): autoCommit is off, see middleware/commit-session.ts. */
+  manuallyCommit(): Promise<void>;
   [key: string]: unknown;
 }

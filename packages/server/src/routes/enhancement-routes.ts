@@ -12,7 +12,7 @@ export function enhancementRoutes(enhancements: EnhancementService, heartbeatMs:
   router.post('/multi-pass-enhancements', jsonBody('40mb'), async (ctx) => {
     const user = requireUser(ctx);
     const request = parseWith(enhancementRequest, ctx.request.body);
-    const sse = openSse(ctx, heartbeatMs);
+    const sse = await openSse(ctx, heartbeatMs);
     const abort = new AbortController();
     // Unlike a run, an enhancement is only worth finishing while someone waits for it.
     void sse.closed.then(() => abort.abort());

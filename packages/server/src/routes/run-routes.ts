@@ -63,7 +63,7 @@ function lastEventId(ctx: Context): number {
 }
 
 async function streamEvents(ctx: Context, runs: RunService, user: { id: string }, runId: string, after: number, heartbeatMs: number): Promise<void> {
-  const sse = openSse(ctx, heartbeatMs);
+  const sse = await openSse(ctx, heartbeatMs);
   const abort = new AbortController();
   void sse.closed.then(() => abort.abort());
   try {

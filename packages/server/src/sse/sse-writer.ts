@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { encodeComment, encodeJsonEvent } from '@wolfpack/core';
+import { commitSessionNow } from '../middleware/commit-session.js';
 
 /** Heartbeat interval: keeps proxies and load balancers from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -16,9 +17,11 @@ export interface SseStream {
 
 /**
  * Takes over the response as a server-sent event stream: no compression, no proxy buffering,
- * a `retry:` hint, a comment line as heartbeat. The caller owns the stream's lifetime.
+ * a `retry:` hint, a comment line as heartbeat. The caller owns the stream's lifetime. The
+ * session is saved first, while its cookie can still go out with the headers.
  */
-export function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): SseStream {
+export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise<SseStream> {
+  await commitSessionNow(ctx);
   ctx.respond = false;
   const res = ctx.res;
   res.writeHead(200, {
