@@ -72,4 +72,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # dist/main.js starts the server from the environment and closes it cleanly on SIGTERM. The small
 # young generation keeps memory flat while large exports stream (as scripts/start.sh does).
-CMD ["node", "--max-semi-space-size=4", "dist/main.js"]
+CMD ["node", "dist/main.js"]

@@ -7,6 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/toolchain.sh
 pnpm install --frozen-lockfile --reporter=silent
 pnpm build >/dev/null
-# A smaller young generation keeps the server's memory flat while it streams large exports
-# (see the export benchmark) at about the same speed.
-exec node --max-semi-space-size=4 packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"
+# Node's own heap settings: a smaller young generation (--max-semi-space-size=4, shipped until
+# 2026-11-24) let more of a large export's garbage reach the old generation, and on PostgreSQL the
+# server then grew by 68-135 MB instead of 16-44 MB (pnpm bench export, docs/PERFORMANCE.md).
+exec node packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"
