@@ -124,6 +124,16 @@ async function buildInService(path: string, content: string, loader: Loader): Pr
   }
 }
 
+/** A `.js` file that does not parse is tried again as JSX (Create React App and webpack setups allow it). */
+function retryAsJsx(loader: Loader, scan: ModuleScan): boolean {
+  return loader === 'js' && scan.errors.length > 0;
+}
+
+/** The JSX reading when it parses, else the plain one (its errors are the ones to report). */
+function orJsx(plain: ModuleScan, asJsx: ModuleScan): ModuleScan {
+  return asJsx.errors.length === 0 ? asJsx : plain;
+}
+
 function cacheKey(path: string, content: string): string {
   return `${path}\u0000${createHash('sha1').update(content).digest('base64')}`;
 }
@@ -149,12 +159,8 @@ export async function prescanModules(files: Iterable<{ path: string; content: st
     if (cache.has(key)) continue;
     pending.push(
       (async () => {
-        let scan = await buildInService(path, content, loader);
-        if (scan.errors.length > 0 && loader === 'js') {
-          const asJsx = await buildInService(path, content, 'jsx');
-          if (asJsx.errors.length === 0) scan = asJsx;
-        }
-        remember(key, scan);
+        const scan = await buildInService(path, content, loader);
+        remember(key, retryAsJsx(loader, scan) ? orJsx(scan, await buildInService(path, content, 'jsx')) : scan);
       })(),
     );
   }
@@ -177,11 +183,8 @@ export function scanModule(path: string, content: string): ModuleScan | null {
     cache.set(key, cached);
     return cached;
   }
-  let scan = build(path, content, loader);
-  if (scan.errors.length > 0 && loader === 'js') {
-    const asJsx = build(path, content, 'jsx');
-    if (asJsx.errors.length === 0) scan = asJsx;
-  }
+  const first = build(path, content, loader);
+  const scan = retryAsJsx(loader, first) ? orJsx(first, build(path, content, 'jsx')) : first;
   remember(key, scan);
   return scan;
 }

@@ -21,11 +21,11 @@ describe.each(testDatabases())('session touched by an event stream on %s', (kind
 
   const sql = <T>(text: string, params: unknown[] = []) => (server.db.orm.em.fork() as unknown as Sql).execute<T>(text, params);
 
-  /** The user's one session as stored: when it was last touched and when it expires. */
+  /** The user's one session as stored: its data (json comes back as text or parsed, by driver), when it was last touched and when it expires. */
   async function stored(userId: string) {
-    const [row] = await sql<Array<{ data: { lastSeen?: number } | string; expires_at: Date | string }>>('select data, expires_at from sessions where user_id = ?', [userId]);
-    const data = typeof row!.data === 'string' ? (JSON.parse(row!.data) as { lastSeen?: number }) : row!.data;
-    return { lastSeen: data.lastSeen ?? 0, expiresAt: new Date(row!.expires_at).getTime() };
+    const [row] = await sql<Array<{ data: Record<string, unknown> | string; expires_at: Date | string }>>('select data, expires_at from sessions where user_id = ?', [userId]);
+    const data = typeof row!.data === 'string' ? (JSON.parse(row!.data) as Record<string, unknown>) : row!.data;
+    return { data, lastSeen: typeof data.lastSeen === 'number' ? data.lastSeen : 0, expiresAt: new Date(row!.expires_at).getTime() };
   }
 
   it.each([
@@ -35,14 +35,12 @@ describe.each(testDatabases())('session touched by an event stream on %s', (kind
     const client = new TestClient(server.url);
     const username = `touch${Math.random().toString(36).slice(2, 10)}`;
     expect((await client.post('/api/auth/register', { username, password: 'correct-horse' })).status).toBe(201);
-    const [user] = await sql<Array<{ id: string }>>('select id from users where username = ?', [username]);
-    const me = { user: user! };
+    const userId = (await sql<Array<{ id: string }>>('select id from users where username = ?', [username]))[0]!.id;
     // The last touch two minutes ago, the deadline near: this request must push both back.
     const aged = Date.now() - 120_000;
-    const [row] = await sql<Array<{ data: Record<string, unknown> | string }>>('select data from sessions where user_id = ?', [me.user.id]);
-    const data = typeof row!.data === 'string' ? (JSON.parse(row!.data) as Record<string, unknown>) : row!.data;
-    await sql('update sessions set data = cast(? as json), expires_at = ? where user_id = ?', [JSON.stringify({ ...data, lastSeen: aged }), new Date(Date.now() + 5_000), me.user.id]);
-    const before = await stored(me.user.id);
+    const { data } = await stored(userId);
+    await sql('update sessions set data = cast(? as json), expires_at = ? where user_id = ?', [JSON.stringify({ ...data, lastSeen: aged }), new Date(Date.now() + 5_000), userId]);
+    const before = await stored(userId);
     expect(before.lastSeen).toBe(aged);
     problems.length = 0;
 
@@ -60,7 +58,7 @@ describe.each(testDatabases())('session touched by an event stream on %s', (kind
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('wolfpack.sid='));
     expect(cookie, res.headers.getSetCookie().join('\n')).toBeDefined();
     expect(cookie).toContain(client.cookieHeader().match(/wolfpack\.sid=([^;]+)/)![1]!);
-    const after = await stored(me.user.id);
+    const after = await stored(userId);
     expect(after.lastSeen).toBeGreaterThanOrEqual(started);
     expect(after.expiresAt).toBeGreaterThan(before.expiresAt + 60_000);
     // Give a late commit (the old failure) the time to happen and be logged.
