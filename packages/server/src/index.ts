@@ -8,6 +8,7 @@ import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { EngineRegistry } from './services/engine-registry.js';
 import type { RunService } from './services/run-service.js';
 import { loadOrCreateSecrets, secretsPath } from './services/secrets.js';
+import { endEventStreams } from './sse/sse-writer.js';
 
 export { createApp } from './app.js';
 export { loadConfig, type ServerConfig } from './config/env.js';
@@ -106,6 +107,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clearInterval(sweeper);
           await app.runs.stop();
           await registry.close();
+          // Open event streams end as finished responses; other connections are then dropped.
+          await endEventStreams(koa);
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeAllConnections();

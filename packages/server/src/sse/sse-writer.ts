@@ -7,6 +7,21 @@ export const HEARTBEAT_MS = 15_000;
 /** How long a browser's EventSource waits before reconnecting (the `retry:` field). */
 export const RETRY_MS = 3_000;
 
+/** The event streams each app has open, so that a shutdown can end them (see {@link endEventStreams}). */
+const openStreams = new WeakMap<object, Set<() => Promise<void>>>();
+
+/**
+ * Ends every event stream the app has open, as a finished response (the last chunk written),
+ * not a dropped socket: a proxy in front (nginx) then logs no "upstream prematurely closed", and
+ * clients read a stream that ended before its run did, which they follow again by Last-Event-ID
+ * (through another replica, or this one started again).
+ */
+export async function endEventStreams(app: object, waitMs = 1000): Promise<void> {
+  const ending = [...(openStreams.get(app) ?? [])].map((end) => end());
+  // A client that stopped reading must not hold the shutdown up: its socket is dropped after this.
+  await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+}
+
 export interface SseStream {
   send(id: number, data: unknown): boolean;
   /** Resolves when the client has gone (closed tab, dropped connection). */
@@ -40,15 +55,18 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
   const heartbeat = setInterval(() => {
     if (!isClosed) res.write(encodeComment('heartbeat'));
   }, heartbeatMs);
+  const streams = openStreams.get(ctx.app) ?? new Set();
+  openStreams.set(ctx.app, streams);
   const finish = () => {
     if (isClosed) return;
     isClosed = true;
     clearInterval(heartbeat);
+    streams.delete(endForShutdown);
     resolveClosed();
   };
   res.on('close', finish);
   res.on('error', finish);
-  return {
+  const stream: SseStream = {
     send(id, data) {
       if (isClosed) return false;
       return res.write(encodeJsonEvent(data, { id: String(id) }));
@@ -62,4 +80,12 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
       finish();
     },
   };
+  // Resolves once the last chunk is handed to the socket (or the client is gone).
+  const endForShutdown = () => new Promise<void>((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+    stream.end();
+  });
+  streams.add(endForShutdown);
+  return stream;
 }
