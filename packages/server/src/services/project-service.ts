@@ -229,7 +229,8 @@ export class ProjectService {
       version = existing.version;
     } else {
       id = randomUUID();
-      em.create(Project, {
+      // A row, not an entity: no unit of work to compute at the end of a run (the user's wait).
+      await em.insert(Project, {
         id,
         userId: result.userId,
         idea: result.idea,
@@ -244,7 +245,6 @@ export class ProjectService {
         createdAt: now,
         updatedAt: now,
       });
-      await em.flush();
     }
     const rows = Object.entries(result.files).map(([path, content]) => ({ projectId: id, path, content, size: Buffer.byteLength(content) }));
     if (rows.length > 0) await em.insertMany(ProjectFile, rows);

@@ -91,12 +91,15 @@ export class RunBilling {
     const work = async (em: EntityManager, tx?: WalletTx) => {
       const result = await alsoInTransaction(em);
       const now = new Date();
-      for (const { hold, calls, billed } of settled) {
-        calls.forEach((call, i) => {
+      // Inserted as rows, not entities: no unit of work to compute at the end of a run, where every
+      // millisecond is on the user's wait.
+      const rows = settled.flatMap(({ hold, calls, billed }) =>
+        calls.map((call, i) => {
           const engine = byKey.get(call.engineKey);
-          em.create(EngineUsage, {
+          return {
             userId: this.userId,
             conversationId: this.runId,
+            enhancementId: null,
             cycle: call.cycle,
             stage: call.stage,
             engineKey: call.engineKey,
@@ -112,10 +115,10 @@ export class RunBilling {
             purpose: call.purpose,
             callKey: hold ? `${hold.key}:${i}` : null,
             createdAt: now,
-          });
-        });
-      }
-      await em.flush();
+          };
+        }),
+      );
+      if (rows.length > 0) await em.insertMany(EngineUsage, rows);
       for (const { hold, calls, billed } of settled) {
         if (!tx || !hold || hold.cents <= 0) continue;
         const total = billed.reduce((sum, c) => sum + c, 0);
