@@ -10,14 +10,23 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startServer } from '../src/index.js';
+import { withDatabase } from '../src/testing/global-setup.js';
 import { signUp } from './bench-user.js';
+import { pgAdmin, requirePostgres } from './pg-admin.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const FILE_BYTES = 25 * 1024;
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-export-bench-'));
-// BENCH_DATABASE_URL: run against PostgreSQL instead (an empty database); else the embedded PGlite,
-// whose in-process buffer cache (shared_buffers) also counts towards the server's memory.
-const databaseUrl = process.env.BENCH_DATABASE_URL;
+// BENCH_DATABASE_URL: run against that PostgreSQL server instead, in a database of the bench's own
+// (created here, dropped at the end: the URL's own database is never written to); else the embedded
+// PGlite, whose in-process buffer cache (shared_buffers) also counts towards the server's memory.
+const adminUrl = process.env.BENCH_DATABASE_URL;
+const benchDatabase = `wolfpack_bench_export_${randomBytes(4).toString('hex')}`;
+if (adminUrl) {
+  await requirePostgres(adminUrl, 'Unset BENCH_DATABASE_URL to measure on PGlite.');
+  await pgAdmin(adminUrl, `create database "${benchDatabase}"`);
+}
+const databaseUrl = adminUrl ? withDatabase(adminUrl, benchDatabase) : undefined;
 const server = await startServer({ port: 0, quiet: true, webDir: false, dataDir, env: {}, ...(databaseUrl ? { databaseUrl } : {}) });
 const MB = 1024 * 1024;
 
@@ -161,4 +170,5 @@ try {
 } finally {
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
+  if (adminUrl) await pgAdmin(adminUrl, `drop database if exists "${benchDatabase}" with (force)`);
 }
