@@ -107,11 +107,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clearInterval(sweeper);
           await app.runs.stop();
           await registry.close();
-          // Open event streams end as finished responses; other connections are then dropped.
-          await endEventStreams(koa);
           await new Promise<void>((resolve) => {
+            // No new connections; open event streams end as finished responses (clients follow
+            // them again elsewhere by Last-Event-ID), then whatever is left is dropped.
             server.close(() => resolve());
-            server.closeAllConnections();
+            void endEventStreams(koa).then(() => server.closeAllConnections());
           });
           await db.close();
         })();
