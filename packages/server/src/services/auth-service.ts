@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError, type Credentials, type PublicUser } from '@wolfpack/core';
+import { plainSql } from '../db/plain-sql.js';
 import { LoginFailure, User } from '../entities/index.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import { newReferralCode } from './referral-service.js';
@@ -103,7 +104,10 @@ export class AuthService {
   }
 
   async findById(id: string): Promise<AuthenticatedUser | null> {
-    const user = await this.orm.em.fork().findOne(User, { id }, { fields: ['id', 'username', 'plan', 'status'] });
+    // Every signed-in request looks its user up: a plain statement, not an entity.
+    const [user] = await plainSql(this.orm.em.fork()).execute<
+      Array<{ id: string; username: string; plan: string; status: string }>
+    >('select id, username, plan, status from users where id = ?', [id]);
     // A closed account has no sessions or tokens left; this also refuses one a racing request revived.
     return user && user.status !== 'closed' ? toAuthenticated(user) : null;
   }

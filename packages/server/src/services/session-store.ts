@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { plainSql } from '../db/plain-sql.js';
 import { SessionRecord } from '../entities/index.js';
 import { hashKey } from './hash-key.js';
 
@@ -23,14 +24,22 @@ export class DatabaseSessionStore {
 
   async get(key: string): Promise<SessionData | undefined> {
     const em = this.orm.em.fork();
-    const row = await em.findOne(SessionRecord, { keyHash: hashKey(key) });
+    const keyHash = hashKey(key);
+    // Every signed-in request reads its session first: a plain statement, not an entity.
+    const [row] = await plainSql(em).execute<Array<{ data: Record<string, unknown> | string; created_at: Date | string; expires_at: Date | string }>>(
+      'select data, created_at, expires_at from sessions where key_hash = ?',
+      [keyHash],
+    );
     if (!row) return undefined;
     const now = Date.now();
-    if (row.expiresAt.getTime() <= now || row.createdAt.getTime() + this.options.absoluteMs <= now) {
-      await em.nativeDelete(SessionRecord, { keyHash: row.keyHash });
+    const createdAt = new Date(row.created_at).getTime();
+    if (new Date(row.expires_at).getTime() <= now || createdAt + this.options.absoluteMs <= now) {
+      await em.nativeDelete(SessionRecord, { keyHash });
       return undefined;
     }
-    return { ...row.data, createdAt: row.createdAt.getTime() };
+    // json comes back parsed or as text, by driver.
+    const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data;
+    return { ...data, createdAt };
   }
 
   async set(key: string, data: SessionData): Promise<void> {

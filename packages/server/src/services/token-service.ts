@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
+import { plainSql } from '../db/plain-sql.js';
 import { ApiToken } from '../entities/index.js';
 import { hashKey, randomSecret } from './hash-key.js';
 
@@ -30,13 +31,17 @@ export class TokenService {
   async resolve(token: string): Promise<{ userId: string; tokenId: string } | null> {
     if (!token.startsWith(TOKEN_PREFIX)) return null;
     const em = this.orm.em.fork();
-    const row = await em.findOne(ApiToken, { tokenHash: hashKey(token), revokedAt: null });
+    // Every request of the CLI resolves its token: a plain statement, not an entity.
+    const [row] = await plainSql(em).execute<Array<{ id: string; user_id: string; last_used_at: Date | string | null }>>(
+      'select id, user_id, last_used_at from api_tokens where token_hash = ? and revoked_at is null',
+      [hashKey(token)],
+    );
     if (!row) return null;
     // Recording use is best effort and at most once a minute per token.
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
       await em.nativeUpdate(ApiToken, { id: row.id }, { lastUsedAt: new Date() });
     }
-    return { userId: row.userId, tokenId: row.id };
+    return { userId: row.user_id, tokenId: row.id };
   }
 
   async revoke(tokenId: string, userId: string): Promise<void> {

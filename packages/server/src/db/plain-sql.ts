@@ -1,0 +1,15 @@
+import type { EntityManager } from '@mikro-orm/core';
+
+/** Statements with `?` placeholders on an entity manager's connection (and transaction); rows as the driver returns them. */
+export interface PlainSql {
+  execute<T>(sql: string, params?: unknown[]): Promise<T>;
+}
+
+/**
+ * The entity manager as plain SQL, for hot paths where hydrating entities costs more than the
+ * query: a findOne took 3-5 times a plain select of the same row on both databases (0.25-0.77 ms
+ * against 0.05-0.31 ms, measured 2026-11-24).
+ */
+export function plainSql(em: EntityManager): PlainSql {
+  return em as unknown as PlainSql;
+}
