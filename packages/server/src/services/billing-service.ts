@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { centsToDollars, type BillingHistoryQuery, type UsageHistoryItemJson } from '@wolfpack/core';
 import type { EngineRegistry } from './engine-registry.js';
 import type { LedgerService } from './ledger-service.js';
+import { plainSql } from '../db/plain-sql.js';
 
 /** What the balance reply needs from referrals (the referral service provides it). */
 export interface ReferralSummarySource {
@@ -40,7 +41,7 @@ export class BillingService {
 
   /** Engine calls, newest first: one item each, with what it was billed. */
   async history(userId: string, query: BillingHistoryQuery): Promise<UsageHistoryItemJson[]> {
-    const em = this.orm.em.fork() as unknown as { execute<T>(sql: string, params: unknown[]): Promise<T> };
+    const em = plainSql(this.orm.em.fork());
     const rows = await em.execute<Array<{ id: string | number; stage: string; purpose: string; total_tokens: number; billed_cents: number; created_at: Date | string }>>(
       `select id, stage, purpose, total_tokens, billed_cents, created_at from engine_usage
        where user_id = ? ${query.before ? 'and id < ?' : ''} order by id desc limit ?`,

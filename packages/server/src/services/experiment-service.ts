@@ -15,10 +15,10 @@ import { Experiment } from '../entities/experiment.js';
 import { Conversation } from '../entities/index.js';
 import { isUuid } from './project-service.js';
 import type { RunService } from './run-service.js';
+import { plainSql } from '../db/plain-sql.js';
 
 type Owner = { id: string };
 type Row = InferEntity<typeof Experiment>;
-type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
 
 /** Statuses whose run may still change: running, or interrupted and resumable. */
 const RUN_OPEN = new Set<string>(['wolfpack_running', 'wolfpack_interrupted']);
@@ -170,7 +170,7 @@ export class ExperimentService {
    */
   private async runFigures(conversationId: string): Promise<Pick<Row, 'wolfpackCostCents' | 'wolfpackProcessingTimeMs'>> {
     const em = this.orm.em.fork();
-    const sql = em as unknown as Sql;
+    const sql = plainSql(em);
     const [billed] = await sql.execute<Array<{ total: string | number | null }>>('select coalesce(sum(billed_cents), 0) as total from engine_usage where conversation_id = ?', [conversationId]);
     const [refunded] = await sql.execute<Array<{ total: string | number | null }>>(
       `select coalesce(sum(amount_cents), 0) as total from ledger_entries where conversation_id = ? and kind = 'refund'`,

@@ -3,6 +3,7 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type ProjectsQuery, type ProjectSummary } from '@wolfpack/core';
 import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.js';
 import { cursorAfter, decodeCursor, filterSql, pageSql, type PageRow } from './project-list-query.js';
+import { plainSql } from '../db/plain-sql.js';
 
 export interface RunResult {
   userId: string;
@@ -204,7 +205,7 @@ export class ProjectService {
     if (existing) {
       // Read without entities: managed ProjectFile rows would swallow the re-inserts below (same
       // primary keys in the identity map), and every file the run kept unchanged would be lost.
-      const previous = await (em as unknown as { execute<T>(sql: string, params: unknown[]): Promise<T> }).execute<Array<{ path: string; content: string }>>(
+      const previous = await plainSql(em).execute<Array<{ path: string; content: string }>>(
         'select path, content from project_files where project_id = ?',
         [existing.id],
       );

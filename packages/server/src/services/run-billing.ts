@@ -3,8 +3,8 @@ import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settl
 import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
 import { EngineUsage } from '../entities/index.js';
 import type { LedgerService, WalletTx } from './ledger-service.js';
+import { plainSql } from '../db/plain-sql.js';
 
-type Sql = { execute<T>(sql: string, params: unknown[]): Promise<T> };
 
 /** What was held for one stage: settled after it, released if it never finishes. */
 export interface StageHold {
@@ -156,7 +156,7 @@ export class RunBilling {
   }
 
   private async sum(sql: string): Promise<number> {
-    const rows = await (this.orm.em.fork() as unknown as Sql).execute<Array<{ total: string | number }>>(sql, [this.runId]);
+    const rows = await plainSql(this.orm.em.fork()).execute<Array<{ total: string | number }>>(sql, [this.runId]);
     return Number(rows[0]?.total ?? 0);
   }
 }

@@ -3,8 +3,8 @@ import { buildVerificationRecord, verificationRecord, type VerificationRecord } 
 import { verifyProject } from '@wolfpack/core/pipeline';
 import { executeProject, type ExecuteOptions } from '@wolfpack/core/proof';
 import type { ProjectService } from './project-service.js';
+import { plainSql } from '../db/plain-sql.js';
 
-type Sql = { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
 
 /**
  * Proven Code's verification records, one per project version (project_verifications). A run
@@ -21,7 +21,7 @@ export class VerificationService {
 
   /** Stores `record` as the record of its version of the project, in the caller's transaction. */
   async saveIn(em: EntityManager, projectId: string, record: VerificationRecord): Promise<void> {
-    await (em as unknown as Sql).execute(
+    await plainSql(em).execute(
       `insert into project_verifications (project_id, version, verdict, record, created_at) values (?, ?, ?, ?::jsonb, now())
        on conflict (project_id, version) do update set verdict = excluded.verdict, record = excluded.record, created_at = excluded.created_at`,
       [projectId, record.version, record.verdict, JSON.stringify(record)],
@@ -37,7 +37,7 @@ export class VerificationService {
 
   /** The record of one version of a project (whose ownership the caller checked), in the caller's transaction. */
   async currentIn(em: EntityManager, projectId: string, version: number): Promise<VerificationRecord | null> {
-    const rows = await (em as unknown as Sql).execute<Array<{ record: unknown }>>('select record from project_verifications where project_id = ? and version = ?', [
+    const rows = await plainSql(em).execute<Array<{ record: unknown }>>('select record from project_verifications where project_id = ? and version = ?', [
       projectId,
       version,
     ]);

@@ -19,7 +19,9 @@ const openStreams = new WeakMap<object, Set<() => Promise<void>>>();
 export async function endEventStreams(app: object, waitMs = 1000): Promise<void> {
   const ending = [...(openStreams.get(app) ?? [])].map((end) => end());
   // A client that stopped reading must not hold the shutdown up: its socket is dropped after this.
-  await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(ending), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
 }
 
 export interface SseStream {
