@@ -114,6 +114,37 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(await balance(client)).toBe(1500 + 10_000 - billed);
   });
 
+  it('a stage whose hold fits only once the stage before it has settled still runs', async () => {
+    // Stages settle behind the pipeline, so the next stage reserves while the last one's hold still
+    // counts in full. A balance that is short only because of that must not stop the run.
+    const { server, client } = await setup(15);
+    const sql = server.db.orm.em.fork() as unknown as Sql;
+    const users = await sql.execute<Array<{ id: string }>>(`select id from users where username = 'spender'`);
+    const userId = users[0]!.id;
+    // What Planning and Building hold, and what Planning really costs, read off a first run.
+    await new LedgerService(server.db.orm).post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-first-top-up' });
+    const first = await run(server, client, {});
+    expect(first.at(-1)!.event.type).toBe('complete');
+    const holds = await sql.execute<Array<{ id: string; amount_cents: string | number }>>(`select id, amount_cents from holds where user_id = ? order by created_at`, [userId]);
+    const held = (position: number) => Number(holds.find((h) => h.id.endsWith(`:${position}:0`))!.amount_cents);
+    const planningHold = held(0);
+    const buildingHold = held(1);
+    const charged = await sql.execute<Array<{ cents: string | number }>>(
+      `select coalesce(sum(billed_cents), 0) as cents from engine_usage where user_id = ? and stage = 'Planning'`,
+      [userId],
+    );
+    const planningCost = Number(charged[0]!.cents);
+    expect(planningCost).toBeLessThan(planningHold);
+    // Enough for Building once Planning is settled, one cent short while its hold still counts.
+    const target = planningHold + buildingHold - 1;
+    await new LedgerService(server.db.orm).post(userId, { kind: 'adjustment', amountCents: target - (await balance(client)), reference: 'test-adjust' });
+    expect(await balance(client)).toBe(target);
+    const events = await run(server, client, { idea: 'A reading list' });
+    const stages = events.flatMap((e) => (e.event.type === 'stage' && e.event.ok ? [e.event.role] : []));
+    expect(stages.slice(0, 2)).toEqual(['Planning', 'Building']);
+    expect(await openHolds(server)).toBe(0);
+  });
+
   it('never plans to spend past maxCostCents', async () => {
     const { fake, server, client } = await setup(1);
     const events = await run(server, client, { maxCostCents: 60 });

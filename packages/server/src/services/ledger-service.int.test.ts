@@ -92,4 +92,35 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     const grant = await sql.execute<Array<{ g: number }>>('select grant_cents as g from wallets where user_id = ?', [userId]);
     expect(grant[0]!.g).toBe(380);
   });
+
+  it('moves money once per reference, however often and however concurrently it is asked', async () => {
+    const { server, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    const first = await ledger.post(userId, { kind: 'top_up', amountCents: 2000, reference: 'top-up:once' });
+    expect(first).toMatchObject({ amountCents: 2000, balanceAfterCents: 3500, duplicate: false });
+    // Asked again, even for another amount: the first entry is the answer and nothing moves.
+    expect(await ledger.post(userId, { kind: 'top_up', amountCents: 999, reference: 'top-up:once' })).toEqual({ ...first, duplicate: true });
+    // A debit already made is answered as made even when the balance could no longer pay it.
+    const debit = await ledger.post(userId, { kind: 'adjustment', amountCents: -3000, reference: 'debit:once' });
+    expect(debit.balanceAfterCents).toBe(500);
+    expect(await ledger.post(userId, { kind: 'adjustment', amountCents: -3000, reference: 'debit:once' })).toEqual({ ...debit, duplicate: true });
+    // Twenty transactions racing on one reference: one entry, one movement, no failure.
+    const raced = await Promise.all(Array.from({ length: 20 }, () => ledger.post(userId, { kind: 'refund', amountCents: 100, reference: 'refund:raced' })));
+    expect(raced.filter((p) => !p.duplicate)).toHaveLength(1);
+    expect(await walletOf(sql, userId)).toBe(600);
+    expect(await sumOf(sql, userId)).toBe(600);
+    // A hold asked twice holds once, and still stands when the balance could not hold it again.
+    expect(await ledger.transact(userId, (tx) => tx.reserve('h-once', 400, { conversationId: null }))).toEqual({ ok: true, balanceCents: 200 });
+    expect(await ledger.transact(userId, (tx) => tx.reserve('h-once', 400, { conversationId: null }))).toEqual({ ok: true, balanceCents: 200 });
+    const holds = await sql.execute<Array<{ n: string | number }>>(`select count(*) as n from holds where id = 'h-once'`);
+    expect(Number(holds[0]!.n)).toBe(1);
+    expect(await walletOf(sql, userId)).toBe(200);
+    // Another account's reference is refused, not shared.
+    const second = new TestClient(server.url);
+    expect((await second.post('/api/auth/register', { username: `v${randomUUID().slice(0, 8)}`, password: 'correct-horse' })).status).toBe(201);
+    const otherId = (await sql.execute<Array<{ id: string }>>('select id from users where id <> ? order by created_at desc limit 1', [userId]))[0]!.id;
+    expect((await second.get('/api/billing/balance')).status).toBe(200);
+    await expect(ledger.post(otherId, { kind: 'top_up', amountCents: 1, reference: 'top-up:once' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await sumOf(sql, otherId)).toBe(1500);
+  });
 });

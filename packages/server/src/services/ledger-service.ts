@@ -91,7 +91,9 @@ export class LedgerService {
       const wallet = await this.lockWallet(sql, userId);
       const tx = new Tx(sql, userId, wallet, this.clock);
       await tx.openAndRollOver();
-      return work(tx);
+      const result = await work(tx);
+      await tx.writeWallet();
+      return result;
     });
   }
 
@@ -123,6 +125,9 @@ export class LedgerService {
   }
 
   private async lockWallet(em: Sql, userId: string): Promise<WalletRow & { created: boolean }> {
+    const lock = () => em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ? for update', [userId]);
+    const found = (await lock())[0];
+    if (found) return { ...found, created: false };
     const now = this.clock();
     // Two first requests of a new user race here: one insert wins, both then lock the same row.
     const inserted = await em.execute<Array<{ user_id: string }>>(
@@ -130,18 +135,25 @@ export class LedgerService {
        values (?, 0, 0, null, ?, ?) on conflict (user_id) do nothing returning user_id`,
       [userId, now, now],
     );
-    const rows = await em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ? for update', [userId]);
-    const row = rows[0];
+    const row = (await lock())[0];
     if (!row) throw new AppError('NOT_FOUND', 'This account has no wallet.');
     return { ...row, created: inserted.length > 0 };
   }
 }
 
+/**
+ * One wallet transaction. Every statement is a round trip on the user's wait (a run reserves before
+ * each stage), so the common path takes as few as it can: an entry is inserted first and its
+ * reference read back only when it was there already, and the wallet row, locked for the whole
+ * transaction and read by nobody else meanwhile, is written once at its end ({@link writeWallet}).
+ */
 class Tx implements WalletTx {
   private balance: number;
   grantCents: number;
   private grantMonthValue: string | null;
   private readonly created: boolean;
+  /** Whether the wallet row must be written before the commit. */
+  private changed = false;
 
   constructor(
     readonly em: Sql,
@@ -173,28 +185,47 @@ class Tx implements WalletTx {
     this.grantCents = 0;
     await this.post({ kind: 'monthly_grant', amountCents: MONTHLY_GRANT_CENTS, reference: `grant:${this.userId}:${month}`, description: `Free credits for ${month}` });
     this.grantMonthValue = month;
-    await this.em.execute('update wallets set grant_month = ?, grant_cents = ?, updated_at = ? where user_id = ?', [month, this.grantCents, this.clock(), this.userId]);
+    this.changed = true;
+  }
+
+  /** The wallet row as this transaction left it: written once, just before the commit. */
+  async writeWallet(): Promise<void> {
+    if (!this.changed) return;
+    await this.em.execute('update wallets set balance_cents = ?, grant_cents = ?, grant_month = ?, updated_at = ? where user_id = ?', [
+      this.balance,
+      this.grantCents,
+      this.grantMonthValue,
+      this.clock(),
+      this.userId,
+    ]);
+    this.changed = false;
+  }
+
+  /** The entry already posted under this reference, if any: a movement is made once, whatever is asked later. */
+  private async posted(reference: string): Promise<Posted | undefined> {
+    const rows = await this.em.execute<Array<{ id: string | number; amount_cents: string | number; balance_after_cents: string | number; user_id: string }>>(
+      'select id, amount_cents, balance_after_cents, user_id from ledger_entries where reference = ?',
+      [reference],
+    );
+    const found = rows[0];
+    if (!found) return undefined;
+    if (found.user_id !== this.userId) throw new AppError('CONFLICT', 'That reference belongs to another account.');
+    return { id: Number(found.id), amountCents: Number(found.amount_cents), balanceAfterCents: Number(found.balance_after_cents), duplicate: true };
   }
 
   async post(entry: EntryInput, options: { clamp?: boolean } = {}): Promise<Posted> {
-    const existing = await this.em.execute<Array<{ id: string | number; amount_cents: string | number; balance_after_cents: string | number; user_id: string }>>(
-      'select id, amount_cents, balance_after_cents, user_id from ledger_entries where reference = ?',
-      [entry.reference],
-    );
-    const found = existing[0];
-    if (found) {
-      if (found.user_id !== this.userId) throw new AppError('CONFLICT', 'That reference belongs to another account.');
-      return { id: Number(found.id), amountCents: Number(found.amount_cents), balanceAfterCents: Number(found.balance_after_cents), duplicate: true };
-    }
     let amount = Math.trunc(entry.amountCents);
     if (amount < 0 && -amount > this.balance) {
+      // Already posted, it is answered as such whatever the balance is now.
+      const existing = await this.posted(entry.reference);
+      if (existing) return existing;
       if (!options.clamp) {
         throw new AppError('PAYMENT_REQUIRED', `Not enough credits: this needs ${formatCents(-amount)} and your balance is ${formatCents(this.balance)}. Add credits in Settings.`);
       }
       amount = -this.balance;
     }
     if (amount === 0 && entry.kind !== 'welcome_bonus' && entry.kind !== 'monthly_grant') {
-      return { id: 0, amountCents: 0, balanceAfterCents: this.balance, duplicate: false };
+      return (await this.posted(entry.reference)) ?? { id: 0, amountCents: 0, balanceAfterCents: this.balance, duplicate: false };
     }
     let grantDelta = 0;
     if (entry.kind === 'monthly_grant') grantDelta = amount;
@@ -202,23 +233,34 @@ class Tx implements WalletTx {
     else if (entry.grantReturnCents) grantDelta = Math.max(0, Math.min(entry.grantReturnCents, amount));
     const balanceAfter = this.balance + amount;
     const now = this.clock();
+    // The unique reference decides: an entry posted before (by this or a racing transaction) stays the only one.
     const rows = await this.em.execute<Array<{ id: string | number }>>(
       `insert into ledger_entries (user_id, kind, amount_cents, balance_after_cents, grant_delta_cents, reference, conversation_id, enhancement_id, description, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
       [this.userId, entry.kind, amount, balanceAfter, grantDelta, entry.reference, entry.conversationId ?? null, entry.enhancementId ?? null, entry.description ?? null, now],
     );
+    if (!rows[0]) {
+      const existing = await this.posted(entry.reference);
+      if (!existing) throw new Error(`ledger entry ${entry.reference} conflicted but cannot be read`);
+      return existing;
+    }
     this.balance = balanceAfter;
     this.grantCents = Math.min(this.balance, Math.max(0, this.grantCents + grantDelta));
-    await this.em.execute('update wallets set balance_cents = ?, grant_cents = ?, updated_at = ? where user_id = ?', [this.balance, this.grantCents, now, this.userId]);
-    return { id: Number(rows[0]!.id), amountCents: amount, balanceAfterCents: balanceAfter, duplicate: false };
+    this.changed = true;
+    return { id: Number(rows[0].id), amountCents: amount, balanceAfterCents: balanceAfter, duplicate: false };
   }
 
   async reserve(holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult> {
-    const held = await this.em.execute<Array<{ status: string }>>('select status from holds where id = ?', [holdId]);
-    if (held[0]) return { ok: true, balanceCents: this.balance };
     const amount = Math.max(0, Math.ceil(cents));
-    if (amount > this.balance) return { ok: false, balanceCents: this.balance };
-    await this.post({ kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' });
+    // A hold made before stands, whatever the balance is now. Otherwise its reservation entry says
+    // so (they are written together), except for a hold of nothing, which has no entry.
+    if (amount > this.balance || amount === 0) {
+      const held = await this.em.execute<Array<{ status: string }>>('select status from holds where id = ?', [holdId]);
+      if (held.length > 0) return { ok: true, balanceCents: this.balance };
+      if (amount > this.balance) return { ok: false, balanceCents: this.balance };
+    }
+    const posted = await this.post({ kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' });
+    if (posted.duplicate) return { ok: true, balanceCents: this.balance };
     await this.em.execute(
       `insert into holds (id, user_id, amount_cents, status, conversation_id, enhancement_id, created_at, settled_at) values (?, ?, ?, 'open', ?, ?, ?, null)`,
       [holdId, this.userId, amount, scope.conversationId ?? null, scope.enhancementId ?? null, this.clock()],
@@ -227,21 +269,23 @@ class Tx implements WalletTx {
   }
 
   async settle(holdId: string, chargeCents: number, usage: EntryInput | null): Promise<void> {
-    const rows = await this.em.execute<Array<{ amount_cents: string | number; status: string; conversation_id: string | null; enhancement_id: string | null }>>(
-      'select amount_cents, status, conversation_id, enhancement_id from holds where id = ? and user_id = ? for update',
+    // The hold with what its reservation took from the grant, in one round trip.
+    const rows = await this.em.execute<Array<{ amount_cents: string | number; status: string; conversation_id: string | null; enhancement_id: string | null; grant_delta_cents: number | null }>>(
+      `select h.amount_cents, h.status, h.conversation_id, h.enhancement_id, r.grant_delta_cents
+       from holds h left join ledger_entries r on r.reference = 'hold:' || h.id
+       where h.id = ? and h.user_id = ? for update of h`,
       [holdId, this.userId],
     );
     const hold = rows[0];
     if (!hold || hold.status !== 'open') return;
     const amount = Number(hold.amount_cents);
-    const reservation = await this.em.execute<Array<{ grant_delta_cents: number }>>('select grant_delta_cents from ledger_entries where reference = ?', [`hold:${holdId}`]);
     await this.post({
       kind: 'reservation_release',
       amountCents: amount,
       reference: `release:${holdId}`,
       conversationId: hold.conversation_id,
       enhancementId: hold.enhancement_id,
-      grantReturnCents: -(reservation[0]?.grant_delta_cents ?? 0),
+      grantReturnCents: -Number(hold.grant_delta_cents ?? 0),
       description: 'Hold released',
     });
     if (usage && chargeCents > 0) await this.post({ ...usage, amountCents: -Math.min(chargeCents, amount) });

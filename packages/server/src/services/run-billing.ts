@@ -39,7 +39,13 @@ export class RunBilling {
     await this.ledger.transact(this.userId, (tx) => tx.releaseOpenHolds({ conversationId: this.runId }));
   }
 
-  async reserve(stage: StageBudget): Promise<void> {
+  /**
+   * Holds the stage's worst case. Earlier stages' settlements may still be committing behind the
+   * pipeline (they run while this stage's engines work, off the user's wait); until they are in,
+   * their holds count in full, never less than they will cost, so the balance check is only
+   * stricter. Refused that way, it waits for them (`settleEarlier`) and looks once more.
+   */
+  async reserve(stage: StageBudget, settleEarlier?: () => Promise<void>): Promise<void> {
     const cents = stage.worstCase.cents;
     if (this.maxCostCents !== null) {
       const spent = await this.spentCents();
@@ -51,7 +57,12 @@ export class RunBilling {
     const key = `${stage.position}:${this.attempt}`;
     const id = `run:${this.runId}:${key}`;
     if (cents > 0) {
-      const result = await this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
+      const hold = () => this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
+      let result = await hold();
+      if (!result.ok && settleEarlier) {
+        await settleEarlier();
+        result = await hold();
+      }
       if (!result.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(cents, result.balanceCents));
     }
     this.hold = { id, key, cents, role: stage.role };
@@ -67,9 +78,9 @@ export class RunBilling {
     return hold;
   }
 
-  /** Whether reserving for `stage` must wait for earlier stages to settle (it reads what they cost). */
-  needsSettledStages(stage: StageBudget): boolean {
-    return this.maxCostCents !== null || stage.worstCase.cents > 0;
+  /** Whether reserving must wait for earlier stages to settle: a cost cap reads what they were billed. */
+  needsSettledStages(): boolean {
+    return this.maxCostCents !== null;
   }
 
   /**

@@ -337,10 +337,10 @@ export class RunService {
         checkpoint,
         signal,
         beforeStage: async (stage) => {
-          // Money reads what earlier stages cost: then (only then) their settlements must be in.
-          if (billing.needsSettledStages(stage)) await commits.settled();
+          // A cost cap reads what earlier stages were billed: then (only then) their settlements must be in.
+          if (billing.needsSettledStages()) await commits.settled();
           else commits.check();
-          await billing.reserve(stage);
+          await billing.reserve(stage, () => commits.settled());
         },
         onCheckpoint: (cp, calls) => {
           costMillicents += calls.reduce((sum, c) => sum + c.costMillicents, 0);
