@@ -47,6 +47,8 @@ const PERMANENT = new Set(['auth', 'model_not_found', 'quota']);
  */
 export class EngineRunner {
   private readonly dead = new Map<string, string>();
+  /** What the current stage must do before its first engine call, and that work once started. */
+  private gate: { open: () => Promise<void>; passed?: Promise<void> } | null = null;
 
   constructor(
     private readonly engines: readonly Engine[],
@@ -54,6 +56,16 @@ export class EngineRunner {
     private readonly signal?: AbortSignal,
   ) {
     if (engines.length === 0) throw new AppError('SERVICE_UNAVAILABLE', 'No engine is configured.');
+  }
+
+  /**
+   * Sets what must happen before the current stage's first engine call (its reservation), or
+   * nothing. It runs once however many calls the stage makes, in parallel or not; every call waits
+   * for it and fails with it, and no engine is called before it succeeded. A stage that calls no
+   * engine never runs it.
+   */
+  beforeFirstCall(open: (() => Promise<void> | void) | null): void {
+    this.gate = open ? { open: async () => open() } : null;
   }
 
   /** The engine a stage starts with. */
@@ -73,6 +85,9 @@ export class EngineRunner {
     const candidates = this.order(position);
     const signals = [this.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    signal?.throwIfAborted();
+    // Outside the fallback loop: a refused reservation is the run's answer, not an engine's failure.
+    if (this.gate) await (this.gate.passed ??= this.gate.open());
     for (const [i, engine] of candidates.entries()) {
       signal?.throwIfAborted();
       try {

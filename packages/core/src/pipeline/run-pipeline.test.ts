@@ -116,6 +116,41 @@ describe('runPipeline', () => {
     expect(logs(events).some((m) => m.startsWith('Kept the earlier app.js'))).toBe(true);
   });
 
+  it('reserves a stage once, just before its first engine call, and never for a stage that calls none', async () => {
+    const engine = demo('alpha');
+    const reserved: string[] = [];
+    const { events } = await collect({
+      idea: 'A recipe tracker for busy cooks',
+      engines: [engine],
+      beforeStageCalls: async (stage) => {
+        reserved.push(`${stage.role}@${engine.calls.length}`);
+        expect(stage.worstCase.tokens).toBeGreaterThan(0);
+        await new Promise((r) => setTimeout(r, 5));
+      },
+    });
+    // Building's four files are asked for in parallel: one reservation, before any of them.
+    // Checking finds nothing to fix and Proven Code passes: no call, no reservation.
+    expect(reserved).toEqual(['Planning@0', 'Building@1', 'Polishing@5']);
+    expect(stages(events).map((e) => `${e.role}:${e.ok}`)).toEqual(PIPELINE_STAGES.flatMap((r) => [`${r}:false`, `${r}:true`]));
+  });
+
+  it('a refused reservation stops the run before the stage calls any engine, even with parallel calls and a fallback engine', async () => {
+    const alpha = demo('alpha');
+    const beta = demo('beta');
+    const refusal = new AppError('PAYMENT_REQUIRED', 'Not enough credits.');
+    const run = collect({
+      idea: 'A recipe tracker for busy cooks',
+      engines: [alpha, beta],
+      beforeStageCalls: (stage) => {
+        if (stage.role === 'Building') throw refusal;
+      },
+    });
+    await expect(run).rejects.toBe(refusal);
+    // Planning's one call; Building's engine (beta) and its fallback (alpha) were never asked.
+    expect(alpha.calls).toHaveLength(1);
+    expect(beta.calls).toHaveLength(0);
+  });
+
   it('builds planned files in parallel with bounded concurrency', async () => {
     const plan = Array.from({ length: 20 }, (_, i) => `FILE: src/part${i}.js - part ${i}`).join('\n');
     const engine = scriptedEngine('alpha', (req) => {

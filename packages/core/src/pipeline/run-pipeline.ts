@@ -72,10 +72,13 @@ export interface PipelineInput {
    */
   onCheckpoint?: (checkpoint: PipelineCheckpoint, stageCalls: EngineCallRecord[]) => Promise<void> | void;
   /**
-   * Called before each stage starts, with the most it can cost: reserve it here, or throw (an
-   * AppError PAYMENT_REQUIRED) to stop the run before the stage calls any engine.
+   * Called before a stage's first engine call, once however many calls it makes, with the most
+   * the stage can cost (reckoned when it starts): reserve it here, or throw (an AppError
+   * PAYMENT_REQUIRED) to stop the run before the stage calls any engine. A stage that calls no
+   * engine (Checking with nothing to fix, a Proven Code that passes) costs nothing and never
+   * calls it.
    */
-  beforeStage?: (stage: StageBudget) => Promise<void> | void;
+  beforeStageCalls?: (stage: StageBudget) => Promise<void> | void;
 }
 
 export interface StageBudget {
@@ -146,10 +149,11 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     const cycle = Math.floor(position / roles.length) + 1;
     const role = roles[position % roles.length]!;
     const primary = runner.primaryFor(position);
-    if (input.beforeStage) {
+    const reserve = input.beforeStageCalls;
+    if (reserve) {
       const shape = { role, plannedFiles: state.plan?.files.length ?? 0, repairRounds: shared.repairRounds, completionAttempts: shared.completionAttempts };
       const worstCase = stageWorstCase(shape, stageInputChars(role, shared, state), input.engines.map((e) => e.pricePer1kTokensCents));
-      await input.beforeStage({ position, cycle, role, worstCase });
+      runner.beforeFirstCall(() => reserve({ position, cycle, role, worstCase }));
     }
     const stageStart = now();
     yield { type: 'stage', role, ok: false, executionTime: 0, progress: pipelineProgress(position, total, startedAt, now()), engine: primary.key };
@@ -164,6 +168,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
       const emit: Emit = (level, message) => push(log(level, message));
       return handler({ ...shared, position, cycle, role, emit, state });
     });
+    runner.beforeFirstCall(null);
     const durationMs = now() - stageStart;
     executionMs += durationMs;
     stages.push({ cycle, role, ok, engine, durationMs, tokens: stageCalls.reduce((sum, c) => sum + c.totalTokens, 0) });

@@ -75,6 +75,10 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(billedCents).toBeGreaterThan(0);
     expect(after).toBe(1500 - billedCents);
     expect(await openHolds(server)).toBe(0);
+    // Only stages that called an engine held anything: Checking found nothing to fix and Proven
+    // Code passed, so positions 2 and 4 took no hold (and left no entries in the ledger).
+    const holds = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ id: string }>>('select id from holds order by created_at');
+    expect(holds.map((h) => h.id.split(':').at(-2))).toEqual(['0', '1', '3']);
     // Paging: newest first, `before` continues after the last id.
     const first = billingHistoryReply.parse((await client.get('/api/billing/history?limit=2')).json).history;
     const next = billingHistoryReply.parse((await client.get(`/api/billing/history?limit=2&before=${first[1]!.id}`)).json).history;
@@ -84,7 +88,7 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(ledger.entries[0]!.balanceAfterCents).toBe(after);
   });
 
-  it('stops before a stage it cannot reserve, calls no engine for it, and resumes after a top-up', async () => {
+  it('stops a stage it cannot reserve before its first engine call, and resumes after a top-up', async () => {
     const { fake, server, client } = await setup(15);
     const events = await run(server, client, {});
     const last = events.at(-1)!.event;
@@ -92,7 +96,8 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     if (last.type !== 'error') return;
     expect(last.error).toMatch(/^Not enough credits: this stage needs about \$\d+\.\d\d and your balance is \$\d+\.\d\d\. Add credits in Settings\.$/);
     const stages = events.flatMap((e) => (e.event.type === 'stage' ? [`${e.event.role}:${e.event.ok}`] : []));
-    expect(stages).toEqual(['Planning:false', 'Planning:true']);
+    // Building started, and stopped at its first call: its hold could not be taken.
+    expect(stages).toEqual(['Planning:false', 'Planning:true', 'Building:false']);
     expect(fake.requests.map((r) => systemOf(r.body)).filter((s) => /Planning engine/.test(s))).toHaveLength(1);
     const callsBefore = fake.requests.length;
     expect(callsBefore).toBe(1);

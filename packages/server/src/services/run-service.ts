@@ -336,7 +336,8 @@ export class RunService {
         existingFiles,
         checkpoint,
         signal,
-        beforeStage: async (stage) => {
+        // A stage holds its worst case just before its first engine call; one that calls none holds nothing.
+        beforeStageCalls: async (stage) => {
           // A cost cap reads what earlier stages were billed: then (only then) their settlements must be in.
           if (billing.needsSettledStages()) await commits.settled();
           else commits.check();
