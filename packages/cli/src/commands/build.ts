@@ -20,7 +20,7 @@ export interface BuildOptions extends FollowOptions {
   continue?: string | undefined;
   /** Enhance the idea first (2 passes of 4 engines, with the same attachments) and build from the result. */
   enhance?: boolean | undefined;
-  /** `--max-cost CENTS`: the most the run may spend; it stops before a stage that could pass it. */
+  /** `--max-cost CENTS`: the most the run may spend; a stage that could pass it is stopped before it calls any engine. */
   maxCost?: number | undefined;
 }
 

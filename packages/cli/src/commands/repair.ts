@@ -10,7 +10,7 @@ import { checkOutputDir } from '../write-project.js';
 export interface RepairOptions extends FollowOptions {
   /** Engine keys in the order the repair rounds use them; empty lets the server choose. */
   engines?: string[] | undefined;
-  /** `--max-cost CENTS`: the most the run may spend; it stops before a stage that could pass it. */
+  /** `--max-cost CENTS`: the most the run may spend; a stage that could pass it is stopped before it calls any engine. */
   maxCost?: number | undefined;
 }
 

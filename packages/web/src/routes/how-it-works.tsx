@@ -103,12 +103,13 @@ export function HowItWorksPage() {
             Bought credits never expire.
           </li>
           <li>
-            <strong>Reservations keep costs in check.</strong> Before each stage, the run reserves that stage&apos;s worst-case cost
-            from your balance; when the stage ends, the reservation settles to what it really cost and the rest comes back.
+            <strong>Reservations keep costs in check.</strong> Before a stage calls an AI engine, the run reserves that stage&apos;s
+            worst-case cost from your balance; when the stage ends, the reservation settles to what it really cost and the rest
+            comes back. A stage that calls no engine reserves nothing and costs nothing.
           </li>
           <li>
-            If your balance cannot cover the next stage, the run stops <em>before</em> it: no engine is called, the project keeps
-            what earlier stages made, and you can resume the run after a top-up.
+            If your balance cannot cover a stage, the run stops it <em>before</em> any engine is called: the project keeps what
+            earlier stages made, and you can resume the run after a top-up.
           </li>
           <li>Repair rounds that still leave Proven Code failing are refunded.</li>
         </ul>
