@@ -57,11 +57,11 @@ export class RunBilling {
     const key = `${stage.position}:${this.attempt}`;
     const id = `run:${this.runId}:${key}`;
     if (cents > 0) {
-      const hold = () => this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
-      let result = await hold();
+      const tryToHold = () => this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
+      let result = await tryToHold();
       if (!result.ok && settleEarlier) {
         await settleEarlier();
-        result = await hold();
+        result = await tryToHold();
       }
       if (!result.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(cents, result.balanceCents));
     }
