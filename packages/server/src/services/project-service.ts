@@ -4,6 +4,7 @@ import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type 
 import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.js';
 import { cursorAfter, decodeCursor, filterSql, pageSql, type PageRow } from './project-list-query.js';
 import { plainSql } from '../db/plain-sql.js';
+import { oneStatement, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
 export interface RunResult {
   userId: string;
@@ -190,18 +191,27 @@ export class ProjectService {
    * files kept in project_versions so nothing a run replaces is lost.
    */
   async saveRunResult(result: RunResult): Promise<string> {
-    return (await this.orm.em.fork().transactional((em) => this.saveRunResultIn(em, result))).id;
+    return this.orm.em.fork().transactional(async (em) => {
+      const saved = await this.runResultWrites(em, result);
+      const { text, params } = oneStatement(['run', ungated(result.conversationId)], saved.writes, sqlPart('select 1'));
+      await plainSql(em).execute(text, params);
+      return saved.id;
+    });
   }
 
-  /** {@link saveRunResult} inside the caller's transaction (the end of a run: with its last stage's settlement). */
-  async saveRunResultIn(em: EntityManager, result: RunResult): Promise<{ id: string; version: number }> {
+  /**
+   * {@link saveRunResult} as writes for the caller's statement (the end of a run: one statement with
+   * its completion, gated by its lease). A new project is only writes; for a project the run
+   * continues, the previous version is kept and the project updated first, in `em`, which must
+   * then be a transaction the statement runs in.
+   */
+  async runResultWrites(em: EntityManager, result: RunResult): Promise<{ id: string; version: number; writes: Array<[string, GatedWrite]> }> {
     const now = new Date();
     const totalBytes = Object.values(result.files).reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+    const files = filesWrite(result.files);
     const existing = result.projectId
       ? await em.findOne(Project, { id: result.projectId, userId: result.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
       : null;
-    let id: string;
-    let version = 1;
     if (existing) {
       // Read without entities: managed ProjectFile rows would swallow the re-inserts below (same
       // primary keys in the identity map), and every file the run kept unchanged would be lost.
@@ -226,30 +236,16 @@ export class ProjectService {
       existing.updatedAt = now;
       await em.flush();
       await em.nativeDelete(ProjectFile, { projectId: existing.id });
-      id = existing.id;
-      version = existing.version;
-    } else {
-      id = randomUUID();
-      // A row, not an entity: no unit of work to compute at the end of a run (the user's wait).
-      await em.insert(Project, {
-        id,
-        userId: result.userId,
-        idea: result.idea,
-        fileCount: Object.keys(result.files).length,
-        totalBytes,
-        folderId: null,
-        version: 1,
-        sessionCount: 1,
-        totalProcessingTimeMs: result.processingMs,
-        totalCostMillicents: result.costMillicents,
-        githubRepo: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      return { id: existing.id, version: existing.version, writes: [['files', files(existing.id)]] };
     }
-    const rows = Object.entries(result.files).map(([path, content]) => ({ projectId: id, path, content, size: Buffer.byteLength(content) }));
-    if (rows.length > 0) await em.insertMany(ProjectFile, rows);
-    return { id, version };
+    const id = randomUUID();
+    const project: GatedWrite = (from) =>
+      sqlPart(
+        `insert into projects (id, user_id, idea, file_count, total_bytes, folder_id, version, session_count, total_processing_time_ms, total_cost_millicents, github_repo, created_at, updated_at)
+         select ?::uuid, ?::uuid, ?::text, ?::int, ?::bigint, null, 1, 1, ?::bigint, ?::bigint, null, ?::timestamptz, ?::timestamptz from ${from.text} as c`,
+        [id, result.userId, result.idea, Object.keys(result.files).length, totalBytes, result.processingMs, result.costMillicents, now, now, ...from.params],
+      );
+    return { id, version: 1, writes: [['project', project], ['files', files(id)]] };
   }
 }
 
@@ -274,4 +270,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids in URLs are user input: anything that is not a UUID cannot name a row (and must not 500). */
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/** A project's files as one multi-row insert (a row may reference a project inserted in the same statement). */
+function filesWrite(files: Record<string, string>): (projectId: string) => GatedWrite {
+  // Lone surrogates cannot be stored as text; UTF-8 would have made them U+FFFD anyway.
+  const rows = JSON.stringify(Object.entries(files).map(([path, content]) => ({ path, content: content.toWellFormed(), size: Buffer.byteLength(content) })));
+  return (projectId) => (from) =>
+    sqlPart(
+      `insert into project_files (project_id, path, content, size)
+       select ?::uuid, x.path, x.content, x.size from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(path text, content text, size int)`,
+      [projectId, ...from.params, rows],
+    );
 }

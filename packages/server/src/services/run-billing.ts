@@ -1,9 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
 import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
-import { EngineUsage } from '../entities/index.js';
 import type { LedgerService, WalletTx } from './ledger-service.js';
 import { plainSql } from '../db/plain-sql.js';
+import { sqlPart, type GatedWrite } from '../db/one-statement.js';
 
 
 /** What was held for one stage: settled after it, released if it never finishes. */
@@ -84,14 +84,16 @@ export class RunBilling {
   }
 
   /**
-   * Stores finished stages' engine calls with what each was billed (the real cost, at most its
-   * hold), settles their holds and runs `alsoInTransaction` (the checkpoint, or the end of the run)
-   * in the same transaction; answers what `alsoInTransaction` answered.
+   * Finished stages' engine calls with what each was billed (the real cost, at most its hold), as a
+   * write `write` stores with its own (the checkpoint, or the end of the run), and their holds
+   * settled in the same transaction; answers what `write` answered. Stages that move no money lock
+   * no wallet and open no transaction: `write` then gets an entity manager outside one, and stores
+   * everything in one statement (or opens its own transaction).
    */
   async settleStages<T>(
     stages: ReadonlyArray<{ hold: StageHold | null; calls: readonly EngineCallRecord[] }>,
     engines: readonly { key: string; provider: string; model: string }[],
-    alsoInTransaction: (em: EntityManager) => Promise<T>,
+    write: (em: EntityManager, usage: GatedWrite | null) => Promise<T>,
   ): Promise<T> {
     const byKey = new Map(engines.map((e) => [e.key, e]));
     const settled = stages.map(({ hold, calls }) => ({
@@ -99,37 +101,30 @@ export class RunBilling {
       calls,
       billed: settleCalls(calls.map((c) => ({ cents: callCostCents(c.pricePer1kTokensCents, c.totalTokens) })), hold?.cents ?? 0),
     }));
+    const rows = settled.flatMap(({ hold, calls, billed }) =>
+      calls.map((call, i) => {
+        const engine = byKey.get(call.engineKey);
+        return {
+          cycle: call.cycle,
+          stage: call.stage,
+          engine_key: call.engineKey,
+          provider: engine?.provider ?? 'openai',
+          model: engine?.model ?? '',
+          input_tokens: call.inputTokens,
+          output_tokens: call.outputTokens,
+          total_tokens: call.totalTokens,
+          duration_ms: Math.round(call.durationMs),
+          attempts: call.attempts,
+          cost_millicents: call.costMillicents,
+          billed_cents: billed[i] ?? 0,
+          purpose: call.purpose,
+          call_key: hold ? `${hold.key}:${i}` : null,
+        };
+      }),
+    );
+    const usage = rows.length > 0 ? usageWrite(this.userId, this.runId, rows) : null;
     const work = async (em: EntityManager, tx?: WalletTx) => {
-      const result = await alsoInTransaction(em);
-      const now = new Date();
-      // Inserted as rows, not entities: no unit of work to compute at the end of a run, where every
-      // millisecond is on the user's wait.
-      const rows = settled.flatMap(({ hold, calls, billed }) =>
-        calls.map((call, i) => {
-          const engine = byKey.get(call.engineKey);
-          return {
-            userId: this.userId,
-            conversationId: this.runId,
-            enhancementId: null,
-            cycle: call.cycle,
-            stage: call.stage,
-            engineKey: call.engineKey,
-            provider: engine?.provider ?? 'openai',
-            model: engine?.model ?? '',
-            inputTokens: call.inputTokens,
-            outputTokens: call.outputTokens,
-            totalTokens: call.totalTokens,
-            durationMs: Math.round(call.durationMs),
-            attempts: call.attempts,
-            costMillicents: call.costMillicents,
-            billedCents: billed[i] ?? 0,
-            purpose: call.purpose,
-            callKey: hold ? `${hold.key}:${i}` : null,
-            createdAt: now,
-          };
-        }),
-      );
-      if (rows.length > 0) await em.insertMany(EngineUsage, rows);
+      const result = await write(em, usage);
       for (const { hold, calls, billed } of settled) {
         if (!tx || !hold || hold.cents <= 0) continue;
         const total = billed.reduce((sum, c) => sum + c, 0);
@@ -138,10 +133,7 @@ export class RunBilling {
       }
       return result;
     };
-    // Stages that move no money (free engines) need not lock the wallet: fewer queries behind the run.
-    return settled.some((s) => (s.hold?.cents ?? 0) > 0)
-      ? this.ledger.transact(this.userId, (tx) => work(tx.em, tx))
-      : this.orm.em.fork().transactional((em) => work(em));
+    return settled.some((s) => (s.hold?.cents ?? 0) > 0) ? this.ledger.transact(this.userId, (tx) => work(tx.em, tx)) : work(this.orm.em.fork());
   }
 
   /**
@@ -170,4 +162,21 @@ export class RunBilling {
     const rows = await plainSql(this.orm.em.fork()).execute<Array<{ total: string | number }>>(sql, [this.runId]);
     return Number(rows[0]?.total ?? 0);
   }
+}
+
+/**
+ * Engine calls as one multi-row insert (rows, not entities: no unit of work to compute at the end
+ * of a run, where every millisecond is on the user's wait).
+ */
+function usageWrite(userId: string, runId: string, rows: readonly object[]): GatedWrite {
+  return (from) =>
+    sqlPart(
+      `insert into engine_usage (user_id, conversation_id, enhancement_id, cycle, stage, engine_key, provider, model, input_tokens, output_tokens,
+         total_tokens, duration_ms, attempts, cost_millicents, billed_cents, purpose, call_key, created_at)
+       select ?::uuid, ?::uuid, null, x.cycle, x.stage, x.engine_key, x.provider, x.model, x.input_tokens, x.output_tokens,
+         x.total_tokens, x.duration_ms, x.attempts, x.cost_millicents, x.billed_cents, x.purpose, x.call_key, now()
+       from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(cycle int, stage text, engine_key text, provider text, model text,
+         input_tokens int, output_tokens int, total_tokens int, duration_ms int, attempts int, cost_millicents bigint, billed_cents int, purpose text, call_key text)`,
+      [userId, runId, ...from.params, JSON.stringify(rows)],
+    );
 }

@@ -1,19 +1,23 @@
 /**
  * The write-behind writer's order and hand-over rules at a run's end: held events are stored with
- * the end's transaction in one statement, never twice and never lost when that transaction fails.
+ * the end's statement, never twice and never lost when that statement fails.
  * The SQL function records what each statement would store (the statements themselves run against
  * both databases in the run tests).
  */
 import { describe, expect, it } from 'vitest';
 import type { PipelineEvent } from '@wolfpack/core';
 import { RunEventWriter, type SqlAll, type StoredEvent } from './run-event-writer.js';
+import { ungated, type GatedWrite } from '../db/one-statement.js';
+
+/** The events a gated write would store. */
+const seqsOf = (write: GatedWrite) => (JSON.parse(write(ungated('run')).params.at(-1) as string) as Array<{ seq: number }>).map((r) => r.seq);
 
 const log = (message: string): PipelineEvent => ({ type: 'log', id: message, level: 'info', message, timestamp: '2026-11-24T00:00:00.000Z' });
 
 function recorder() {
   const statements: number[][] = [];
   const sql: SqlAll = async <T,>(_text: string, params: unknown[]) => {
-    const rows = JSON.parse(params[0] as string) as Array<{ seq: number }>;
+    const rows = JSON.parse(params.at(-1) as string) as Array<{ seq: number }>;
     statements.push(rows.map((r) => r.seq));
     return rows.map((r) => ({ seq: r.seq })) as T[];
   };
@@ -32,9 +36,8 @@ describe('RunEventWriter at the end of a run', () => {
     writer.push(3, log('refund'));
     await writer.idle();
     expect(statements).toEqual([[1]]);
-    const tx = recorder();
-    const batch = await writer.storeWithin(tx.sql, 4, log('complete'));
-    expect(tx.statements).toEqual([[2, 3, 4]]);
+    const { write, batch } = writer.takeHeld(4, log('complete'));
+    expect(seqsOf(write)).toEqual([2, 3, 4]);
     expect(announced.map((b) => b.map((e) => e.seq))).toEqual([[1]]);
     writer.announce(batch);
     expect(announced.map((b) => b.map((e) => e.seq))).toEqual([[1], [2, 3, 4]]);
@@ -43,28 +46,28 @@ describe('RunEventWriter at the end of a run', () => {
     expect(statements).toEqual([[1]]);
   });
 
-  it('puts the events of a failed end transaction back first, so the error after them is stored in order', async () => {
+  it('puts the events of a failed end statement back first, so the error after them is stored in order', async () => {
     const { statements, sql } = recorder();
     const writer = new RunEventWriter(sql, 'run', 'me', () => {});
     writer.hold();
     writer.push(1, log('verdict'));
-    await writer.storeWithin(recorder().sql, 2, log('complete'));
-    // The transaction then failed (rolled back): the run stores its error instead.
+    writer.takeHeld(2, log('complete'));
+    // The statement then failed (rolled back): the run stores its error instead.
     expect(writer.reset()).toBe(true);
     writer.push(2, { type: 'error', error: 'The run stopped because of an internal error.' });
     await writer.flush();
     expect(statements).toEqual([[1, 2]]);
   });
 
-  it('refuses to store within a transaction while a batch is on its way (PGlite would wait on itself)', async () => {
+  it('refuses to hand held events to a statement while a batch is on its way (PGlite would wait on itself)', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { sql } = recorder();
     const writer = new RunEventWriter(sql, 'run', 'me', () => {}, () => gate);
     writer.push(1, log('a'));
-    await expect(writer.storeWithin(sql, 2, log('complete'))).rejects.toThrow(/await idle\(\) first/);
+    expect(() => writer.takeHeld(2, log('complete'))).toThrow(/await idle\(\) first/);
     release();
     await writer.idle();
-    await expect(writer.storeWithin(sql, 2, log('complete'))).resolves.toHaveLength(1);
+    expect(writer.takeHeld(2, log('complete')).batch).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
 import type { PipelineEvent } from '@wolfpack/core';
+import { sqlPart, type GatedWrite } from '../db/one-statement.js';
 
 export type SqlAll = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 export type StoredEvent = { seq: number; event: PipelineEvent };
@@ -31,7 +32,7 @@ export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resol
  */
 export class RunEventWriter {
   private pending: StoredEvent[] = [];
-  /** Events {@link storeWithin} took into a transaction not yet known to have committed. */
+  /** Events {@link takeHeld} took into a statement not yet known to have committed. */
   private unconfirmed: StoredEvent[] = [];
   private holding = false;
   private draining: Promise<void> | undefined;
@@ -53,8 +54,8 @@ export class RunEventWriter {
   }
 
   /**
-   * From now on events wait for {@link flush} or {@link storeWithin} (the run's end stores its last
-   * events with the project, in one transaction).
+   * From now on events wait for {@link flush} or {@link takeHeld} (the run's end stores its last
+   * events with the project, in one statement).
    */
   hold(): void {
     this.holding = true;
@@ -91,7 +92,7 @@ export class RunEventWriter {
       // before the insert, which on PGlite runs on this very thread.
       await this.beforeStore();
       while (this.pending.length > 0) {
-        // Taken out before it is stored: storeWithin takes only what no batch has started on.
+        // Taken out before it is stored: takeHeld takes only what no batch has started on.
         const batch = this.pending.splice(0, BATCH);
         await this.store(batch);
         this.onStored(batch);
@@ -105,20 +106,20 @@ export class RunEventWriter {
   }
 
   /**
-   * Stores what is still pending and then `event` as number `seq`, in the caller's transaction
-   * (the run's end: its last events commit with the project, in one statement instead of a
-   * commit of their own first); {@link announce} hands them on once that transaction committed.
+   * Takes what is still pending and then `event` as number `seq`, as a write for the caller's
+   * statement (the run's end: its last events are stored with the project, in one statement,
+   * instead of a commit of their own first); {@link announce} hands them on once that statement
+   * committed, {@link reset} puts them back first when it did not.
    */
-  async storeWithin(sql: SqlAll, seq: number, event: PipelineEvent): Promise<StoredEvent[]> {
-    // The caller waited for idle() before its transaction: on PGlite a batch still on its way would
-    // wait for this very transaction's connection.
-    if (this.draining) throw new Error('storeWithin: a batch is still being stored; await idle() first');
+  takeHeld(seq: number, event: PipelineEvent): { write: GatedWrite; batch: StoredEvent[] } {
+    // The caller waited for idle() first: on PGlite a batch still on its way would wait for the
+    // caller's very connection.
+    if (this.draining) throw new Error('takeHeld: a batch is still being stored; await idle() first');
     if (this.failure) throw this.failure;
     const rest = this.pending.splice(0);
     this.unconfirmed = rest;
     const batch = [...rest, { seq, event }];
-    await this.insert(sql, batch);
-    return batch;
+    return { write: eventsWrite(batch), batch };
   }
 
   announce(batch: readonly StoredEvent[]): void {
@@ -127,16 +128,9 @@ export class RunEventWriter {
   }
 
   /** One fenced multi-row insert: nothing is stored unless this process still owns the run. */
-  private async insert(sql: SqlAll, batch: readonly StoredEvent[]): Promise<void> {
-    const rows = JSON.stringify(batch.map(({ seq, event }) => ({ seq, data: event })));
-    const stored = await sql<{ seq: number }>(
-      `insert into run_events (conversation_id, seq, data, created_at)
-       select c.id, x.seq, x.data, now()
-       from conversations c, jsonb_to_recordset(?::jsonb) as x(seq int, data jsonb)
-       where c.id = ? and c.instance_id = ?
-       returning seq`,
-      [rows, this.runId, this.instanceId],
-    );
+  private async insert(batch: readonly StoredEvent[]): Promise<void> {
+    const { text, params } = eventsWrite(batch)(sqlPart('(select id from conversations where id = ? and instance_id = ?)', [this.runId, this.instanceId]));
+    const stored = await this.sql<{ seq: number }>(`${text} returning seq`, params);
     if (stored.length !== batch.length) throw new LeaseLostError(`run ${this.runId} is run by another server now`);
   }
 
@@ -144,7 +138,7 @@ export class RunEventWriter {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.insert(this.sql, batch);
+        await this.insert(batch);
         return;
       } catch (error) {
         if (error instanceof LeaseLostError) throw error;
@@ -157,4 +151,15 @@ export class RunEventWriter {
       }
     }
   }
+}
+
+/** A batch of a run's events as one multi-row insert, stored only when `from` yields the run. */
+function eventsWrite(batch: readonly StoredEvent[]): GatedWrite {
+  const rows = JSON.stringify(batch.map(({ seq, event }) => ({ seq, data: event })));
+  return (from) =>
+    sqlPart(
+      `insert into run_events (conversation_id, seq, data, created_at)
+       select c.id, x.seq, x.data, now() from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(seq int, data jsonb)`,
+      [...from.params, rows],
+    );
 }

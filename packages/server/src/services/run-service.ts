@@ -12,6 +12,8 @@ import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
 import type { ProjectService, RunResult } from './project-service.js';
 import { LeaseLostError, RunEventWriter, yieldToIo, type SqlAll } from './run-event-writer.js';
+import { oneStatement, sqlPart, type GatedWrite, type SqlPart } from '../db/one-statement.js';
+import { plainSql } from '../db/plain-sql.js';
 import type { RunHub } from './run-hub.js';
 import { RunLeases } from './run-leases.js';
 import { localRunNotifier, type RunNotifier } from './run-notifier.js';
@@ -49,6 +51,15 @@ const sqlOf =
 const VERDICT_LEVEL = { passed: 'success', failed: 'error', unproven: 'warning' } as const;
 
 type EngineKeys = { key: string; provider: string; model: string };
+/** What a fenced statement changes in the run's row. */
+type RunChanges = {
+  checkpoint?: object | null;
+  stages?: unknown[];
+  executionMs?: number;
+  projectId?: string;
+  status?: 'completed';
+  completedAt?: Date;
+};
 type RunRow = Pick<InferEntity<typeof Conversation>, 'userId' | 'idea' | 'attachments' | 'cycles' | 'modelOrder' | 'maxCostCents' | 'projectId' | 'checkpoint' | 'onlyStages'>;
 
 /** What "Repair again" does: Proven Code's repair rounds on the project's current files. */
@@ -385,18 +396,20 @@ export class RunService {
         if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
       }
       await writer.idle();
-      // One transaction: the last stages' usage and charges, the project, the run completed, its
-      // last events and `complete` event. (Should it fail, those stages' holds go back below uncharged.)
-      const { projectId, stored } = await this.finish(billing, last, engines, result, async (em, project) => {
-        // The verification record of the version this run saved, kept with it.
-        await this.verifications?.saveIn(em, project.id, { ...record, version: project.version });
-        return writer.storeWithin(sqlOf(em), seq++, {
+      // One statement (one transaction when stages move money): the last stages' usage and charges,
+      // the project, the run completed, its last events and `complete` event. (Should it fail,
+      // those stages' holds go back below uncharged.)
+      const { projectId, stored } = await this.finish(billing, last, engines, result, (project) => {
+        const { write, batch } = writer.takeHeld(seq++, {
           type: 'complete',
           projectId: project.id,
           filesGenerated: Object.keys(outcome.files).length,
           verification,
           executionSeconds: Math.round(outcome.executionMs / 100) / 10,
         });
+        // The verification record of the version this run saved, kept with it.
+        const proof = this.verifications?.recordWrite(project.id, { ...record, version: project.version });
+        return { writes: [...(proof ? [['verification', proof] as const] : []), ['events', write] as const], stored: batch };
       });
       writer.announce(stored);
       // The result reaches the user before the after-save work's queries take this thread (PGlite).
@@ -447,46 +460,72 @@ export class RunService {
   }
 
   /**
-   * The end of a run in one transaction, fenced by the lease: the last stages' usage and charges,
-   * the project saved, the run completed (its checkpoint dropped: a completed run is never continued).
+   * The end of a run in one statement, fenced by the lease: the last stages' usage (and, in the
+   * same transaction, their charges), the project saved, the run completed (its checkpoint
+   * dropped: a completed run is never continued), and what `more` adds for the saved project.
    */
   private async finish<T>(
     billing: RunBilling,
     stages: FinishedStage[],
     engines: readonly EngineKeys[],
     result: RunResult,
-    alsoInTransaction: (em: EntityManager, project: { id: string; version: number }) => Promise<T>,
+    more: (project: { id: string; version: number }) => { writes: ReadonlyArray<readonly [string, GatedWrite]>; stored: T },
   ): Promise<{ projectId: string; stored: T }> {
     const cp = stages.at(-1)?.cp;
-    return billing.settleStages(stages, engines, async (em) => {
-      const project = await this.projects.saveRunResultIn(em, result);
-      const projectId = project.id;
-      const now = new Date();
-      await this.fenced(em, billing.runId, {
-        ...(cp ? { stages: cp.stages, executionMs: cp.executionMs } : {}),
-        checkpoint: null,
-        projectId,
-        status: 'completed',
-        completedAt: now,
-      });
-      return { projectId, stored: await alsoInTransaction(em, project) };
+    return billing.settleStages(stages, engines, async (em, usage) => {
+      const save = async (em: EntityManager) => {
+        const project = await this.projects.runResultWrites(em, result);
+        const { writes, stored } = more(project);
+        const fence = this.fence(billing.runId, {
+          ...(cp ? { stages: cp.stages, executionMs: cp.executionMs } : {}),
+          checkpoint: null,
+          projectId: project.id,
+          status: 'completed',
+          completedAt: new Date(),
+        });
+        await this.whileOwned(em, billing.runId, fence, [...project.writes, ...writes, ...(usage ? [['usage', usage] as const] : [])]);
+        return { projectId: project.id, stored };
+      };
+      // A project the run continues is updated by statements of its own first: then all in one transaction.
+      return result.projectId && !em.isInTransaction() ? em.transactional(save) : save(em);
     });
   }
 
-  /** Finished stages' checkpoint (the last one's), engine usage and settled charges: one transaction, fenced by the lease. */
+  /** Finished stages' checkpoint (the last one's), engine usage and settled charges: one statement (and transaction), fenced by the lease. */
   private async saveCheckpoint(billing: RunBilling, stages: FinishedStage[], engines: readonly EngineKeys[]): Promise<void> {
     const cp = stages.at(-1)!.cp;
-    await billing.settleStages(stages, engines, (em) =>
-      this.fenced(em, billing.runId, { checkpoint: cp as unknown as Record<string, unknown>, stages: cp.stages, executionMs: cp.executionMs }),
+    await billing.settleStages(stages, engines, (em, usage) =>
+      this.whileOwned(em, billing.runId, this.fence(billing.runId, { checkpoint: cp, stages: cp.stages, executionMs: cp.executionMs }), usage ? [['usage', usage]] : []),
     );
   }
 
-  /** Updates the run only while this process owns it; another process took it over otherwise. */
-  private async fenced(em: EntityManager, runId: string, changes: Partial<InferEntity<typeof Conversation>>): Promise<void> {
+  /** The run's row updated, only while this process owns it: the gate of a statement's writes. */
+  private fence(runId: string, changes: RunChanges): SqlPart {
     const now = new Date();
-    const saved = await em.nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId }, { ...changes, updatedAt: now, heartbeatAt: now });
+    const set: Array<[string, unknown]> = [];
+    if ('checkpoint' in changes) set.push(['checkpoint = ?::jsonb', changes.checkpoint === null ? null : JSON.stringify(changes.checkpoint)]);
+    if (changes.stages) set.push(['stages = ?::jsonb', JSON.stringify(changes.stages)]);
+    if (changes.executionMs !== undefined) set.push(['execution_ms = ?::bigint', changes.executionMs]);
+    if (changes.projectId) set.push(['project_id = ?::uuid', changes.projectId]);
+    if (changes.status) set.push(['status = ?::text', changes.status]);
+    if (changes.completedAt) set.push(['completed_at = ?::timestamptz', changes.completedAt]);
+    set.push(['updated_at = ?::timestamptz', now], ['heartbeat_at = ?::timestamptz', now]);
+    return sqlPart(`update conversations set ${set.map(([column]) => column).join(', ')} where id = ?::uuid and instance_id = ? returning id`, [
+      ...set.map(([, value]) => value),
+      runId,
+      this.instanceId,
+    ]);
+  }
+
+  /**
+   * `fence` and `writes` in one statement: nothing is stored, and it throws, when another process
+   * owns the run now (every write reads from the fence, which then yields no row).
+   */
+  private async whileOwned(em: EntityManager, runId: string, fence: SqlPart, writes: ReadonlyArray<readonly [string, GatedWrite]>): Promise<void> {
+    const { text, params } = oneStatement(['fence', fence], writes, sqlPart('select count(*)::int as owned from fence'));
+    const rows = await plainSql(em).execute<Array<{ owned: number }>>(text, params);
     // Nothing of this run may be stored or charged here any more.
-    if (saved === 0) throw new LeaseLostError(`run ${runId} was taken over by another server`);
+    if (Number(rows[0]?.owned ?? 0) === 0) throw new LeaseLostError(`run ${runId} was taken over by another server`);
   }
 
   private async totalCost(runId: string): Promise<number> {

@@ -4,6 +4,7 @@ import { verifyProject } from '@wolfpack/core/pipeline';
 import { executeProject, type ExecuteOptions } from '@wolfpack/core/proof';
 import type { ProjectService } from './project-service.js';
 import { plainSql } from '../db/plain-sql.js';
+import { sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
 
 /**
@@ -21,11 +22,19 @@ export class VerificationService {
 
   /** Stores `record` as the record of its version of the project, in the caller's transaction. */
   async saveIn(em: EntityManager, projectId: string, record: VerificationRecord): Promise<void> {
-    await plainSql(em).execute(
-      `insert into project_verifications (project_id, version, verdict, record, created_at) values (?, ?, ?, ?::jsonb, now())
-       on conflict (project_id, version) do update set verdict = excluded.verdict, record = excluded.record, created_at = excluded.created_at`,
-      [projectId, record.version, record.verdict, JSON.stringify(record)],
-    );
+    const { text, params } = this.recordWrite(projectId, record)(ungated());
+    await plainSql(em).execute(text, params);
+  }
+
+  /** {@link saveIn} as a write for the caller's statement (the end of a run, gated by its lease). */
+  recordWrite(projectId: string, record: VerificationRecord): GatedWrite {
+    return (from) =>
+      sqlPart(
+        `insert into project_verifications (project_id, version, verdict, record, created_at)
+         select ?::uuid, ?::int, ?::text, ?::jsonb, now() from ${from.text} as c
+         on conflict (project_id, version) do update set verdict = excluded.verdict, record = excluded.record, created_at = excluded.created_at`,
+        [projectId, record.version, record.verdict, JSON.stringify(record), ...from.params],
+      );
   }
 
   /** The current version's record of an owned project, or null when it has none (made before records were kept). */
