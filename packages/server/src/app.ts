@@ -6,7 +6,7 @@ import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import type { Database } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { commitSession } from './middleware/commit-session.js';
-import { authenticate } from './middleware/authenticate.js';
+import { authenticate, type AuthState } from './middleware/authenticate.js';
 import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -150,7 +150,12 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
         autoCommit: false,
         genid: () => randomSecret('', 32),
         store: {
-          get: (key: string) => sessions.get(key),
+          // The session's user comes with it, for authenticate (one statement for both).
+          get: async (key: string, _maxAge: number, { ctx }: { ctx?: Koa.Context }) => {
+            const found = await sessions.getWithUser(key);
+            if (ctx && found.user !== undefined) (ctx.state as AuthState).sessionUser = found.user;
+            return found.session;
+          },
           set: (key: string, data: Record<string, unknown>) => sessions.set(key, data),
           destroy: (key: string) => sessions.destroy(key),
         },

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '@wolfpack/core';
-import type { AuthenticatedUser, AuthService } from '../services/auth-service.js';
+import { signedInAs, type AuthenticatedUser, type AuthService } from '../services/auth-service.js';
+import type { UserRow } from '../services/session-store.js';
 import type { TokenService } from '../services/token-service.js';
 
 /** How often an active session's idle deadline is pushed back (each push is one write). */
@@ -10,6 +11,8 @@ export interface AuthState {
   user?: AuthenticatedUser;
   /** Set when the request authenticated with a personal API token. */
   tokenId?: string;
+  /** The row of the user the session belongs to, read with the session (null: that account is gone). */
+  sessionUser?: UserRow | null;
 }
 
 /**
@@ -35,7 +38,9 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
     const session = ctx.session;
     const userId = session?.userId;
     if (session && typeof userId === 'string') {
-      const user = await auth.findById(userId);
+      // Read with the session in one statement; looked up on its own only if that did not happen.
+      const user = state.sessionUser !== undefined && (state.sessionUser === null || state.sessionUser.id === userId) ? signedInAs(state.sessionUser) : await auth.findById(userId);
+      delete state.sessionUser;
       if (user) {
         state.user = user;
         const lastSeen = typeof session.lastSeen === 'number' ? session.lastSeen : 0;

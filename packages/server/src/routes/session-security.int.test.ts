@@ -175,6 +175,22 @@ describe.each(testDatabases())('session security on %s', (kind) => {
       expect((await replay.get('/api/auth/me')).status).toBe(401);
       expect((await new TestClient(server.url, { authorization: `Bearer ${token}` }).get('/api/auth/me')).status).toBe(401);
     });
+
+    it('a session whose account was closed or renamed behind its back signs in as nobody, or as the account as it is now', async () => {
+      // The user is read in the session's own statement: what it reads must be the account as it is.
+      const { client, username } = await account();
+      const [me] = await sql<Array<{ id: string }>>('select id from users where username = ?', [username]);
+      await sql('update users set username = ?, username_key = ? where id = ?', [`${username}x`, `${username}x`, me!.id]);
+      expect((await client.get('/api/auth/me')).json.user).toMatchObject({ username: `${username}x` });
+      // Closed without its sessions deleted (a request racing the closing): refused, and the session ends.
+      await sql(`update users set status = 'closed' where id = ?`, [me!.id]);
+      const refused = await client.get('/api/projects');
+      expect(refused.status).toBe(401);
+      expect(await sql<unknown[]>('select 1 from sessions where user_id = ?', [me!.id])).toHaveLength(0);
+      // Another account's session is untouched by it.
+      const other = await account();
+      expect((await other.client.get('/api/auth/me')).status).toBe(200);
+    });
   });
 
   describe('guessing passwords', () => {

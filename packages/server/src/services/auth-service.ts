@@ -6,6 +6,7 @@ import { plainSql } from '../db/plain-sql.js';
 import { LoginFailure, User } from '../entities/index.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import { newReferralCode } from './referral-service.js';
+import type { UserRow } from './session-store.js';
 
 /** After this many failed sign-ins for one username within the window, sign-in is refused. */
 export const LOGIN_FAILURE_LIMIT = 10;
@@ -27,6 +28,12 @@ export function usernameKey(username: string): string {
 
 function toAuthenticated(user: { id: string; username: string; plan: string }): AuthenticatedUser {
   return { id: user.id, username: user.username, plan: user.plan };
+}
+
+/** Who a user row signs in as: nobody when it is gone or closed. */
+export function signedInAs(user: UserRow | null): AuthenticatedUser | null {
+  // A closed account has no sessions or tokens left; this also refuses one a racing request revived.
+  return user && user.status !== 'closed' ? toAuthenticated(user) : null;
 }
 
 /** Accounts: registration, password sign-in with a per-username throttle, look-up by id. */
@@ -105,11 +112,8 @@ export class AuthService {
 
   async findById(id: string): Promise<AuthenticatedUser | null> {
     // Every signed-in request looks its user up: a plain statement, not an entity.
-    const [user] = await plainSql(this.orm.em.fork()).execute<
-      Array<{ id: string; username: string; plan: string; status: string }>
-    >('select id, username, plan, status from users where id = ?', [id]);
-    // A closed account has no sessions or tokens left; this also refuses one a racing request revived.
-    return user && user.status !== 'closed' ? toAuthenticated(user) : null;
+    const [user] = await plainSql(this.orm.em.fork()).execute<UserRow[]>('select id, username, plan, status from users where id = ?', [id]);
+    return signedInAs(user ?? null);
   }
 
   /** Refuses with 429 when LOGIN_FAILURE_LIMIT tries (other than `ownAttempt`) are in the window. */
