@@ -78,6 +78,13 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
       ['monthly_grant', 500],
     ]);
     expect(balanceReply.parse((await client.get('/api/billing/balance')).json).grantResetDate).toBe('2027-01-01T00:00:00.000Z');
+    // The wallet row says the month was rolled over (written with the entries or after them): no later
+    // transaction rolls it over again and takes the new grant back.
+    expect(await sql.execute('select grant_cents, grant_month from wallets where user_id = ?', [userId])).toEqual([{ grant_cents: 500, grant_month: '2026-12' }]);
+    await new LedgerService(server.db.orm, () => now).post(userId, { kind: 'engine_usage', amountCents: -100, reference: 'spend-dec' });
+    expect(await sql.execute('select balance_cents::int as balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId])).toEqual([
+      { balance_cents: 1400, grant_cents: 400, grant_month: '2026-12' },
+    ]);
   });
 
   it('a hold takes grant first and gives it back when released', async () => {

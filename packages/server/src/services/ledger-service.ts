@@ -10,6 +10,7 @@ import {
   type LedgerEntryItemJson,
   type LedgerKind,
 } from '@wolfpack/core';
+import { oneStatement, sqlPart, type GatedWrite } from '../db/one-statement.js';
 
 export interface EntryInput {
   kind: LedgerKind;
@@ -144,15 +145,17 @@ export class LedgerService {
 /**
  * One wallet transaction. Every statement is a round trip on the user's wait (a run reserves before
  * each stage), so the common path takes as few as it can: an entry is inserted first and its
- * reference read back only when it was there already, and the wallet row, locked for the whole
- * transaction and read by nobody else meanwhile, is written once at its end ({@link writeWallet}).
+ * reference read back only when it was there already, and the wallet row (locked for the whole
+ * transaction, read by nobody else meanwhile) is written in the same statement as each entry,
+ * with what the caller adds (a reservation's hold): a reservation is the lock and one statement.
+ * Rules stay here: the statement only stores what this code computed.
  */
 class Tx implements WalletTx {
   private balance: number;
   grantCents: number;
   private grantMonthValue: string | null;
   private readonly created: boolean;
-  /** Whether the wallet row must be written before the commit. */
+  /** Whether the wallet row must still be written before the commit. */
   private changed = false;
 
   constructor(
@@ -188,7 +191,7 @@ class Tx implements WalletTx {
     this.changed = true;
   }
 
-  /** The wallet row as this transaction left it: written once, just before the commit. */
+  /** The wallet row as this transaction left it, just before the commit, when a change was not written with an entry (the month's roll-over). */
   async writeWallet(): Promise<void> {
     if (!this.changed) return;
     await this.em.execute('update wallets set balance_cents = ?, grant_cents = ?, grant_month = ?, updated_at = ? where user_id = ?', [
@@ -213,7 +216,7 @@ class Tx implements WalletTx {
     return { id: Number(found.id), amountCents: Number(found.amount_cents), balanceAfterCents: Number(found.balance_after_cents), duplicate: true };
   }
 
-  async post(entry: EntryInput, options: { clamp?: boolean } = {}): Promise<Posted> {
+  async post(entry: EntryInput, options: { clamp?: boolean; alongside?: ReadonlyArray<readonly [string, GatedWrite]> } = {}): Promise<Posted> {
     let amount = Math.trunc(entry.amountCents);
     if (amount < 0 && -amount > this.balance) {
       // Already posted, it is answered as such whatever the balance is now.
@@ -232,21 +235,42 @@ class Tx implements WalletTx {
     else if (amount < 0) grantDelta = -Math.min(this.grantCents, -amount);
     else if (entry.grantReturnCents) grantDelta = Math.max(0, Math.min(entry.grantReturnCents, amount));
     const balanceAfter = this.balance + amount;
+    const grantAfter = Math.min(balanceAfter, Math.max(0, this.grantCents + grantDelta));
     const now = this.clock();
-    // The unique reference decides: an entry posted before (by this or a racing transaction) stays the only one.
-    const rows = await this.em.execute<Array<{ id: string | number }>>(
-      `insert into ledger_entries (user_id, kind, amount_cents, balance_after_cents, grant_delta_cents, reference, conversation_id, enhancement_id, description, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
-      [this.userId, entry.kind, amount, balanceAfter, grantDelta, entry.reference, entry.conversationId ?? null, entry.enhancementId ?? null, entry.description ?? null, now],
+    // The entry, and in the same statement the wallet row as it leaves it (and what the caller adds),
+    // written only when the entry is new: the unique reference decides, so an entry posted before
+    // (by this or a racing transaction) stays the only one and moves nothing again.
+    const wallet: GatedWrite = (from) =>
+      sqlPart(`update wallets set balance_cents = ?, grant_cents = ?, grant_month = ?, updated_at = ? from ${from.text} as c where wallets.user_id = ?`, [
+        balanceAfter,
+        grantAfter,
+        this.grantMonthValue,
+        now,
+        ...from.params,
+        this.userId,
+      ]);
+    const { text, params } = oneStatement(
+      [
+        'entry',
+        sqlPart(
+          `insert into ledger_entries (user_id, kind, amount_cents, balance_after_cents, grant_delta_cents, reference, conversation_id, enhancement_id, description, created_at)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
+          [this.userId, entry.kind, amount, balanceAfter, grantDelta, entry.reference, entry.conversationId ?? null, entry.enhancementId ?? null, entry.description ?? null, now],
+        ),
+      ],
+      [['wallet', wallet], ...(options.alongside ?? [])],
+      sqlPart('select id from entry'),
     );
+    const rows = await this.em.execute<Array<{ id: string | number }>>(text, params);
     if (!rows[0]) {
       const existing = await this.posted(entry.reference);
       if (!existing) throw new Error(`ledger entry ${entry.reference} conflicted but cannot be read`);
       return existing;
     }
     this.balance = balanceAfter;
-    this.grantCents = Math.min(this.balance, Math.max(0, this.grantCents + grantDelta));
-    this.changed = true;
+    this.grantCents = grantAfter;
+    // The row now holds every field as this transaction has them.
+    this.changed = false;
     return { id: Number(rows[0].id), amountCents: amount, balanceAfterCents: balanceAfter, duplicate: false };
   }
 
@@ -259,12 +283,27 @@ class Tx implements WalletTx {
       if (held.length > 0) return { ok: true, balanceCents: this.balance };
       if (amount > this.balance) return { ok: false, balanceCents: this.balance };
     }
-    const posted = await this.post({ kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' });
-    if (posted.duplicate) return { ok: true, balanceCents: this.balance };
-    await this.em.execute(
-      `insert into holds (id, user_id, amount_cents, status, conversation_id, enhancement_id, created_at, settled_at) values (?, ?, ?, 'open', ?, ?, ?, null)`,
-      [holdId, this.userId, amount, scope.conversationId ?? null, scope.enhancementId ?? null, this.clock()],
+    const hold: GatedWrite = (from) =>
+      sqlPart(`insert into holds (id, user_id, amount_cents, status, conversation_id, enhancement_id, created_at, settled_at) select ?, ?::uuid, ?::bigint, 'open', ?::uuid, ?::uuid, ?::timestamptz, null from ${from.text} as c`, [
+        holdId,
+        this.userId,
+        amount,
+        scope.conversationId ?? null,
+        scope.enhancementId ?? null,
+        this.clock(),
+        ...from.params,
+      ]);
+    // The hold is written with its reservation entry (and the wallet), in one statement: a
+    // reservation is on the user's wait before each stage. A hold of nothing has no entry to go with.
+    const posted = await this.post(
+      { kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' },
+      amount > 0 ? { alongside: [['hold', hold]] } : {},
     );
+    if (posted.duplicate) return { ok: true, balanceCents: this.balance };
+    if (amount === 0) {
+      const { text, params } = hold(sqlPart('(select 1)'));
+      await this.em.execute(text, params);
+    }
     return { ok: true, balanceCents: this.balance };
   }
 
