@@ -24,6 +24,14 @@ function recorder() {
   return { statements, sql };
 }
 
+/** A writer whose batches wait until `release` (the engines busy, say). */
+function gatedWriter() {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const { statements, sql } = recorder();
+  return { statements, release, writer: new RunEventWriter(sql, 'run', 'me', () => {}, () => gate) };
+}
+
 describe('RunEventWriter at the end of a run', () => {
   it('stores held events with the end, in one statement, and announces them only then', async () => {
     const { statements, sql } = recorder();
@@ -69,5 +77,27 @@ describe('RunEventWriter at the end of a run', () => {
     release();
     await writer.idle();
     expect(writer.takeHeld(2, log('complete')).batch).toHaveLength(1);
+  });
+
+  it('leaves a batch still waiting for the engines when the run ends to the end statement, not a statement the end would wait for', async () => {
+    const { statements, writer, release } = gatedWriter();
+    writer.push(1, log('stage done'));
+    writer.hold();
+    writer.push(2, log('verdict'));
+    release();
+    await writer.idle();
+    expect(statements).toEqual([]);
+    expect(seqsOf(writer.takeHeld(3, log('complete')).write)).toEqual([1, 2, 3]);
+  });
+
+  it('still stores everything held on a flush (a failed run, a refund that reads what was billed)', async () => {
+    const { statements, writer, release } = gatedWriter();
+    writer.push(1, log('stage done'));
+    writer.hold();
+    writer.push(2, log('verdict'));
+    const flushed = writer.flush();
+    release();
+    await flushed;
+    expect(statements.flat()).toEqual([1, 2]);
   });
 });

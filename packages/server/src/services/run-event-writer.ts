@@ -50,7 +50,7 @@ export class RunEventWriter {
   push(seq: number, event: PipelineEvent): void {
     if (this.failure) throw this.failure;
     this.pending.push({ seq, event });
-    if (!this.holding) this.draining ??= this.drain();
+    if (!this.holding) this.draining ??= this.drain(false);
   }
 
   /**
@@ -81,17 +81,20 @@ export class RunEventWriter {
 
   /** Resolves once everything pushed so far is stored; throws what stopped the writer. */
   async flush(): Promise<void> {
-    if (this.pending.length > 0 && !this.failure) this.draining ??= this.drain();
-    while (this.draining) await this.draining;
+    // A batch that started before hold() and stopped there leaves the rest to this flush.
+    while (this.draining || (this.pending.length > 0 && !this.failure)) await (this.draining ??= this.drain(true));
     if (this.failure) throw this.failure;
   }
 
-  private async drain(): Promise<void> {
+  /** `all`: stores what is pending even while held (a flush); otherwise a hold stops it. */
+  private async drain(all: boolean): Promise<void> {
     try {
       // The run's own I/O (an engine request, an SSE write waiting on a corked socket) goes out
       // before the insert, which on PGlite runs on this very thread.
       await this.beforeStore();
-      while (this.pending.length > 0) {
+      // Held meanwhile (the run ended while this batch waited): the events go with the run's end,
+      // in its statement, instead of a statement of their own that the end would wait for.
+      while (this.pending.length > 0 && (all || !this.holding)) {
         // Taken out before it is stored: takeHeld takes only what no batch has started on.
         const batch = this.pending.splice(0, BATCH);
         await this.store(batch);
