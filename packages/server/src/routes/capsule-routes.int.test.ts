@@ -120,6 +120,19 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect(await service.record(run)).toBeNull();
     expect((await myCapsules(owner)).map((c) => c.title)).toEqual(['Reported twice']);
     expect(warnings).toEqual([]);
+    // Two reports racing past the check for an existing capsule: one capsule, one timeline.
+    const conn = server.db.orm.em.getConnection();
+    const [{ n: timeline }] = (await conn.execute(`select count(*)::int as n from capsule_events e join capsules c on c.id = e.capsule_id where c.conversation_id = ?`, [runId])) as [{ n: number }];
+    await conn.execute(`delete from capsule_events where capsule_id in (select id from capsules where conversation_id = ?)`, [runId]);
+    await conn.execute(`delete from capsules where conversation_id = ?`, [runId]);
+    const raced = await Promise.all([service.record(run), service.record(run)]);
+    expect(raced.filter((id) => id !== null)).toHaveLength(1);
+    const rows = (await conn.execute(
+      `select count(distinct c.id)::int as capsules, count(e.id)::int as events, count(distinct e.seq)::int as seqs from capsules c join capsule_events e on e.capsule_id = c.id where c.conversation_id = ?`,
+      [runId],
+    )) as [{ capsules: number; events: number; seqs: number }];
+    expect(rows[0]).toEqual({ capsules: 1, events: timeline, seqs: timeline });
+    expect(timeline).toBeGreaterThan(3);
     // A run that is not there (the insert breaks a foreign key): a warning, not an exception.
     await expect(service.recordRun({ ...run, conversationId: '00000000-0000-4000-8000-000000000001' })).resolves.toBeUndefined();
     expect(warnings).toHaveLength(1);

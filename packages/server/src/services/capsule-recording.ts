@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import { oneStatement, sqlPart, type GatedWrite } from '../db/one-statement.js';
 import { capsuleProof, recordCapsule, verificationRecord, type CapsuleEnhancementInput, type RecordedCapsule } from '@wolfpack/core';
 
 export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
@@ -96,25 +97,67 @@ async function provenCodeRecord(sql: Sql, projectId: string) {
   return parsed.success ? parsed.data : null;
 }
 
-/** Stores the capsule and its timeline once per run: a second report of the same run changes nothing. */
-export async function insertCapsule(sql: Sql, run: FinishedRun, capsule: RecordedCapsule, now: Date): Promise<string | null> {
+/** A capsule's row as stored (the run's, or an njin iteration's, which has no run). */
+export interface CapsuleInsert {
+  userId: string;
+  conversationId: string | null;
+  projectId: string | null;
+  title: string;
+  projectName: string;
+  description: string;
+  originalPrompt: string;
+  enhancedPrompt: string | null;
+  finalCode: string;
+  metrics: unknown;
+  createdAt: Date;
+  events: ReadonlyArray<{ eventType: string; timestamp: Date | string; data: unknown }>;
+}
+
+/**
+ * Stores a capsule and its timeline in one statement (the timeline's rows are written only with
+ * the capsule), once per run: a second report of the same run stores nothing and answers null.
+ */
+export async function insertCapsuleRows(sql: Sql, capsule: CapsuleInsert): Promise<string | null> {
   const id = randomUUID();
   const slug = capsuleSlug(capsule.title);
-  const inserted = await sql.execute<Array<{ id: string }>>(
+  const row = sqlPart(
     `insert into capsules (id, user_id, conversation_id, project_id, slug, share_slug, title, project_name, description,
        original_prompt, enhanced_prompt, final_code, is_public, view_count, share_count, metrics, created_at, published_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, 0, 0, ?, ?, null)
      on conflict (conversation_id) do nothing returning id`,
-    [id, run.userId, run.conversationId, run.projectId, slug, slug, capsule.title, capsule.title, capsule.description,
-      capsule.originalPrompt, capsule.enhancedPrompt, capsule.finalCode, JSON.stringify(capsule.metrics), now],
+    [id, capsule.userId, capsule.conversationId, capsule.projectId, slug, slug, capsule.title, capsule.projectName, capsule.description,
+      capsule.originalPrompt, capsule.enhancedPrompt, capsule.finalCode, JSON.stringify(capsule.metrics), capsule.createdAt],
   );
-  if (inserted.length === 0) return null;
-  for (const [seq, event] of capsule.events.entries()) {
-    await sql.execute('insert into capsule_events (id, capsule_id, seq, event_type, timestamp, data) values (?, ?, ?, ?, ?, ?)', [
-      randomUUID(), id, seq + 1, event.eventType, new Date(event.timestamp), JSON.stringify(event.data),
-    ]);
-  }
-  return id;
+  const timeline = JSON.stringify(
+    capsule.events.map((event, i) => ({ id: randomUUID(), seq: i + 1, event_type: event.eventType, at: toDate(event.timestamp).toISOString(), data: event.data })),
+  );
+  const events: GatedWrite = (from) =>
+    sqlPart(
+      `insert into capsule_events (id, capsule_id, seq, event_type, timestamp, data)
+       select x.id, c.id, x.seq, x.event_type, x.at, x.data from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(id uuid, seq int, event_type text, at timestamptz, data jsonb)`,
+      [...from.params, timeline],
+    );
+  const { text, params } = oneStatement(['capsule', row], capsule.events.length > 0 ? [['events', events]] : [], sqlPart('select id from capsule'));
+  const inserted = await sql.execute<Array<{ id: string }>>(text, params);
+  return inserted.length > 0 ? id : null;
+}
+
+/** Stores the capsule a run recorded (see {@link insertCapsuleRows}). */
+export function insertCapsule(sql: Sql, run: FinishedRun, capsule: RecordedCapsule, now: Date): Promise<string | null> {
+  return insertCapsuleRows(sql, {
+    userId: run.userId,
+    conversationId: run.conversationId,
+    projectId: run.projectId,
+    title: capsule.title,
+    projectName: capsule.title,
+    description: capsule.description,
+    originalPrompt: capsule.originalPrompt,
+    enhancedPrompt: capsule.enhancedPrompt,
+    finalCode: capsule.finalCode,
+    metrics: capsule.metrics,
+    createdAt: now,
+    events: capsule.events,
+  });
 }
 
 export function toDate(value: unknown): Date {

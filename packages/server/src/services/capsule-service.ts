@@ -10,7 +10,7 @@ import {
   type ShareCapsuleRequest,
 } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
-import { capsuleSlug, insertCapsule, readRunAsCapsule, toDate, type FinishedRun, type Sql } from './capsule-recording.js';
+import { insertCapsule, insertCapsuleRows, readRunAsCapsule, toDate, type FinishedRun, type Sql } from './capsule-recording.js';
 import { isUuid } from './project-service.js';
 
 /** The same answer for a missing and for someone else's private capsule: no existence leak. */
@@ -89,7 +89,8 @@ export class CapsuleService {
     if (existing.length > 0) return null;
     const now = this.clock();
     const capsule = await readRunAsCapsule(sql, run, now);
-    return this.orm.em.fork().transactional((em) => insertCapsule(em as Sql, run, capsule, now));
+    // One statement: the capsule and its timeline, or nothing when the run has one already.
+    return insertCapsule(sql, run, capsule, now);
   }
 
   /**
@@ -121,22 +122,22 @@ export class CapsuleService {
       consensusScore: outcome.consensusScore,
       outputLength: outcome.patch.length,
     };
-    const id = randomUUID();
-    const slug = capsuleSlug(title);
-    await this.orm.em.fork().transactional(async (tx) => {
-      const em = tx as Sql;
-      await em.execute(
-        `insert into capsules (id, user_id, conversation_id, project_id, slug, share_slug, title, project_name, description,
-           original_prompt, enhanced_prompt, final_code, is_public, view_count, share_count, metrics, created_at, published_at)
-         values (?, ?, null, null, ?, ?, ?, ?, ?, ?, null, ?, false, 0, 0, ?, ?, null)`,
-        [id, input.userId, slug, slug, title, 'njin', 'An njin iteration: only patches that pass the checks compete.', input.instruction, outcome.patch, JSON.stringify(metrics), createdAt],
-      );
-      for (const [seq, event] of events.entries()) {
-        await em.execute('insert into capsule_events (id, capsule_id, seq, event_type, timestamp, data) values (?, ?, ?, ?, ?, ?)', [
-          randomUUID(), id, seq + 1, event.eventType, at, JSON.stringify(event.data),
-        ]);
-      }
+    const id = await insertCapsuleRows(this.sql(), {
+      userId: input.userId,
+      conversationId: null,
+      projectId: null,
+      title,
+      projectName: 'njin',
+      description: 'An njin iteration: only patches that pass the checks compete.',
+      originalPrompt: input.instruction,
+      enhancedPrompt: null,
+      finalCode: outcome.patch,
+      metrics,
+      createdAt,
+      events: events.map((event) => ({ ...event, timestamp: at })),
     });
+    // No run, so no conflict on it: the row is always new.
+    if (!id) throw new Error('the njin capsule was not stored');
     return id;
   }
 
