@@ -32,3 +32,13 @@ export function oneStatement(gate: readonly [name: string, part: SqlPart], write
     params: [...ctes.flatMap(([, part]) => part.params), ...select.params],
   };
 }
+
+/**
+ * Rows as one gated multi-row insert, sent as a single JSON parameter however many there are:
+ * `into` is the table with its columns, `select` the values (`c` the gate's row, `x` each row, its
+ * `?` taking `params`), `columns` the rows' fields with their types.
+ */
+export function rowsWrite(into: string, select: string, params: readonly unknown[], columns: string, rows: readonly unknown[]): GatedWrite {
+  const json = JSON.stringify(rows);
+  return (from) => sqlPart(`insert into ${into}\n       select ${select} from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(${columns})`, [...params, ...from.params, json]);
+}

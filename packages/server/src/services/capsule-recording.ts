@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { oneStatement, sqlPart, type GatedWrite } from '../db/one-statement.js';
+import { oneStatement, rowsWrite, sqlPart } from '../db/one-statement.js';
 import { capsuleProof, recordCapsule, verificationRecord, type CapsuleEnhancementInput, type RecordedCapsule } from '@wolfpack/core';
 
 export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
@@ -128,15 +128,13 @@ export async function insertCapsuleRows(sql: Sql, capsule: CapsuleInsert): Promi
     [id, capsule.userId, capsule.conversationId, capsule.projectId, slug, slug, capsule.title, capsule.projectName, capsule.description,
       capsule.originalPrompt, capsule.enhancedPrompt, capsule.finalCode, JSON.stringify(capsule.metrics), capsule.createdAt],
   );
-  const timeline = JSON.stringify(
+  const events = rowsWrite(
+    'capsule_events (id, capsule_id, seq, event_type, timestamp, data)',
+    'x.id, c.id, x.seq, x.event_type, x.at, x.data',
+    [],
+    'id uuid, seq int, event_type text, at timestamptz, data jsonb',
     capsule.events.map((event, i) => ({ id: randomUUID(), seq: i + 1, event_type: event.eventType, at: toDate(event.timestamp).toISOString(), data: event.data })),
   );
-  const events: GatedWrite = (from) =>
-    sqlPart(
-      `insert into capsule_events (id, capsule_id, seq, event_type, timestamp, data)
-       select x.id, c.id, x.seq, x.event_type, x.at, x.data from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(id uuid, seq int, event_type text, at timestamptz, data jsonb)`,
-      [...from.params, timeline],
-    );
   const { text, params } = oneStatement(['capsule', row], capsule.events.length > 0 ? [['events', events]] : [], sqlPart('select id from capsule'));
   const inserted = await sql.execute<Array<{ id: string }>>(text, params);
   return inserted.length > 0 ? id : null;

@@ -10,7 +10,7 @@ import {
   type LedgerEntryItemJson,
   type LedgerKind,
 } from '@wolfpack/core';
-import { oneStatement, sqlPart, type GatedWrite } from '../db/one-statement.js';
+import { oneStatement, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
 export interface EntryInput {
   kind: LedgerKind;
@@ -301,7 +301,7 @@ class Tx implements WalletTx {
     );
     if (posted.duplicate) return { ok: true, balanceCents: this.balance };
     if (amount === 0) {
-      const { text, params } = hold(sqlPart('(select 1)'));
+      const { text, params } = hold(ungated());
       await this.em.execute(text, params);
     }
     return { ok: true, balanceCents: this.balance };

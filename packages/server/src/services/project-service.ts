@@ -4,7 +4,7 @@ import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type 
 import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.js';
 import { cursorAfter, decodeCursor, filterSql, pageSql, type PageRow } from './project-list-query.js';
 import { plainSql } from '../db/plain-sql.js';
-import { oneStatement, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
+import { oneStatement, rowsWrite, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
 export interface RunResult {
   userId: string;
@@ -275,11 +275,6 @@ export function isUuid(value: string): boolean {
 /** A project's files as one multi-row insert (a row may reference a project inserted in the same statement). */
 function filesWrite(files: Record<string, string>): (projectId: string) => GatedWrite {
   // Lone surrogates cannot be stored as text; UTF-8 would have made them U+FFFD anyway.
-  const rows = JSON.stringify(Object.entries(files).map(([path, content]) => ({ path, content: content.toWellFormed(), size: Buffer.byteLength(content) })));
-  return (projectId) => (from) =>
-    sqlPart(
-      `insert into project_files (project_id, path, content, size)
-       select ?::uuid, x.path, x.content, x.size from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(path text, content text, size int)`,
-      [projectId, ...from.params, rows],
-    );
+  const rows = Object.entries(files).map(([path, content]) => ({ path, content: content.toWellFormed(), size: Buffer.byteLength(content) }));
+  return (projectId) => rowsWrite('project_files (project_id, path, content, size)', '?::uuid, x.path, x.content, x.size', [projectId], 'path text, content text, size int', rows);
 }

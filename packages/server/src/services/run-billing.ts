@@ -3,7 +3,7 @@ import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settl
 import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
 import type { LedgerService, WalletTx } from './ledger-service.js';
 import { plainSql } from '../db/plain-sql.js';
-import { sqlPart, type GatedWrite } from '../db/one-statement.js';
+import { rowsWrite, type GatedWrite } from '../db/one-statement.js';
 
 
 /** What was held for one stage: settled after it, released if it never finishes. */
@@ -169,14 +169,14 @@ export class RunBilling {
  * of a run, where every millisecond is on the user's wait).
  */
 function usageWrite(userId: string, runId: string, rows: readonly object[]): GatedWrite {
-  return (from) =>
-    sqlPart(
-      `insert into engine_usage (user_id, conversation_id, enhancement_id, cycle, stage, engine_key, provider, model, input_tokens, output_tokens,
-         total_tokens, duration_ms, attempts, cost_millicents, billed_cents, purpose, call_key, created_at)
-       select ?::uuid, ?::uuid, null, x.cycle, x.stage, x.engine_key, x.provider, x.model, x.input_tokens, x.output_tokens,
-         x.total_tokens, x.duration_ms, x.attempts, x.cost_millicents, x.billed_cents, x.purpose, x.call_key, now()
-       from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(cycle int, stage text, engine_key text, provider text, model text,
-         input_tokens int, output_tokens int, total_tokens int, duration_ms int, attempts int, cost_millicents bigint, billed_cents int, purpose text, call_key text)`,
-      [userId, runId, ...from.params, JSON.stringify(rows)],
-    );
+  return rowsWrite(
+    `engine_usage (user_id, conversation_id, enhancement_id, cycle, stage, engine_key, provider, model, input_tokens, output_tokens,
+       total_tokens, duration_ms, attempts, cost_millicents, billed_cents, purpose, call_key, created_at)`,
+    `?::uuid, ?::uuid, null, x.cycle, x.stage, x.engine_key, x.provider, x.model, x.input_tokens, x.output_tokens,
+       x.total_tokens, x.duration_ms, x.attempts, x.cost_millicents, x.billed_cents, x.purpose, x.call_key, now()`,
+    [userId, runId],
+    `cycle int, stage text, engine_key text, provider text, model text, input_tokens int, output_tokens int, total_tokens int,
+       duration_ms int, attempts int, cost_millicents bigint, billed_cents int, purpose text, call_key text`,
+    rows,
+  );
 }

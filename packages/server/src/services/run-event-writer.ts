@@ -1,5 +1,5 @@
 import type { PipelineEvent } from '@wolfpack/core';
-import { sqlPart, type GatedWrite } from '../db/one-statement.js';
+import { rowsWrite, sqlPart, type GatedWrite } from '../db/one-statement.js';
 
 export type SqlAll = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 export type StoredEvent = { seq: number; event: PipelineEvent };
@@ -158,11 +158,5 @@ export class RunEventWriter {
 
 /** A batch of a run's events as one multi-row insert, stored only when `from` yields the run. */
 function eventsWrite(batch: readonly StoredEvent[]): GatedWrite {
-  const rows = JSON.stringify(batch.map(({ seq, event }) => ({ seq, data: event })));
-  return (from) =>
-    sqlPart(
-      `insert into run_events (conversation_id, seq, data, created_at)
-       select c.id, x.seq, x.data, now() from ${from.text} as c, jsonb_to_recordset(?::jsonb) as x(seq int, data jsonb)`,
-      [...from.params, rows],
-    );
+  return rowsWrite('run_events (conversation_id, seq, data, created_at)', 'c.id, x.seq, x.data, now()', [], 'seq int, data jsonb', batch.map(({ seq, event }) => ({ seq, data: event })));
 }

@@ -24,10 +24,6 @@ export class DatabaseSessionStore {
     private readonly options: SessionStoreOptions,
   ) {}
 
-  async get(key: string): Promise<SessionData | undefined> {
-    return (await this.getWithUser(key)).session;
-  }
-
   /**
    * The session and, read in the same statement, the row of the user it belongs to (null when that
    * account is gone): every signed-in request needs both, and one round trip instead of two is
