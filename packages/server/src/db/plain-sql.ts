@@ -13,3 +13,9 @@ export interface PlainSql {
 export function plainSql(em: EntityManager): PlainSql {
   return em as unknown as PlainSql;
 }
+
+/** The SQLSTATE of a failed statement, as PostgreSQL and PGlite report it through the ORM. */
+export function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } };
+  return typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
+}

@@ -44,7 +44,7 @@ export class EnhancementService {
         throw new AppError('PAYMENT_REQUIRED', costCapMessage(worst.cents, request.maxCostCents, request.maxCostCents));
       }
       if (worst.cents > 0) {
-        const reserved = await this.ledger.transact(user.id, (tx) => tx.reserve(holdId, worst.cents, { enhancementId: null }));
+        const reserved = await this.ledger.reserve(user.id, holdId, worst.cents, { enhancementId: null });
         if (!reserved.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(worst.cents, reserved.balanceCents));
         held = worst.cents;
       }

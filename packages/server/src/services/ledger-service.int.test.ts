@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, balanceReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-import { LedgerService } from './ledger-service.js';
+import { LedgerService, type WalletRow } from './ledger-service.js';
 
 type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 
@@ -27,6 +27,12 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     Number((await sql.execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]))[0]!.s);
   const walletOf = async (sql: Sql, userId: string) =>
     Number((await sql.execute<Array<{ b: string | number }>>('select balance_cents as b from wallets where user_id = ?', [userId]))[0]!.b);
+
+  const ledgerRows = (sql: Sql, userId: string) =>
+    sql.execute<Array<Record<string, unknown>>>(
+      `select kind, amount_cents::int as amount, balance_after_cents::int as after, grant_delta_cents as grant_delta, reference, description from ledger_entries where user_id = ? order by id`,
+      [userId],
+    );
 
   it('opens a wallet with the welcome bonus and this month\'s grant: 1,500 cents', async () => {
     const { client } = await withUser(() => new Date('2026-11-23T12:00:00Z'));
@@ -98,6 +104,20 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect(await walletOf(sql, userId)).toBe(1380);
     const grant = await sql.execute<Array<{ g: number }>>('select grant_cents as g from wallets where user_id = ?', [userId]);
     expect(grant[0]!.g).toBe(380);
+    // A hold of nothing (a stage priced at nothing) settles too, and moves nothing.
+    expect(await ledger.reserve(userId, 'h0', 0, { conversationId: null })).toEqual({ ok: true, balanceCents: 1380 });
+    expect(await sql.execute(`select status from holds where id = 'h0'`)).toEqual([{ status: 'open' }]);
+    await ledger.transact(userId, (tx) => tx.settle('h0', 0, null));
+    expect(await sql.execute(`select status from holds where id in ('h0', 'h1') order by id`)).toEqual([{ status: 'settled' }, { status: 'settled' }]);
+    expect(await walletOf(sql, userId)).toBe(1380);
+    // A settlement whose charge's reference is taken fails whole: the hold stays open, nothing moves.
+    await ledger.reserve(userId, 'h3', 100, { conversationId: null });
+    await ledger.post(userId, { kind: 'adjustment', amountCents: -1, reference: 'usage:h3' });
+    const before = await ledgerRows(sql, userId);
+    await expect(ledger.transact(userId, (tx) => tx.settle('h3', 50, { kind: 'engine_usage', amountCents: -50, reference: 'usage:h3' }))).rejects.toThrow(/division by zero/);
+    expect(await ledgerRows(sql, userId)).toEqual(before);
+    expect(await walletOf(sql, userId)).toBe(1279);
+    expect(await sql.execute(`select status from holds where id = 'h3'`)).toEqual([{ status: 'open' }]);
   });
 
   it('moves money once per reference, however often and however concurrently it is asked', async () => {
@@ -129,5 +149,100 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect((await second.get('/api/billing/balance')).status).toBe(200);
     await expect(ledger.post(otherId, { kind: 'top_up', amountCents: 1, reference: 'top-up:once' })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await sumOf(sql, otherId)).toBe(1500);
+  });
+
+  it('a reservation as one statement leaves what the wallet\'s locked transaction leaves, and falls back to it when it cannot be sure', async () => {
+    const { server, client, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    // No wallet yet: the locked transaction opens it (and the welcome bonus, and the grant).
+    expect(await ledger.reserveAtOnce(userId, 'fast:0', 100, { conversationId: null })).toBeNull();
+    expect(await sql.execute('select 1 from wallets where user_id = ?', [userId])).toEqual([]);
+    // A second account, the same history through the locked transaction only.
+    const other = new TestClient(server.url);
+    expect((await other.post('/api/auth/register', { username: `w${randomUUID().slice(0, 8)}`, password: 'correct-horse' })).status).toBe(201);
+    const otherId = (await sql.execute<Array<{ id: string }>>('select id from users where id <> ? order by created_at desc limit 1', [userId]))[0]!.id;
+    for (const id of [userId, otherId]) await ledger.balance(id);
+    expect((await client.get('/api/billing/balance')).status).toBe(200);
+    // 700 takes 500 of grant first, then 200 of the rest; then 300 more, from the rest only.
+    expect(await ledger.reserveAtOnce(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 800 });
+    expect(await ledger.reserveAtOnce(userId, 'b', 300, { conversationId: null })).toEqual({ ok: true, balanceCents: 500 });
+    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-a', 700, { conversationId: null }))).toEqual({ ok: true, balanceCents: 800 });
+    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-b', 300, { conversationId: null }))).toEqual({ ok: true, balanceCents: 500 });
+    const wallets = await sql.execute<Array<Record<string, unknown>>>('select balance_cents::int as b, grant_cents as g, grant_month as m from wallets where user_id in (?, ?) order by user_id = ?', [userId, otherId, userId]);
+    expect(wallets[0]).toEqual(wallets[1]);
+    expect(wallets[1]).toMatchObject({ b: 500, g: 0 });
+    const mine = await ledgerRows(sql, userId);
+    const theirs = (await ledgerRows(sql, otherId)).map((r) => ({ ...r, reference: String(r['reference']).replace('hold:other-', 'hold:').replace(otherId, userId) }));
+    expect(mine).toEqual(theirs);
+    expect(mine.slice(-2).map((r) => [r['amount'], r['after'], r['grant_delta']])).toEqual([[-700, 800, -500], [-300, 500, 0]]);
+    const holds = await sql.execute<Array<Record<string, unknown>>>(`select id, amount_cents::int as cents, status from holds where user_id = ? order by id`, [userId]);
+    expect(holds).toEqual([{ id: 'a', cents: 700, status: 'open' }, { id: 'b', cents: 300, status: 'open' }]);
+    // More than the balance: the locked transaction decides (a hold made before would stand).
+    expect(await ledger.reserveAtOnce(userId, 'c', 501, { conversationId: null })).toBeNull();
+    expect(await ledger.reserve(userId, 'c', 501, { conversationId: null })).toEqual({ ok: false, balanceCents: 500 });
+    expect(await ledger.reserve(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 500 });
+  });
+
+  it('a reservation as one statement writes nothing when the wallet changed after it was read, or its reference is taken', async () => {
+    const { server, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    await ledger.balance(userId);
+    const read = (await sql.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0]!;
+    await ledger.post(userId, { kind: 'adjustment', amountCents: -1, reference: `moved:${userId}` });
+    const before = await ledgerRows(sql, userId);
+    expect(await ledger.reserveAtOnce(userId, 'stale', 100, { conversationId: null }, read)).toBeNull();
+    expect(await walletOf(sql, userId)).toBe(1499);
+    expect(await ledgerRows(sql, userId)).toEqual(before);
+    expect(await sql.execute(`select id from holds where id = 'stale'`)).toEqual([]);
+    // A row read now goes through; the same hold asked again in one statement writes nothing (its
+    // entry's reference is taken), and through the locked transaction it is answered as held.
+    expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399 });
+    const after = await ledgerRows(sql, userId);
+    expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toBeNull();
+    expect(await walletOf(sql, userId)).toBe(1399);
+    expect(await ledgerRows(sql, userId)).toEqual(after);
+    expect(await ledger.reserve(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399 });
+    expect(await walletOf(sql, userId)).toBe(1399);
+    expect(await sumOf(sql, userId)).toBe(1399);
+    // Its entry's reference taken by another entry, with no hold of that id: still nothing moves.
+    await ledger.post(userId, { kind: 'adjustment', amountCents: -1, reference: 'hold:orphan' });
+    const orphan = await ledgerRows(sql, userId);
+    expect(await ledger.reserveAtOnce(userId, 'orphan', 100, { conversationId: null })).toBeNull();
+    expect(await ledgerRows(sql, userId)).toEqual(orphan);
+    expect(await walletOf(sql, userId)).toBe(1398);
+    expect(await sql.execute(`select id from holds where id = 'orphan'`)).toEqual([]);
+  });
+
+  it('reservations racing debits, credits and settlements on one wallet keep every entry\'s balance in order', async () => {
+    const { server, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    await ledger.post(userId, { kind: 'adjustment', amountCents: 500, reference: `seed:${userId}` }); // 2,000
+    const fast = vi.spyOn(ledger, 'reserveAtOnce');
+    // Rounds of two reservations at once, then of two reservations, a debit and the settlement of
+    // the round before's first hold, all at once (on PGlite the locked transactions always win those).
+    for (let round = 0; round < 30; round++) {
+      await Promise.all([
+        ledger.reserve(userId, `race:${round}:a`, 17, { conversationId: null }),
+        ledger.reserve(userId, `race:${round}:b`, 17, { conversationId: null }),
+        round % 2 ? ledger.post(userId, { kind: 'engine_usage', amountCents: -11, reference: `race-debit:${round}` }) : null,
+        round % 2 ? ledger.transact(userId, (tx) => tx.settle(`race:${round - 1}:a`, 5, { kind: 'engine_usage', amountCents: -5, reference: `race-usage:${round}` })) : null,
+      ]);
+    }
+    const answers = await Promise.all(fast.mock.results.map((r) => r.value as Promise<unknown>));
+    expect(answers).toHaveLength(60);
+    // Some went through as one statement, and some, on a wallet that moved after they read it, did not.
+    expect(answers.filter((a) => a !== null).length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a === null).length).toBeGreaterThan(0);
+    const rows = await ledgerRows(sql, userId);
+    let balance = 0;
+    for (const row of rows) {
+      balance += row['amount'] as number;
+      expect(row['after']).toBe(balance);
+      expect(balance).toBeGreaterThanOrEqual(0);
+    }
+    expect(await walletOf(sql, userId)).toBe(balance);
+    const held = await sql.execute<Array<{ n: string | number }>>(`select count(*) as n from holds where user_id = ? and id like 'race:%'`, [userId]);
+    expect(Number(held[0]!.n)).toBe(rows.filter((r) => r['kind'] === 'reservation').length);
+    expect(Number(held[0]!.n)).toBe(60);
   });
 });

@@ -11,6 +11,8 @@ import {
   type LedgerKind,
 } from '@wolfpack/core';
 import { oneStatement, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
+import { sqlState } from '../db/plain-sql.js';
+import { entryWrite, holdWrite, moveOf, reservationEntry } from './ledger-writes.js';
 
 export interface EntryInput {
   kind: LedgerKind;
@@ -65,7 +67,7 @@ export interface WalletTx {
   releaseOpenHolds(scope: HoldScope): Promise<number>;
 }
 
-interface WalletRow {
+export interface WalletRow {
   balance_cents: string | number;
   grant_cents: number;
   grant_month: string | null;
@@ -100,6 +102,64 @@ export class LedgerService {
 
   post(userId: string, entry: EntryInput, options?: { clamp?: boolean }): Promise<Posted> {
     return this.transact(userId, (tx) => tx.post(entry, options));
+  }
+
+  /**
+   * Holds `cents` for a stage (see {@link WalletTx.reserve}). A reservation is on the user's wait
+   * before each stage, so it is first tried as one statement that commits alone (two round trips
+   * instead of four: no `begin`, lock and `commit`, see {@link reserveAtOnce}); whatever that
+   * cannot decide goes through the wallet's locked transaction.
+   */
+  async reserve(userId: string, holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult> {
+    return (await this.reserveAtOnce(userId, holdId, cents, scope)) ?? this.transact(userId, (tx) => tx.reserve(holdId, cents, scope));
+  }
+
+  /**
+   * A reservation without the wallet's lock: the wallet row is read, the same rules as a locked
+   * transaction's compute the entry and the row after it, and one statement writes the row only if
+   * it still holds what was read (compare-and-swap on every field the rules read), and the entry and
+   * the hold only if the row was written. The rules are a function of those fields alone, so a row
+   * that changed and changed back is as good as one that did not. Answers null, having written
+   * nothing, whenever it cannot be sure: no wallet yet, a month to roll over, a balance too short
+   * (a hold made before may stand: the locked path looks), the row changed meanwhile, or the
+   * reference already used. `seen` is the row as read (tests pass an old one).
+   */
+  async reserveAtOnce(userId: string, holdId: string, cents: number, scope: HoldScope, seen?: WalletRow): Promise<ReserveResult | null> {
+    const amount = Math.max(0, Math.ceil(cents));
+    if (amount === 0) return null;
+    const em = this.orm.em.fork() as Sql;
+    const row = seen ?? (await em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0];
+    const now = this.clock();
+    if (!row || row.grant_month !== grantMonth(now) || amount > Number(row.balance_cents)) return null;
+    const before = { balance: Number(row.balance_cents), grantCents: row.grant_cents };
+    const entry = reservationEntry(holdId, amount, scope);
+    const { grantDelta, balanceAfter, grantAfter } = moveOf(before, entry, entry.amountCents);
+    const { text, params } = oneStatement(
+      [
+        'wallet',
+        sqlPart(
+          `update wallets set balance_cents = ?, grant_cents = ?, updated_at = ?
+           where user_id = ? and balance_cents = ? and grant_cents = ? and grant_month = ? returning user_id as id`,
+          [balanceAfter, grantAfter, now, userId, before.balance, before.grantCents, row.grant_month],
+        ),
+      ],
+      [
+        ['entry', entryWrite(userId, entry, balanceAfter, grantDelta, now)],
+        ['hold', holdWrite(holdId, userId, amount, scope, now)],
+      ],
+      // A wallet written without its entry (the reference was used already) must not stand: the
+      // division by zero fails the statement, and it stores nothing at all.
+      sqlPart('select (select id from entry) as id, 1 / (select count(*)::int from entry) as whole from wallet'),
+    );
+    try {
+      const rows = await em.execute<Array<{ id: string | number | null }>>(text, params);
+      return rows[0]?.id != null ? { ok: true, balanceCents: balanceAfter } : null;
+    } catch (error) {
+      // 22012: the reference was used already; 23505: so was the hold's id.
+      const state = sqlState(error);
+      if (state === '22012' || state === '23505') return null;
+      throw error;
+    }
   }
 
   async balance(userId: string): Promise<{ balanceCents: number; grantCents: number; grantMonth: string }> {
@@ -216,7 +276,11 @@ class Tx implements WalletTx {
     return { id: Number(found.id), amountCents: Number(found.amount_cents), balanceAfterCents: Number(found.balance_after_cents), duplicate: true };
   }
 
-  async post(entry: EntryInput, options: { clamp?: boolean; alongside?: ReadonlyArray<readonly [string, GatedWrite]> } = {}): Promise<Posted> {
+  /**
+   * `after` is a second entry written in the same statement, with the wallet as the first leaves it,
+   * when the first is new (a settlement's charge after its release); the caller ensures it fits.
+   */
+  async post(entry: EntryInput, options: { clamp?: boolean; alongside?: ReadonlyArray<readonly [string, GatedWrite]>; after?: EntryInput } = {}): Promise<Posted> {
     let amount = Math.trunc(entry.amountCents);
     if (amount < 0 && -amount > this.balance) {
       // Already posted, it is answered as such whatever the balance is now.
@@ -230,36 +294,32 @@ class Tx implements WalletTx {
     if (amount === 0 && entry.kind !== 'welcome_bonus' && entry.kind !== 'monthly_grant') {
       return (await this.posted(entry.reference)) ?? { id: 0, amountCents: 0, balanceAfterCents: this.balance, duplicate: false };
     }
-    let grantDelta = 0;
-    if (entry.kind === 'monthly_grant') grantDelta = amount;
-    else if (amount < 0) grantDelta = -Math.min(this.grantCents, -amount);
-    else if (entry.grantReturnCents) grantDelta = Math.max(0, Math.min(entry.grantReturnCents, amount));
-    const balanceAfter = this.balance + amount;
-    const grantAfter = Math.min(balanceAfter, Math.max(0, this.grantCents + grantDelta));
+    const { grantDelta, balanceAfter, grantAfter } = moveOf({ balance: this.balance, grantCents: this.grantCents }, entry, amount);
     const now = this.clock();
+    const then = options.after && moveOf({ balance: balanceAfter, grantCents: grantAfter }, options.after, Math.trunc(options.after.amountCents));
+    if (then && then.balanceAfter < 0) throw new Error(`ledger entry ${options.after!.reference} does not fit after ${entry.reference}`);
+    const leaves = then ?? { balanceAfter, grantAfter };
     // The entry, and in the same statement the wallet row as it leaves it (and what the caller adds),
     // written only when the entry is new: the unique reference decides, so an entry posted before
     // (by this or a racing transaction) stays the only one and moves nothing again.
     const wallet: GatedWrite = (from) =>
       sqlPart(`update wallets set balance_cents = ?, grant_cents = ?, grant_month = ?, updated_at = ? from ${from.text} as c where wallets.user_id = ?`, [
-        balanceAfter,
-        grantAfter,
+        leaves.balanceAfter,
+        leaves.grantAfter,
         this.grantMonthValue,
         now,
         ...from.params,
         this.userId,
       ]);
+    const next: ReadonlyArray<readonly [string, GatedWrite]> = then
+      ? [['next_entry', entryWrite(this.userId, { ...options.after!, amountCents: Math.trunc(options.after!.amountCents) }, then.balanceAfter, then.grantDelta, now)]]
+      : [];
     const { text, params } = oneStatement(
-      [
-        'entry',
-        sqlPart(
-          `insert into ledger_entries (user_id, kind, amount_cents, balance_after_cents, grant_delta_cents, reference, conversation_id, enhancement_id, description, created_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
-          [this.userId, entry.kind, amount, balanceAfter, grantDelta, entry.reference, entry.conversationId ?? null, entry.enhancementId ?? null, entry.description ?? null, now],
-        ),
-      ],
-      [['wallet', wallet], ...(options.alongside ?? [])],
-      sqlPart('select id from entry'),
+      ['entry', entryWrite(this.userId, { ...entry, amountCents: amount }, balanceAfter, grantDelta, now)(ungated())],
+      [['wallet', wallet], ...next, ...(options.alongside ?? [])],
+      // The second entry's reference already used would leave the wallet moved without it: the
+      // division by zero fails the statement (and the transaction) instead.
+      sqlPart(then ? 'select id, 1 / (select count(*)::int from next_entry) as whole from entry' : 'select id from entry'),
     );
     const rows = await this.em.execute<Array<{ id: string | number }>>(text, params);
     if (!rows[0]) {
@@ -267,8 +327,8 @@ class Tx implements WalletTx {
       if (!existing) throw new Error(`ledger entry ${entry.reference} conflicted but cannot be read`);
       return existing;
     }
-    this.balance = balanceAfter;
-    this.grantCents = grantAfter;
+    this.balance = leaves.balanceAfter;
+    this.grantCents = leaves.grantAfter;
     // The row now holds every field as this transaction has them.
     this.changed = false;
     return { id: Number(rows[0].id), amountCents: amount, balanceAfterCents: balanceAfter, duplicate: false };
@@ -283,22 +343,10 @@ class Tx implements WalletTx {
       if (held.length > 0) return { ok: true, balanceCents: this.balance };
       if (amount > this.balance) return { ok: false, balanceCents: this.balance };
     }
-    const hold: GatedWrite = (from) =>
-      sqlPart(`insert into holds (id, user_id, amount_cents, status, conversation_id, enhancement_id, created_at, settled_at) select ?, ?::uuid, ?::bigint, 'open', ?::uuid, ?::uuid, ?::timestamptz, null from ${from.text} as c`, [
-        holdId,
-        this.userId,
-        amount,
-        scope.conversationId ?? null,
-        scope.enhancementId ?? null,
-        this.clock(),
-        ...from.params,
-      ]);
+    const hold = holdWrite(holdId, this.userId, amount, scope, this.clock());
     // The hold is written with its reservation entry (and the wallet), in one statement: a
     // reservation is on the user's wait before each stage. A hold of nothing has no entry to go with.
-    const posted = await this.post(
-      { kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' },
-      amount > 0 ? { alongside: [['hold', hold]] } : {},
-    );
+    const posted = await this.post(reservationEntry(holdId, amount, scope), amount > 0 ? { alongside: [['hold', hold]] } : {});
     if (posted.duplicate) return { ok: true, balanceCents: this.balance };
     if (amount === 0) {
       const { text, params } = hold(ungated());
@@ -318,17 +366,31 @@ class Tx implements WalletTx {
     const hold = rows[0];
     if (!hold || hold.status !== 'open') return;
     const amount = Number(hold.amount_cents);
-    await this.post({
-      kind: 'reservation_release',
-      amountCents: amount,
-      reference: `release:${holdId}`,
-      conversationId: hold.conversation_id,
-      enhancementId: hold.enhancement_id,
-      grantReturnCents: -Number(hold.grant_delta_cents ?? 0),
-      description: 'Hold released',
-    });
-    if (usage && chargeCents > 0) await this.post({ ...usage, amountCents: -Math.min(chargeCents, amount) });
-    await this.em.execute(`update holds set status = 'settled', settled_at = ? where id = ?`, [this.clock(), holdId]);
+    const now = this.clock();
+    // A hold of nothing moved nothing (it has no entry): settling it moves nothing either.
+    if (amount <= 0) {
+      await this.em.execute(`update holds set status = 'settled', settled_at = ? where id = ?`, [now, holdId]);
+      return;
+    }
+    const charge = usage && chargeCents > 0 ? { ...usage, amountCents: -Math.min(chargeCents, amount) } : undefined;
+    const settled: GatedWrite = (from) => sqlPart(`update holds set status = 'settled', settled_at = ? from ${from.text} as c where holds.id = ?`, [now, ...from.params, holdId]);
+    // The release, the charge and the hold settled: one statement, on the run's wait at its end.
+    const released = await this.post(
+      {
+        kind: 'reservation_release',
+        amountCents: amount,
+        reference: `release:${holdId}`,
+        conversationId: hold.conversation_id,
+        enhancementId: hold.enhancement_id,
+        grantReturnCents: -Number(hold.grant_delta_cents ?? 0),
+        description: 'Hold released',
+      },
+      { ...(charge ? { after: charge } : {}), alongside: [['settled', settled]] },
+    );
+    if (!released.duplicate) return;
+    // Released before (by a transaction that did not settle the hold with it): the rest, one by one.
+    if (charge) await this.post(charge);
+    await this.em.execute(`update holds set status = 'settled', settled_at = ? where id = ?`, [now, holdId]);
   }
 
   async releaseOpenHolds(scope: HoldScope): Promise<number> {

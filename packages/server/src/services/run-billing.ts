@@ -57,7 +57,7 @@ export class RunBilling {
     const key = `${stage.position}:${this.attempt}`;
     const id = `run:${this.runId}:${key}`;
     if (cents > 0) {
-      const tryToHold = () => this.ledger.transact(this.userId, (tx) => tx.reserve(id, cents, { conversationId: this.runId }));
+      const tryToHold = () => this.ledger.reserve(this.userId, id, cents, { conversationId: this.runId });
       let result = await tryToHold();
       if (!result.ok && settleEarlier) {
         await settleEarlier();
