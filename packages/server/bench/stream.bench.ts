@@ -31,10 +31,16 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET_PCT = 2;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
 
+// How the engines send their answers: 0, all of it when the call's latency is up (the server idles
+// meanwhile); N, streamed over the latency, a delta every N ms, as a real engine streams tokens
+// while it generates them (the server wakes for each). Both are printed; neither replaces the other.
+const PACES = (process.env.BENCH_PACE_MS ?? '0,25').split(',').map(Number);
+
 let delayMs = 0;
+let paceMs = 0;
 let calls: Array<[number, number]> = [];
-// The delay is read per call, so one engine server serves every latency.
-const engine = await startDemoEngineServer({ delayMs: () => delayMs, onCall: (s, e) => calls.push([s, e]) });
+// The delay and pace are read per call, so one engine server serves every row.
+const engine = await startDemoEngineServer({ delayMs: () => delayMs, paceMs: () => paceMs, onCall: (s, e) => calls.push([s, e]) });
 // Free engines move no money; priced ones (as every paying user's are) hold each stage's worst
 // case before it starts and settle it after: the ledger's transactions are part of what a run adds.
 const PRICINGS = [
@@ -164,21 +170,24 @@ try {
     const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-stream-'));
     const env = await db.env();
     const server = await spawnServer({ ...env, WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
-    const measured: Array<{ latency: number; pricing: string; through: RunFigures[]; alone: RunFigures[] }> = [];
+    const measured: Array<{ latency: number; pace: number; pricing: string; through: RunFigures[]; alone: RunFigures[] }> = [];
     try {
       const cookie = await signUp(server.url, 'bench');
       for (const pricing of PRICINGS) {
         for (const latency of LATENCIES) {
-          delayMs = latency;
-          const through: RunFigures[] = [];
-          const alone: RunFigures[] = [];
-          for (let i = 0; i < RUNS + 1; i++) {
-            const s = await serverRun(server, cookie, `Benchmark idea ${i}`, pricing.keys);
-            const c = await coreRun(`Benchmark idea ${i} (core)`, pricing.keys);
-            // The first pair warms both up.
-            if (i > 0) (through.push(s), alone.push(c));
+          for (const pace of PACES) {
+            delayMs = latency;
+            paceMs = pace;
+            const through: RunFigures[] = [];
+            const alone: RunFigures[] = [];
+            for (let i = 0; i < RUNS + 1; i++) {
+              const s = await serverRun(server, cookie, `Benchmark idea ${i}`, pricing.keys);
+              const c = await coreRun(`Benchmark idea ${i} (core)`, pricing.keys);
+              // The first pair warms both up.
+              if (i > 0) (through.push(s), alone.push(c));
+            }
+            measured.push({ latency, pace, pricing: pricing.label, through, alone });
           }
-          measured.push({ latency, pricing: pricing.label, through, alone });
         }
       }
     } finally {
@@ -186,13 +195,13 @@ try {
     }
     try {
       await fillRecorded(env, dataDir, measured.flatMap((m) => m.through));
-      for (const { latency, pricing, through, alone } of measured) {
+      for (const { latency, pace, pricing, through, alone } of measured) {
         const added = through.map((s) => s.wall - s.engine);
         const atEngine = median(through.map(pct));
         const recorded = median(through.map(pctRecorded));
         const verdict = (p: number) => (p <= TARGET_PCT ? 'met' : 'MISSED');
         rows.push(
-          `| ${db.label} | ${pricing} | ${latency} ms | ${median(through.map((r) => r.engine)).toFixed(0)} / ${median(through.map((r) => r.recorded)).toFixed(0)} ms | ${median(added).toFixed(1)} ms | ${median(through.map((r) => r.firstEvent)).toFixed(1)} ms | ${median(through.map((r) => r.head)).toFixed(1)} / ${median(alone.map((r) => r.head)).toFixed(1)} ms | ${median(through.map((r) => r.tail)).toFixed(1)} / ${median(alone.map((r) => r.tail)).toFixed(1)} ms | +${median(alone.map(pct)).toFixed(2)} % / +${median(alone.map(pctRecorded)).toFixed(2)} % | +${atEngine.toFixed(2)} % / +${recorded.toFixed(2)} % | ≤ ${TARGET_PCT} %: ${verdict(atEngine)} / ${verdict(recorded)} |`,
+          `| ${db.label} | ${pricing} | ${latency} ms | ${pace ? `streamed, a delta every ${pace} ms` : 'at the end'} | ${median(through.map((r) => r.engine)).toFixed(0)} / ${median(through.map((r) => r.recorded)).toFixed(0)} ms | ${median(added).toFixed(1)} ms | ${median(through.map((r) => r.firstEvent)).toFixed(1)} ms | ${median(through.map((r) => r.head)).toFixed(1)} / ${median(alone.map((r) => r.head)).toFixed(1)} ms | ${median(through.map((r) => r.tail)).toFixed(1)} / ${median(alone.map((r) => r.tail)).toFixed(1)} ms | +${median(alone.map(pct)).toFixed(2)} % / +${median(alone.map(pctRecorded)).toFixed(2)} % | +${atEngine.toFixed(2)} % / +${recorded.toFixed(2)} % | ≤ ${TARGET_PCT} %: ${verdict(atEngine)} / ${verdict(recorded)} |`,
         );
       }
     } finally {
@@ -200,11 +209,11 @@ try {
       await db.drop?.();
     }
   }
-  console.log(`Demo engines answering after a fixed latency per call; ${RUNS} runs per row after one warm-up, medians.`);
+  console.log(`Demo engines answering after a fixed latency per call, all at its end or streamed over it; ${RUNS} runs per row after one warm-up, medians.`);
   console.log(`The server in its own process; load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
   console.log('Each "a / b" pair: a = engine time as the engine saw its calls; b = as the engine client recorded them (the issue\'s measure).\n');
-  console.log('| database | engines | latency per call | engine time on the critical path (a / b) | what the run adds (wall − a) | Start to first event | start to first engine call (server / core) | last engine answer to result (server / core) | core pipeline alone: over engine time (a / b) | through the server: over engine time (a / b) | target (a / b) |');
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  console.log('| database | engines | latency per call | answer | engine time on the critical path (a / b) | what the run adds (wall − a) | Start to first event | start to first engine call (server / core) | last engine answer to result (server / core) | core pipeline alone: over engine time (a / b) | through the server: over engine time (a / b) | target (a / b) |');
+  console.log('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of rows) console.log(row);
 } finally {
   await registry.close();

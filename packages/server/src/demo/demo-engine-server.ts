@@ -12,6 +12,11 @@ export interface DemoEngineServer {
 export interface DemoEngineServerOptions {
   /** Pause before answering each call, so a demo run is slow enough to watch (and to test reattach). */
   delayMs?: number | (() => number);
+  /**
+   * Streamed answers only: spread the answer over the delay, a delta every `paceMs`, as a real
+   * engine streams its tokens while it generates them (0, the default: all of it after the delay).
+   */
+  paceMs?: number | (() => number);
   /** Told of each call when its answer has been sent: when its request arrived and when it ended (performance.now()). */
   onCall?: (startedAt: number, endedAt: number) => void;
 }
@@ -35,7 +40,9 @@ export async function startDemoEngineServer(options: DemoEngineServerOptions = {
       }
       const body = JSON.parse(await readBody(req)) as { model: string; messages: ChatMessage[]; stream?: boolean };
       const delayMs = typeof options.delayMs === 'function' ? options.delayMs() : (options.delayMs ?? 0);
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      const paceMs = typeof options.paceMs === 'function' ? options.paceMs() : (options.paceMs ?? 0);
+      const paced = body.stream === true && paceMs > 0 && delayMs > paceMs;
+      if (delayMs > 0 && !paced) await sleep(delayMs);
       const text = demoReply(body.messages);
       const promptChars = JSON.stringify(body.messages).length;
       const usage = {
@@ -63,8 +70,18 @@ export async function startDemoEngineServer(options: DemoEngineServerOptions = {
       const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
       res.write(chunk({ role: 'assistant', content: '' }, null));
-      // Several deltas, as a real stream would send them.
-      for (let i = 0; i < text.length; i += 2048) res.write(chunk({ content: text.slice(i, i + 2048) }, null));
+      if (paced) {
+        // A delta every paceMs, the last one when the delay is up.
+        const steps = Math.floor(delayMs / paceMs);
+        const size = Math.ceil(text.length / steps);
+        for (let step = 1; step <= steps; step++) {
+          await sleep(startedAt + (delayMs * step) / steps - performance.now());
+          res.write(chunk({ content: text.slice((step - 1) * size, step * size) }, null));
+        }
+      } else {
+        // Several deltas, as a real stream would send them.
+        for (let i = 0; i < text.length; i += 2048) res.write(chunk({ content: text.slice(i, i + 2048) }, null));
+      }
       res.write(chunk({}, 'stop'));
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`);
       res.end('data: [DONE]\n\n');
@@ -84,6 +101,8 @@ export async function startDemoEngineServer(options: DemoEngineServerOptions = {
       }),
   };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
