@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stageMaxCalls, stageWorstCase, settleCalls, callMaxTokens, MAX_OUTPUT_TOKENS_PER_CALL, PROMPT_OVERHEAD_TOKENS } from './guardrail.js';
-import { callCostCents, centsToDollars, CREDIT_PACKS, formatCents, grantResetDate, grantMonth, notEnoughCreditsMessage, packForAmountCents } from './money.js';
+import { callCostCents, centsToDollars, CREDIT_PACKS, formatCents, grantResetDate, grantMonth, notEnoughCreditsMessage, packForAmountCents, walletMove } from './money.js';
 
 describe('money', () => {
   it('has the four packs with their bonuses, rounded down', () => {
@@ -77,6 +77,40 @@ describe('spend guardrail', () => {
         billed.forEach((b, i) => expect(b).toBeLessThanOrEqual(costs[i]!));
         expect(total).toBe(Math.min(held, costs.reduce((a, b) => a + b, 0)));
       }),
+    );
+  });
+});
+
+describe('walletMove', () => {
+  it('spends the grant first, gives back what a released hold took, and adds a monthly grant', () => {
+    const wallet = { balanceCents: 1500, grantCents: 500 };
+    expect(walletMove(wallet, { kind: 'reservation', amountCents: -700 })).toEqual({ grantDeltaCents: -500, balanceAfterCents: 800, grantAfterCents: 0 });
+    expect(walletMove(wallet, { kind: 'engine_usage', amountCents: -120 })).toEqual({ grantDeltaCents: -120, balanceAfterCents: 1380, grantAfterCents: 380 });
+    expect(walletMove({ balanceCents: 800, grantCents: 0 }, { kind: 'reservation_release', amountCents: 700, grantReturnCents: 500 })).toEqual({ grantDeltaCents: 500, balanceAfterCents: 1500, grantAfterCents: 500 });
+    // A credit gives back no more grant than it was told to, and no more than its amount.
+    expect(walletMove({ balanceCents: 800, grantCents: 0 }, { kind: 'top_up', amountCents: 1000 })).toMatchObject({ grantDeltaCents: 0, grantAfterCents: 0 });
+    expect(walletMove({ balanceCents: 800, grantCents: 0 }, { kind: 'reservation_release', amountCents: 100, grantReturnCents: 500 })).toMatchObject({ grantDeltaCents: 100, grantAfterCents: 100 });
+    expect(walletMove({ balanceCents: 0, grantCents: 0 }, { kind: 'monthly_grant', amountCents: 500 })).toEqual({ grantDeltaCents: 500, balanceAfterCents: 500, grantAfterCents: 500 });
+  });
+
+  it('never leaves a grant above the balance or below zero, and moves the balance by exactly the amount', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.integer({ min: -100_000, max: 100_000 }),
+        fc.constantFrom('reservation', 'reservation_release', 'engine_usage', 'top_up', 'monthly_grant', 'refund'),
+        fc.integer({ min: 0, max: 100_000 }),
+        (balance, grantWanted, amount, kind, grantReturnCents) => {
+          const wallet = { balanceCents: balance, grantCents: Math.min(balance, grantWanted) };
+          if (balance + amount < 0) return;
+          const move = walletMove(wallet, { kind, amountCents: amount, grantReturnCents });
+          expect(move.balanceAfterCents).toBe(balance + amount);
+          expect(move.grantAfterCents).toBeGreaterThanOrEqual(0);
+          expect(move.grantAfterCents).toBeLessThanOrEqual(move.balanceAfterCents);
+          if (amount < 0) expect(move.grantDeltaCents).toBe(-Math.min(wallet.grantCents, -amount));
+        },
+      ),
     );
   });
 });

@@ -72,6 +72,26 @@ export function grantMonth(now: Date): string {
   return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
+/**
+ * What a ledger entry of `amountCents` does to a wallet: the grant it takes or gives back and the
+ * wallet after it. The month's grant is spent first; a monthly grant adds to it; a credit gives
+ * back at most `grantReturnCents` (a released hold returns what its reservation took); the grant
+ * never exceeds the balance nor goes below zero.
+ */
+export function walletMove(
+  wallet: { balanceCents: number; grantCents: number },
+  entry: { kind: string; amountCents: number; grantReturnCents?: number | undefined },
+): { grantDeltaCents: number; balanceAfterCents: number; grantAfterCents: number } {
+  const amount = entry.amountCents;
+  let grantDeltaCents = 0;
+  if (entry.kind === 'monthly_grant') grantDeltaCents = amount;
+  else if (amount < 0) grantDeltaCents = -Math.min(wallet.grantCents, -amount);
+  else if (entry.grantReturnCents) grantDeltaCents = Math.max(0, Math.min(entry.grantReturnCents, amount));
+  const balanceAfterCents = wallet.balanceCents + amount;
+  const grantAfterCents = Math.min(balanceAfterCents, Math.max(0, wallet.grantCents + grantDeltaCents));
+  return { grantDeltaCents, balanceAfterCents, grantAfterCents };
+}
+
 /** When the monthly grant next resets: the first day of next month, 00:00 UTC. */
 export function grantResetDate(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));

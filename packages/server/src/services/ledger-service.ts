@@ -4,6 +4,7 @@ import {
   centsToDollars,
   formatCents,
   grantMonth,
+  walletMove,
   LEDGER_KIND_LABELS,
   MONTHLY_GRANT_CENTS,
   WELCOME_BONUS_CENTS,
@@ -12,7 +13,7 @@ import {
 } from '@wolfpack/core';
 import { oneStatement, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 import { sqlState } from '../db/plain-sql.js';
-import { entryWrite, holdWrite, moveOf, reservationEntry } from './ledger-writes.js';
+import { entryWrite, holdWrite, reservationEntry } from './ledger-writes.js';
 
 export interface EntryInput {
   kind: LedgerKind;
@@ -131,20 +132,20 @@ export class LedgerService {
     const row = seen ?? (await em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0];
     const now = this.clock();
     if (!row || row.grant_month !== grantMonth(now) || amount > Number(row.balance_cents)) return null;
-    const before = { balance: Number(row.balance_cents), grantCents: row.grant_cents };
+    const before = { balanceCents: Number(row.balance_cents), grantCents: row.grant_cents };
     const entry = reservationEntry(holdId, amount, scope);
-    const { grantDelta, balanceAfter, grantAfter } = moveOf(before, entry, entry.amountCents);
+    const { grantDeltaCents, balanceAfterCents, grantAfterCents } = walletMove(before, entry);
     const { text, params } = oneStatement(
       [
         'wallet',
         sqlPart(
           `update wallets set balance_cents = ?, grant_cents = ?, updated_at = ?
            where user_id = ? and balance_cents = ? and grant_cents = ? and grant_month = ? returning user_id as id`,
-          [balanceAfter, grantAfter, now, userId, before.balance, before.grantCents, row.grant_month],
+          [balanceAfterCents, grantAfterCents, now, userId, before.balanceCents, before.grantCents, row.grant_month],
         ),
       ],
       [
-        ['entry', entryWrite(userId, entry, balanceAfter, grantDelta, now)],
+        ['entry', entryWrite(userId, entry, balanceAfterCents, grantDeltaCents, now)],
         ['hold', holdWrite(holdId, userId, amount, scope, now)],
       ],
       // A wallet written without its entry (the reference was used already) must not stand: the
@@ -153,7 +154,7 @@ export class LedgerService {
     );
     try {
       const rows = await em.execute<Array<{ id: string | number | null }>>(text, params);
-      return rows[0]?.id != null ? { ok: true, balanceCents: balanceAfter } : null;
+      return rows[0]?.id != null ? { ok: true, balanceCents: balanceAfterCents } : null;
     } catch (error) {
       // 22012: the reference was used already; 23505: so was the hold's id.
       const state = sqlState(error);
@@ -294,28 +295,27 @@ class Tx implements WalletTx {
     if (amount === 0 && entry.kind !== 'welcome_bonus' && entry.kind !== 'monthly_grant') {
       return (await this.posted(entry.reference)) ?? { id: 0, amountCents: 0, balanceAfterCents: this.balance, duplicate: false };
     }
-    const { grantDelta, balanceAfter, grantAfter } = moveOf({ balance: this.balance, grantCents: this.grantCents }, entry, amount);
+    const first = walletMove({ balanceCents: this.balance, grantCents: this.grantCents }, { ...entry, amountCents: amount });
     const now = this.clock();
-    const then = options.after && moveOf({ balance: balanceAfter, grantCents: grantAfter }, options.after, Math.trunc(options.after.amountCents));
-    if (then && then.balanceAfter < 0) throw new Error(`ledger entry ${options.after!.reference} does not fit after ${entry.reference}`);
-    const leaves = then ?? { balanceAfter, grantAfter };
+    const after = options.after && { ...options.after, amountCents: Math.trunc(options.after.amountCents) };
+    const then = after && walletMove({ balanceCents: first.balanceAfterCents, grantCents: first.grantAfterCents }, after);
+    if (then && then.balanceAfterCents < 0) throw new Error(`ledger entry ${after!.reference} does not fit after ${entry.reference}`);
+    const leaves = then ?? first;
     // The entry, and in the same statement the wallet row as it leaves it (and what the caller adds),
     // written only when the entry is new: the unique reference decides, so an entry posted before
     // (by this or a racing transaction) stays the only one and moves nothing again.
     const wallet: GatedWrite = (from) =>
       sqlPart(`update wallets set balance_cents = ?, grant_cents = ?, grant_month = ?, updated_at = ? from ${from.text} as c where wallets.user_id = ?`, [
-        leaves.balanceAfter,
-        leaves.grantAfter,
+        leaves.balanceAfterCents,
+        leaves.grantAfterCents,
         this.grantMonthValue,
         now,
         ...from.params,
         this.userId,
       ]);
-    const next: ReadonlyArray<readonly [string, GatedWrite]> = then
-      ? [['next_entry', entryWrite(this.userId, { ...options.after!, amountCents: Math.trunc(options.after!.amountCents) }, then.balanceAfter, then.grantDelta, now)]]
-      : [];
+    const next: ReadonlyArray<readonly [string, GatedWrite]> = then ? [['next_entry', entryWrite(this.userId, after!, then.balanceAfterCents, then.grantDeltaCents, now)]] : [];
     const { text, params } = oneStatement(
-      ['entry', entryWrite(this.userId, { ...entry, amountCents: amount }, balanceAfter, grantDelta, now)(ungated())],
+      ['entry', entryWrite(this.userId, { ...entry, amountCents: amount }, first.balanceAfterCents, first.grantDeltaCents, now)(ungated())],
       [['wallet', wallet], ...next, ...(options.alongside ?? [])],
       // The second entry's reference already used would leave the wallet moved without it: the
       // division by zero fails the statement (and the transaction) instead.
@@ -327,11 +327,11 @@ class Tx implements WalletTx {
       if (!existing) throw new Error(`ledger entry ${entry.reference} conflicted but cannot be read`);
       return existing;
     }
-    this.balance = leaves.balanceAfter;
-    this.grantCents = leaves.grantAfter;
+    this.balance = leaves.balanceAfterCents;
+    this.grantCents = leaves.grantAfterCents;
     // The row now holds every field as this transaction has them.
     this.changed = false;
-    return { id: Number(rows[0].id), amountCents: amount, balanceAfterCents: balanceAfter, duplicate: false };
+    return { id: Number(rows[0].id), amountCents: amount, balanceAfterCents: first.balanceAfterCents, duplicate: false };
   }
 
   async reserve(holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult> {

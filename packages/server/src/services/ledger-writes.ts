@@ -1,19 +1,8 @@
 import type { EntryInput, HoldScope } from './ledger-service.js';
 import { sqlPart, type GatedWrite } from '../db/one-statement.js';
 
-// The ledger's rules and its rows as SQL, shared by the wallet's locked transaction and the
-// reservation that is one statement (ledger-service.ts).
-
-/** What an entry of `amount` does to a wallet: the grant it takes or gives back, and the row after it. The one place the grant's rules are. */
-export function moveOf(wallet: { balance: number; grantCents: number }, entry: Pick<EntryInput, 'kind' | 'grantReturnCents'>, amount: number) {
-  let grantDelta = 0;
-  if (entry.kind === 'monthly_grant') grantDelta = amount;
-  else if (amount < 0) grantDelta = -Math.min(wallet.grantCents, -amount);
-  else if (entry.grantReturnCents) grantDelta = Math.max(0, Math.min(entry.grantReturnCents, amount));
-  const balanceAfter = wallet.balance + amount;
-  const grantAfter = Math.min(balanceAfter, Math.max(0, wallet.grantCents + grantDelta));
-  return { grantDelta, balanceAfter, grantAfter };
-}
+// The ledger's rows as SQL (its rules are core's `walletMove`), shared by the wallet's locked
+// transaction and the reservation that is one statement (ledger-service.ts).
 
 /** The entry, inserted only when its reference is new (`returning id` says whether it was). */
 export function entryWrite(userId: string, entry: EntryInput, balanceAfter: number, grantDelta: number, now: Date): GatedWrite {
