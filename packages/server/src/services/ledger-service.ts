@@ -367,13 +367,17 @@ class Tx implements WalletTx {
     if (!hold || hold.status !== 'open') return;
     const amount = Number(hold.amount_cents);
     const now = this.clock();
+    const settled: GatedWrite = (from) => sqlPart(`update holds set status = 'settled', settled_at = ? from ${from.text} as c where holds.id = ?`, [now, ...from.params, holdId]);
+    const settleAlone = () => {
+      const { text, params } = settled(ungated());
+      return this.em.execute(text, params);
+    };
     // A hold of nothing moved nothing (it has no entry): settling it moves nothing either.
     if (amount <= 0) {
-      await this.em.execute(`update holds set status = 'settled', settled_at = ? where id = ?`, [now, holdId]);
+      await settleAlone();
       return;
     }
     const charge = usage && chargeCents > 0 ? { ...usage, amountCents: -Math.min(chargeCents, amount) } : undefined;
-    const settled: GatedWrite = (from) => sqlPart(`update holds set status = 'settled', settled_at = ? from ${from.text} as c where holds.id = ?`, [now, ...from.params, holdId]);
     // The release, the charge and the hold settled: one statement, on the run's wait at its end.
     const released = await this.post(
       {
@@ -390,7 +394,7 @@ class Tx implements WalletTx {
     if (!released.duplicate) return;
     // Released before (by a transaction that did not settle the hold with it): the rest, one by one.
     if (charge) await this.post(charge);
-    await this.em.execute(`update holds set status = 'settled', settled_at = ? where id = ?`, [now, holdId]);
+    await settleAlone();
   }
 
   async releaseOpenHolds(scope: HoldScope): Promise<number> {

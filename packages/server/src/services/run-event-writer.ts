@@ -1,5 +1,6 @@
 import type { PipelineEvent } from '@wolfpack/core';
 import { rowsWrite, sqlPart, type GatedWrite } from '../db/one-statement.js';
+import { sqlState } from '../db/plain-sql.js';
 
 export type SqlAll = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 export type StoredEvent = { seq: number; event: PipelineEvent };
@@ -146,7 +147,7 @@ export class RunEventWriter {
       } catch (error) {
         if (error instanceof LeaseLostError) throw error;
         // Those numbers are taken: another process stores this run's events now.
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
+        if (sqlState(error) === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
           throw new LeaseLostError(`run ${this.runId} is run by another server now`);
         }
         if (Date.now() - started > RETRY_FOR_MS) throw error;
