@@ -96,3 +96,15 @@ export function settleCalls(calls: readonly SettledCall[], reservedCents: number
     return billed;
   });
 }
+
+/**
+ * Whether a stage's hold may be taken while its engines already work (off the run's wait), rather
+ * than before its first call. Only when the run knows, from its own last hold, a balance that
+ * covers this stage's worst case: earlier stages' settlements only give back, so only spending
+ * elsewhere meanwhile can refuse it, and then the stage's calls are cancelled uncharged. Never
+ * under a cost cap (it reads the earlier stages' settled cost first), and never for a run's first
+ * hold (nothing is known yet: a balance too short stops it before any engine is called).
+ */
+export function mayHoldInFlight(knownBalanceCents: number | null, worstCaseCents: number, capped: boolean): boolean {
+  return !capped && knownBalanceCents !== null && worstCaseCents > 0 && knownBalanceCents >= worstCaseCents;
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stageMaxCalls, stageWorstCase, settleCalls, callMaxTokens, MAX_OUTPUT_TOKENS_PER_CALL, PROMPT_OVERHEAD_TOKENS } from './guardrail.js';
+import { stageMaxCalls, stageWorstCase, settleCalls, callMaxTokens, mayHoldInFlight, MAX_OUTPUT_TOKENS_PER_CALL, PROMPT_OVERHEAD_TOKENS } from './guardrail.js';
 import { callCostCents, centsToDollars, CREDIT_PACKS, formatCents, grantResetDate, grantMonth, notEnoughCreditsMessage, packForAmountCents, walletMove } from './money.js';
 
 describe('money', () => {
@@ -78,6 +78,19 @@ describe('spend guardrail', () => {
         expect(total).toBe(Math.min(held, costs.reduce((a, b) => a + b, 0)));
       }),
     );
+  });
+});
+
+describe('mayHoldInFlight', () => {
+  it('lets a stage hold while its engines work only when the balance its run last saw covers the worst case, with no cap', () => {
+    expect(mayHoldInFlight(5000, 5000, false)).toBe(true);
+    expect(mayHoldInFlight(4999, 5000, false)).toBe(false);
+    // The run's first hold: nothing known, held before any engine is called.
+    expect(mayHoldInFlight(null, 1, false)).toBe(false);
+    // A cost cap reads what earlier stages were billed first.
+    expect(mayHoldInFlight(1_000_000, 5000, true)).toBe(false);
+    // A stage that moves no money holds nothing at all.
+    expect(mayHoldInFlight(1_000_000, 0, false)).toBe(false);
   });
 });
 

@@ -37,6 +37,25 @@ export interface StageCall {
 
 export type Emit = (level: LogLevel, message: string) => void;
 
+/**
+ * A stage's gate may let its calls start at once while what it guards is confirmed beside them
+ * (a hold taken while the engines work, when what is known says it will be granted). Every call
+ * still waits for `confirmed` before its answer is used or recorded; should it fail, the stage's
+ * calls in flight are cancelled and each fails with its reason.
+ */
+export interface GateInFlight {
+  confirmed: Promise<void>;
+}
+
+/** What a stage's gate answers: nothing once it passed, or a confirmation that comes while the calls run. */
+export type StageGate = () => Promise<void | GateInFlight> | void | GateInFlight;
+
+interface OpenGate {
+  confirmed: Promise<void>;
+  /** Aborted with the confirmation's failure. */
+  signal: AbortSignal;
+}
+
 /** Engine kinds that will fail the same way on every call: skip the engine for the rest of the run. */
 const PERMANENT = new Set(['auth', 'model_not_found', 'quota']);
 
@@ -48,7 +67,7 @@ const PERMANENT = new Set(['auth', 'model_not_found', 'quota']);
 export class EngineRunner {
   private readonly dead = new Map<string, string>();
   /** What the current stage must do before its first engine call, and that work once started. */
-  private gate: { open: () => Promise<void>; passed?: Promise<void> } | null = null;
+  private gate: { open: () => Promise<OpenGate | undefined>; passed?: Promise<OpenGate | undefined> } | null = null;
 
   constructor(
     private readonly engines: readonly Engine[],
@@ -61,11 +80,11 @@ export class EngineRunner {
   /**
    * Sets what must happen before the current stage's first engine call (its reservation), or
    * nothing. It runs once however many calls the stage makes, in parallel or not; every call waits
-   * for it and fails with it, and no engine is called before it succeeded. A stage that calls no
-   * engine never runs it.
+   * for it and fails with it, and no engine is called before it succeeded, unless it answers a
+   * {@link GateInFlight}. A stage that calls no engine never runs it.
    */
-  beforeFirstCall(open: (() => Promise<void> | void) | null): void {
-    this.gate = open ? { open: async () => open() } : null;
+  beforeFirstCall(open: StageGate | null): void {
+    this.gate = open ? { open: async () => inFlight(await open()) } : null;
   }
 
   /** The engine a stage starts with. */
@@ -87,15 +106,18 @@ export class EngineRunner {
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     signal?.throwIfAborted();
     // Outside the fallback loop: a refused reservation is the run's answer, not an engine's failure.
-    if (this.gate) await (this.gate.passed ??= this.gate.open());
+    const gate = this.gate ? await (this.gate.passed ??= this.gate.open()) : undefined;
+    const callSignal = gate ? (signal ? AbortSignal.any([signal, gate.signal]) : gate.signal) : signal;
     for (const [i, engine] of candidates.entries()) {
-      signal?.throwIfAborted();
+      callSignal?.throwIfAborted();
       try {
         const result = await engine.complete({
           messages: buildMessages(call),
           maxTokens: call.maxTokens ?? MAX_OUTPUT_TOKENS_PER_CALL,
-          ...(signal ? { signal } : {}),
+          ...(callSignal ? { signal: callSignal } : {}),
         });
+        // An answer counts (and is billed) only under a confirmed gate.
+        if (gate) await gate.confirmed;
         this.onCall({
           engineKey: engine.key,
           stage: role,
@@ -111,6 +133,8 @@ export class EngineRunner {
         });
         return { text: result.text, engine, result };
       } catch (error) {
+        // The gate was refused after the calls started: that is the stage's answer.
+        if (gate?.signal.aborted) throw gate.signal.reason;
         // Cancelled, not failed: no fallback, no warning.
         if (signal?.aborted) throw error;
         const reason = error instanceof EngineError ? error.message : `Engine ${engine.key} failed: ${(error as Error).message}`;
@@ -122,6 +146,19 @@ export class EngineRunner {
     }
     throw new AppError('BAD_GATEWAY', `No engine could complete ${role}. ${failures.join(' ')}`);
   }
+}
+
+/** A gate's answer, with a signal that cancels the stage's calls should its confirmation fail. */
+function inFlight(answer: void | GateInFlight): OpenGate | undefined {
+  if (!answer) return undefined;
+  const aborter = new AbortController();
+  const confirmed = answer.confirmed.catch((error: unknown) => {
+    aborter.abort(error);
+    throw error;
+  });
+  // Every call awaits it; a stage whose calls all failed first must not leave it unhandled.
+  confirmed.catch(() => {});
+  return { confirmed, signal: aborter.signal };
 }
 
 function buildMessages(call: StageCall): ChatMessage[] {

@@ -45,7 +45,7 @@ export {
   type PipelineStreamEvent,
   type StageRecord,
 } from './run-pipeline.js';
-export type { CallPurpose, EngineCallRecord } from './engine-runner.js';
+export type { CallPurpose, EngineCallRecord, GateInFlight } from './engine-runner.js';
 export type { FailedRepair, RunMemory } from './run-memory.js';
 export type { StageBudget } from './run-pipeline.js';
 export { parsePlan, formatPlan, type PlannedFile, type ProjectPlan } from './plan.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { demoReply } from '../demo/demo-reply.js';
 import { EngineError } from '../engines/engine.js';
@@ -149,6 +149,75 @@ describe('runPipeline', () => {
     // Planning's one call; Building's engine (beta) and its fallback (alpha) were never asked.
     expect(alpha.calls).toHaveLength(1);
     expect(beta.calls).toHaveLength(0);
+  });
+
+  it('a reservation confirmed while the engines work: the stage\'s calls start at once, and no answer counts before it is in', async () => {
+    const engine = demo('alpha');
+    const building = () => engine.calls.filter((c) => /Building engine/.test(systemOf(c.messages))).length;
+    let confirm!: () => void;
+    let callsBeforeConfirmed = -1;
+    const recorded: string[] = [];
+    const run = collect({
+      idea: 'A recipe tracker for busy cooks',
+      engines: [engine],
+      beforeStageCalls: (stage) => {
+        if (stage.role !== 'Building') return;
+        return {
+          confirmed: new Promise<void>((resolve) => {
+            confirm = () => {
+              callsBeforeConfirmed = building();
+              resolve();
+            };
+          }),
+        };
+      },
+      onCheckpoint: (cp, calls) => void recorded.push(`${cp.completedStages}:${calls.length}`),
+    });
+    // Building's four files are asked for while its reservation is still out; the run waits for it.
+    await vi.waitFor(() => expect(building()).toBe(4));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(recorded).toEqual(['1:1']);
+    confirm();
+    const { outcome } = await run;
+    expect(callsBeforeConfirmed).toBe(4);
+    expect(recorded.slice(0, 2)).toEqual(['1:1', '2:4']);
+    expect(outcome.verification.passed).toBe(true);
+  });
+
+  it('a reservation refused after the stage\'s calls started cancels them, records none of them, and stops the run with its reason', async () => {
+    let cancelled = 0;
+    let answered = 0;
+    const engine = scriptedEngine('alpha', (req) => {
+      if (!/Building engine/.test(systemOf(req.messages))) return demoReply(req.messages);
+      // app.js answers at once (before the refusal), the other files only after 500 ms.
+      if (userOf(req.messages).includes('Write the complete file app.js')) {
+        answered += 1;
+        return demoReply(req.messages);
+      }
+      return new Promise<ScriptedAnswer>((resolve, reject) => {
+        const timer = setTimeout(() => resolve('late'), 500);
+        req.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          cancelled += 1;
+          reject(new EngineError('alpha', 'aborted', 'Engine alpha call was cancelled.'));
+        });
+      });
+    });
+    const refusal = new AppError('PAYMENT_REQUIRED', 'Not enough credits.');
+    const recorded: number[] = [];
+    const started = Date.now();
+    const run = collect({
+      idea: 'A recipe tracker for busy cooks',
+      engines: [engine],
+      beforeStageCalls: (stage) => (stage.role === 'Building' ? { confirmed: new Promise<void>((_, reject) => setTimeout(() => reject(refusal), 50)) } : undefined),
+      onCheckpoint: (cp) => void recorded.push(cp.completedStages),
+    });
+    await expect(run).rejects.toBe(refusal);
+    expect(Date.now() - started).toBeLessThan(450);
+    expect(answered).toBe(1);
+    // The three calls still in flight were cancelled; Building never reached its checkpoint.
+    expect(cancelled).toBe(3);
+    expect(recorded).toEqual([1]);
   });
 
   it('builds planned files in parallel with bounded concurrency', async () => {

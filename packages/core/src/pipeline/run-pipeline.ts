@@ -4,7 +4,7 @@ import type { ContentPart, Engine } from '../engines/engine.js';
 import type { Attachment } from '../schemas/projects.js';
 import { PIPELINE_STAGES, type LogEvent, type PipelineRole, type StageEvent, type VerificationSummary } from '../schemas/events.js';
 import { contextBudgetChars } from './context-budget.js';
-import { EngineRunner, newLogId, type EngineCallRecord, type Emit } from './engine-runner.js';
+import { EngineRunner, newLogId, type EngineCallRecord, type Emit, type GateInFlight } from './engine-runner.js';
 import { withEvents } from './event-channel.js';
 import { pipelineProgress } from './progress.js';
 import { formatPlan, type ProjectPlan } from './plan.js';
@@ -76,9 +76,11 @@ export interface PipelineInput {
    * the stage can cost (reckoned when it starts): reserve it here, or throw (an AppError
    * PAYMENT_REQUIRED) to stop the run before the stage calls any engine. A stage that calls no
    * engine (Checking with nothing to fix, a Proven Code that passes) costs nothing and never
-   * calls it.
+   * calls it. It may instead answer a {@link GateInFlight} when the reservation is sure enough to
+   * take while the stage's engines work: their answers then count only once it is confirmed, and
+   * its failure cancels them and stops the run the same way.
    */
-  beforeStageCalls?: (stage: StageBudget) => Promise<void> | void;
+  beforeStageCalls?: (stage: StageBudget) => Promise<void | GateInFlight> | void | GateInFlight;
 }
 
 export interface StageBudget {

@@ -9,11 +9,22 @@ import { startTestServer, testDatabases, type TestServer } from '../testing/test
 
 type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 
+const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'system')?.content as string) ?? '';
+
+interface EngineOptions {
+  brokenAppJs?: boolean;
+  /** Changes how a request is answered (by its system prompt): a delay, say. */
+  answer?: (system: string) => { headersDelayMs: number } | { status: number } | undefined;
+}
+
 /** A priced OpenAI-compatible engine that answers like the demo engines (optionally breaking app.js). */
-async function pricedEngine(options: { brokenAppJs?: boolean } = {}): Promise<OpenAIFakeServer> {
+async function pricedEngine(options: EngineOptions = {}): Promise<OpenAIFakeServer> {
   return startFakeOpenAIServer({
     fallback: (request) => {
       const messages = (request.body as { messages: ChatMessage[] }).messages;
+      const instead = options.answer?.(systemOf(request.body));
+      if (instead && 'status' in instead) return { kind: 'error', status: instead.status, body: { error: { message: 'Invalid request.', type: 'invalid_request_error' } } };
+      if (instead) return { kind: 'stream', deltas: [demoReply(messages)], ...instead };
       let text = demoReply(messages);
       // A defect no repair fixes: the engine keeps writing the same syntax error.
       if (options.brokenAppJs) text = text.replaceAll('```js app.js\n', '```js app.js\nconst = ;\n');
@@ -28,15 +39,13 @@ function engineEnv(fake: OpenAIFakeServer, pricePer1kTokensCents: number): Recor
   };
 }
 
-const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'system')?.content as string) ?? '';
-
 describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
   const cleanup: Array<() => Promise<void>> = [];
   afterEach(async () => {
     await Promise.all(cleanup.splice(0).map((c) => c()));
   });
 
-  async function setup(price: number, options: { brokenAppJs?: boolean } = {}) {
+  async function setup(price: number, options: EngineOptions = {}) {
     const fake = await pricedEngine(options);
     cleanup.push(() => fake.close());
     const server = await startTestServer(kind, { env: engineEnv(fake, price) });
@@ -148,6 +157,63 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     const stages = events.flatMap((e) => (e.event.type === 'stage' && e.event.ok ? [e.event.role] : []));
     expect(stages.slice(0, 2)).toEqual(['Planning', 'Building']);
     expect(await openHolds(server)).toBe(0);
+  });
+
+  it('a later stage holds while its engines work; spent elsewhere meanwhile, the hold is refused, its calls are cancelled uncharged, and the run stops for credits', async () => {
+    // The balance is spent elsewhere while Planning works: the run still believes what its first
+    // hold left, so Building's calls go out at once (they answer slowly), and its hold is refused.
+    let drained: Promise<unknown> | undefined;
+    let userId = '';
+    let ledger!: LedgerService;
+    const { fake, server, client } = await setup(1, {
+      answer: (system) => {
+        if (/Planning engine/.test(system)) {
+          drained ??= ledger.balance(userId).then(({ balanceCents }) => ledger.post(userId, { kind: 'adjustment', amountCents: -balanceCents, reference: 'test-spent-elsewhere' }));
+          return { headersDelayMs: 200 };
+        }
+        return /Building engine/.test(system) ? { headersDelayMs: 5000 } : undefined;
+      },
+    });
+    const sql = server.db.orm.em.fork() as unknown as Sql;
+    userId = (await sql.execute<Array<{ id: string }>>(`select id from users where username = 'spender'`))[0]!.id;
+    ledger = new LedgerService(server.db.orm);
+    await ledger.post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-top-up' });
+    const started = Date.now();
+    const events = await run(server, client, {});
+    expect(events.at(-1)!.event).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
+    expect(Date.now() - started).toBeLessThan(4000);
+    const stages = events.flatMap((e) => (e.event.type === 'stage' ? [`${e.event.role}:${e.event.ok}`] : []));
+    expect(stages).toEqual(['Planning:false', 'Planning:true', 'Building:false']);
+    // Building's calls were sent before its hold was taken, and every one was cancelled.
+    const building = fake.requests.filter((r) => /Building engine/.test(systemOf(r.body)));
+    expect(building.length).toBeGreaterThan(0);
+    await expect.poll(() => building.every((r) => r.clientClosedEarly)).toBe(true);
+    // Charged for Planning only, nothing held, and the ledger adds up to the wallet.
+    const usage = await sql.execute<Array<{ stage: string }>>('select stage from engine_usage where user_id = ?', [userId]);
+    expect(usage.map((u) => u.stage)).toEqual(['Planning']);
+    expect(await openHolds(server)).toBe(0);
+    const sum = await sql.execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]);
+    expect(Number(sum[0]!.s)).toBe(await balance(client));
+    const runId = events[0]!.event.type === 'run' ? events[0]!.event.runId : '';
+    expect((await client.get(`/api/wolfpack/runs/${runId}`)).json).toMatchObject({ run: { status: 'interrupted' } });
+  });
+
+  it('a later stage whose engines fail while its hold is being taken leaves no hold open, and charges only what was used', async () => {
+    const { server, client } = await setup(1, { answer: (system) => (/Building engine/.test(system) ? { status: 400 } : undefined) });
+    const sql = server.db.orm.em.fork() as unknown as Sql;
+    const userId = (await sql.execute<Array<{ id: string }>>(`select id from users where username = 'spender'`))[0]!.id;
+    await new LedgerService(server.db.orm).post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-top-up' });
+    const events = await run(server, client, {});
+    expect(events.at(-1)!.event).toMatchObject({ type: 'error', code: 'BAD_GATEWAY' });
+    expect(await openHolds(server)).toBe(0);
+    // Building's hold was taken, then given back whole: only Planning's call is charged.
+    const holds = await sql.execute<Array<{ id: string }>>('select id from holds where user_id = ? order by created_at', [userId]);
+    expect(holds.map((h) => h.id.split(':').at(-2))).toEqual(['0', '1']);
+    const usage = await sql.execute<Array<{ stage: string; billed: string | number }>>('select stage, billed_cents as billed from engine_usage where user_id = ?', [userId]);
+    expect(usage.map((u) => u.stage)).toEqual(['Planning']);
+    expect(await balance(client)).toBe(1500 + 100_000 - Number(usage[0]!.billed));
+    const sum = await sql.execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]);
+    expect(Number(sum[0]!.s)).toBe(await balance(client));
   });
 
   it('never plans to spend past maxCostCents', async () => {

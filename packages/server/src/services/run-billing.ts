@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { AppError, callCostCents, costCapMessage, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
-import type { EngineCallRecord, StageBudget } from '@wolfpack/core/pipeline';
+import { AppError, callCostCents, costCapMessage, mayHoldInFlight, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
+import type { EngineCallRecord, GateInFlight, StageBudget } from '@wolfpack/core/pipeline';
 import type { LedgerService, WalletTx } from './ledger-service.js';
 import { plainSql } from '../db/plain-sql.js';
 import { rowsWrite, type GatedWrite } from '../db/one-statement.js';
@@ -22,6 +22,10 @@ export interface StageHold {
  */
 export class RunBilling {
   private hold: StageHold | null = null;
+  /** The balance this run's last hold left (null before its first): what a hold taken in flight relies on. */
+  private knownBalanceCents: number | null = null;
+  /** A hold being taken while its stage's engines work (see {@link reserve}). */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly orm: MikroORM,
@@ -33,8 +37,9 @@ export class RunBilling {
     private readonly attempt = 0,
   ) {}
 
-  /** Holds of an earlier attempt whose stage never finished go back uncharged. */
+  /** Holds of an earlier attempt whose stage never finished go back uncharged (and this attempt's, once a hold in flight is in). */
   async releaseLeftoverHolds(): Promise<void> {
+    await this.inFlight;
     this.hold = null;
     await this.ledger.transact(this.userId, (tx) => tx.releaseOpenHolds({ conversationId: this.runId }));
   }
@@ -44,15 +49,31 @@ export class RunBilling {
    * pipeline (they run while this stage's engines work, off the user's wait); until they are in,
    * their holds count in full, never less than they will cost, so the balance check is only
    * stricter. Refused that way, it waits for them (`settleEarlier`) and looks once more.
+   *
+   * When the balance this run's last hold left covers the stage's worst case (core's
+   * `mayHoldInFlight`), the hold is not awaited: the stage's calls start at once, the hold is taken
+   * once their requests are out (`whenBusy`), and their answers count only after it is in. Refused
+   * (spent elsewhere meanwhile), the calls are cancelled, nothing is charged for them, and the run
+   * stops as it would have before them.
    */
-  async reserve(stage: StageBudget, settleEarlier?: () => Promise<void>): Promise<void> {
+  async reserve(stage: StageBudget, settleEarlier?: () => Promise<void>, whenBusy?: () => Promise<void>): Promise<void | GateInFlight> {
     const cents = stage.worstCase.cents;
+    if (mayHoldInFlight(this.knownBalanceCents, cents, this.maxCostCents !== null)) {
+      const confirmed = (whenBusy ?? (async () => {}))().then(() => this.holdStage(stage, settleEarlier));
+      this.inFlight = confirmed.catch(() => {});
+      return { confirmed };
+    }
     if (this.maxCostCents !== null) {
       const spent = await this.spentCents();
       if (spent + cents > this.maxCostCents) {
         throw new AppError('PAYMENT_REQUIRED', costCapMessage(cents, Math.max(0, this.maxCostCents - spent), this.maxCostCents));
       }
     }
+    await this.holdStage(stage, settleEarlier);
+  }
+
+  private async holdStage(stage: StageBudget, settleEarlier?: () => Promise<void>): Promise<void> {
+    const cents = stage.worstCase.cents;
     // Deterministic: the same stage of the same attempt can hold, and be charged, only once.
     const key = `${stage.position}:${this.attempt}`;
     const id = `run:${this.runId}:${key}`;
@@ -63,6 +84,7 @@ export class RunBilling {
         await settleEarlier();
         result = await tryToHold();
       }
+      this.knownBalanceCents = result.balanceCents;
       if (!result.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(cents, result.balanceCents));
     }
     this.hold = { id, key, cents, role: stage.role };
@@ -70,7 +92,8 @@ export class RunBilling {
 
   /**
    * The hold of the stage that just finished, handed to {@link settleStage}: the next stage may
-   * reserve before this one's settlement is committed (it runs behind the pipeline).
+   * reserve before this one's settlement is committed (it runs behind the pipeline). A hold taken
+   * in flight is in by then: every call of its stage waited for it.
    */
   takeHold(): StageHold | null {
     const hold = this.hold;

@@ -347,12 +347,13 @@ export class RunService {
         existingFiles,
         checkpoint,
         signal,
-        // A stage holds its worst case just before its first engine call; one that calls none holds nothing.
+        // A stage holds its worst case just before its first engine call (or, when the run's last
+        // hold shows the balance covers it, while its calls go out); one that calls none holds nothing.
         beforeStageCalls: async (stage) => {
           // A cost cap reads what earlier stages were billed: then (only then) their settlements must be in.
           if (billing.needsSettledStages()) await commits.settled();
           else commits.check();
-          await billing.reserve(stage, () => commits.settled());
+          return billing.reserve(stage, () => commits.settled(), () => activity.quiet(EVENT_WAIT_MS));
         },
         onCheckpoint: (cp, calls) => {
           costMillicents += calls.reduce((sum, c) => sum + c.costMillicents, 0);
