@@ -18,7 +18,7 @@ export function HowCreditsWork({ pricePer1kTokensCents }: { pricePer1kTokensCent
     {
       icon: ShieldCheck,
       title: 'No runaway costs',
-      text: 'Before a stage calls an AI engine, the run sets aside the stage\'s worst-case cost, then pays only what the stage really used; a stage that calls no engine costs nothing. If your balance cannot cover a stage, the run stops it before any engine is called, keeps what it made, and can be resumed after you add credits.',
+      text: 'Each stage sets aside its worst-case cost from your balance, then pays only what it really used; a stage that calls no engine costs nothing. If your balance cannot cover a stage, the run stops it, charges nothing for it, keeps what it made, and can be resumed after you add credits.',
     },
     {
       icon: RotateCcw,

@@ -32,7 +32,7 @@ export function PricingPage() {
       <div className="grid gap-4 md:grid-cols-3">
         <Highlight title="Free to start" value={formatCents(WELCOME_BONUS_CENTS)} text={`welcome bonus, plus ${formatCents(MONTHLY_GRANT_CENTS)} of free credits every month`} />
         <Highlight title="Token price" value={formatTokenPrice(price)} text={`${tokenPriceExample(price)}; billed per engine call, rounded up to the cent`} testId="pricing-token-price" />
-        <Highlight title="No surprises" value="Capped" text="a run reserves a stage's worst case before calling any engine for it, and stops when your balance cannot cover it" />
+        <Highlight title="No surprises" value="Capped" text="a run reserves each stage's worst case, and stops, charging nothing for that stage, when your balance cannot cover it" />
       </div>
 
       <SectionCard
