@@ -24,11 +24,10 @@ async function pricedEngine(options: EngineOptions = {}): Promise<OpenAIFakeServ
       const messages = (request.body as { messages: ChatMessage[] }).messages;
       const instead = options.answer?.(systemOf(request.body));
       if (instead && 'status' in instead) return { kind: 'error', status: instead.status, body: { error: { message: 'Invalid request.', type: 'invalid_request_error' } } };
-      if (instead) return { kind: 'stream', deltas: [demoReply(messages)], ...instead };
       let text = demoReply(messages);
       // A defect no repair fixes: the engine keeps writing the same syntax error.
       if (options.brokenAppJs) text = text.replaceAll('```js app.js\n', '```js app.js\nconst = ;\n');
-      return { kind: 'stream', deltas: [text] };
+      return { kind: 'stream', deltas: [text], ...instead };
     },
   });
 }
@@ -66,8 +65,13 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     return events;
   }
 
+  const sqlOf = (server: TestServer) => server.db.orm.em.fork() as unknown as Sql;
+  const spenderId = async (server: TestServer) => (await sqlOf(server).execute<Array<{ id: string }>>(`select id from users where username = 'spender'`))[0]!.id;
+  const ledgerSum = async (server: TestServer, userId: string) =>
+    Number((await sqlOf(server).execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]))[0]!.s);
+
   async function openHolds(server: TestServer): Promise<number> {
-    const rows = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ n: string | number }>>(`select count(*) as n from holds where status = 'open'`);
+    const rows = await sqlOf(server).execute<Array<{ n: string | number }>>(`select count(*) as n from holds where status = 'open'`);
     return Number(rows[0]!.n);
   }
 
@@ -86,7 +90,7 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(await openHolds(server)).toBe(0);
     // Only stages that called an engine held anything: Checking found nothing to fix and Proven
     // Code passed, so positions 2 and 4 took no hold (and left no entries in the ledger).
-    const holds = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ id: string }>>('select id from holds order by created_at');
+    const holds = await sqlOf(server).execute<Array<{ id: string }>>('select id from holds order by created_at');
     expect(holds.map((h) => h.id.split(':').at(-2))).toEqual(['0', '1', '3']);
     // Paging: newest first, `before` continues after the last id.
     const first = billingHistoryReply.parse((await client.get('/api/billing/history?limit=2')).json).history;
@@ -117,8 +121,7 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect((await client.get(`/api/wolfpack/runs/${runId}`)).json).toMatchObject({ run: { status: 'interrupted' } });
 
     // A top-up lands (as the Stripe webhook would post it), then the run goes on from Building.
-    const users = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ id: string }>>(`select id from users where username = 'spender'`);
-    await new LedgerService(server.db.orm).post(users[0]!.id, { kind: 'top_up', amountCents: 10_000, reference: 'test-top-up' });
+    await new LedgerService(server.db.orm).post(await spenderId(server), { kind: 'top_up', amountCents: 10_000, reference: 'test-top-up' });
     expect((await client.post(`/api/wolfpack/runs/${runId}/resume`, {})).status).toBeLessThan(300);
     const { events: rest } = await readEvents(`${server.url}/api/wolfpack/runs/${runId}/events`, { headers: { cookie: client.cookieHeader(), 'last-event-id': String(events.at(-1)!.id) } });
     expect(rest.at(-1)!.event.type).toBe('complete');
@@ -132,9 +135,8 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     // Stages settle behind the pipeline, so the next stage reserves while the last one's hold still
     // counts in full. A balance that is short only because of that must not stop the run.
     const { server, client } = await setup(15);
-    const sql = server.db.orm.em.fork() as unknown as Sql;
-    const users = await sql.execute<Array<{ id: string }>>(`select id from users where username = 'spender'`);
-    const userId = users[0]!.id;
+    const sql = sqlOf(server);
+    const userId = await spenderId(server);
     // What Planning and Building hold, and what Planning really costs, read off a first run.
     await new LedgerService(server.db.orm).post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-first-top-up' });
     const first = await run(server, client, {});
@@ -174,8 +176,8 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
         return /Building engine/.test(system) ? { headersDelayMs: 5000 } : undefined;
       },
     });
-    const sql = server.db.orm.em.fork() as unknown as Sql;
-    userId = (await sql.execute<Array<{ id: string }>>(`select id from users where username = 'spender'`))[0]!.id;
+    const sql = sqlOf(server);
+    userId = await spenderId(server);
     ledger = new LedgerService(server.db.orm);
     await ledger.post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-top-up' });
     const started = Date.now();
@@ -192,16 +194,15 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     const usage = await sql.execute<Array<{ stage: string }>>('select stage from engine_usage where user_id = ?', [userId]);
     expect(usage.map((u) => u.stage)).toEqual(['Planning']);
     expect(await openHolds(server)).toBe(0);
-    const sum = await sql.execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]);
-    expect(Number(sum[0]!.s)).toBe(await balance(client));
+    expect(await ledgerSum(server, userId)).toBe(await balance(client));
     const runId = events[0]!.event.type === 'run' ? events[0]!.event.runId : '';
     expect((await client.get(`/api/wolfpack/runs/${runId}`)).json).toMatchObject({ run: { status: 'interrupted' } });
   });
 
   it('a later stage whose engines fail while its hold is being taken leaves no hold open, and charges only what was used', async () => {
     const { server, client } = await setup(1, { answer: (system) => (/Building engine/.test(system) ? { status: 400 } : undefined) });
-    const sql = server.db.orm.em.fork() as unknown as Sql;
-    const userId = (await sql.execute<Array<{ id: string }>>(`select id from users where username = 'spender'`))[0]!.id;
+    const sql = sqlOf(server);
+    const userId = await spenderId(server);
     await new LedgerService(server.db.orm).post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-top-up' });
     const events = await run(server, client, {});
     expect(events.at(-1)!.event).toMatchObject({ type: 'error', code: 'BAD_GATEWAY' });
@@ -212,8 +213,7 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     const usage = await sql.execute<Array<{ stage: string; billed: string | number }>>('select stage, billed_cents as billed from engine_usage where user_id = ?', [userId]);
     expect(usage.map((u) => u.stage)).toEqual(['Planning']);
     expect(await balance(client)).toBe(1500 + 100_000 - Number(usage[0]!.billed));
-    const sum = await sql.execute<Array<{ s: string | number }>>('select coalesce(sum(amount_cents), 0) as s from ledger_entries where user_id = ?', [userId]);
-    expect(Number(sum[0]!.s)).toBe(await balance(client));
+    expect(await ledgerSum(server, userId)).toBe(await balance(client));
   });
 
   it('never plans to spend past maxCostCents', async () => {
@@ -236,13 +236,13 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(last.type).toBe('complete');
     if (last.type !== 'complete') return;
     expect(last.verification?.passed).toBe(false);
-    const rows = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ purpose: string; billed: string | number }>>(
+    const rows = await sqlOf(server).execute<Array<{ purpose: string; billed: string | number }>>(
       `select purpose, sum(billed_cents) as billed from engine_usage group by purpose`,
     );
     const repairs = Number(rows.find((r) => r.purpose === 'repair')?.billed ?? 0);
     const all = rows.reduce((sum, r) => sum + Number(r.billed), 0);
     expect(repairs).toBeGreaterThan(0);
-    const refunds = await (server.db.orm.em.fork() as unknown as Sql).execute<Array<{ amount_cents: string | number }>>(`select amount_cents from ledger_entries where kind = 'refund'`);
+    const refunds = await sqlOf(server).execute<Array<{ amount_cents: string | number }>>(`select amount_cents from ledger_entries where kind = 'refund'`);
     expect(refunds.map((r) => Number(r.amount_cents))).toEqual([repairs]);
     expect(await balance(client)).toBe(1500 - all + repairs);
     expect(events.some((e) => e.event.type === 'log' && /Refunded \$\d+\.\d\d for repair rounds/.test(e.event.message))).toBe(true);

@@ -59,7 +59,7 @@ export class RunBilling {
   async reserve(stage: StageBudget, settleEarlier?: () => Promise<void>, whenBusy?: () => Promise<void>): Promise<void | GateInFlight> {
     const cents = stage.worstCase.cents;
     if (mayHoldInFlight(this.knownBalanceCents, cents, this.maxCostCents !== null)) {
-      const confirmed = (whenBusy ?? (async () => {}))().then(() => this.holdStage(stage, settleEarlier));
+      const confirmed = Promise.resolve(whenBusy?.()).then(() => this.holdStage(stage, settleEarlier));
       this.inFlight = confirmed.catch(() => {});
       return { confirmed };
     }
