@@ -10,7 +10,8 @@
 // loopback count as the call's), stage by stage, Building's parallel calls by the longest.
 // Alternating with the server's runs, the core pipeline alone drives the same engines from this
 // process. PGlite always; PostgreSQL too when it is reachable (BENCH_DATABASE_URL, else
-// DATABASE_URL, else 127.0.0.1:5432).
+// DATABASE_URL, else 127.0.0.1:5432). With BENCH_TRACE=1 it also prints where each run's own time
+// goes through the server, step by step (bench/run-steps.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/engine-registr
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
 import { signUp } from './bench-user.js';
+import { readTrace, runSteps, STEP_COLUMNS, TRACE, traceEnv } from './run-steps.js';
 
 const LATENCIES = (process.env.BENCH_LATENCY_MS ?? '250,1000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -77,6 +79,8 @@ interface RunFigures {
   head: number;
   tail: number;
   runId: string;
+  /** The POST and the `complete` event's arrival on the wall clock (server runs), for BENCH_TRACE's steps. */
+  window?: [number, number];
 }
 
 /** Where the run's own time sits: before the first engine call and after the last answer (the engine's clock is this process's). */
@@ -101,6 +105,7 @@ function recordedMs(records: readonly RecordedCall[]): number {
 async function serverRun(server: ServerProcess, cookie: string, idea: string, modelOrder: string[]): Promise<RunFigures> {
   calls = [];
   const started = performance.now();
+  const posted = performance.timeOrigin + started;
   const res = await fetch(`${server.url}/api/wolfpack/stream`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
@@ -116,7 +121,7 @@ async function serverRun(server: ServerProcess, cookie: string, idea: string, mo
     if (data.type === 'complete') completedAt = performance.now();
     if (data.type === 'error') throw new Error(`the run failed: ${data.error}`);
   }
-  return { wall: completedAt - started, engine: busyMs(), recorded: 0, firstEvent, ...edges(started, completedAt), runId };
+  return { wall: completedAt - started, engine: busyMs(), recorded: 0, firstEvent, ...edges(started, completedAt), runId, window: [posted, performance.timeOrigin + completedAt] };
 }
 
 async function coreRun(idea: string, modelOrder: string[]): Promise<RunFigures> {
@@ -165,11 +170,12 @@ try {
 }
 
 const rows: string[] = [];
+const stepRows: string[] = [];
 try {
   for (const db of databases) {
     const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-stream-'));
     const env = await db.env();
-    const server = await spawnServer({ ...env, WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
+    const server = await spawnServer({ ...env, ...traceEnv(dataDir), WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
     const measured: Array<{ latency: number; pace: number; pricing: string; through: RunFigures[]; alone: RunFigures[] }> = [];
     try {
       const cookie = await signUp(server.url, 'bench');
@@ -195,13 +201,22 @@ try {
     }
     try {
       await fillRecorded(env, dataDir, measured.flatMap((m) => m.through));
+      const marks = TRACE ? await readTrace(dataDir) : [];
       for (const { latency, pace, pricing, through, alone } of measured) {
         const added = through.map((s) => s.wall - s.engine);
         const atEngine = median(through.map(pct));
         const recorded = median(through.map(pctRecorded));
         const verdict = (p: number) => (p <= TARGET_PCT ? 'met' : 'MISSED');
+        const row = `| ${db.label} | ${pricing} | ${latency} ms | ${pace ? `streamed, a delta every ${pace} ms` : 'at the end'} |`;
+        if (TRACE) {
+          const steps = through.map((r) => runSteps(marks, r.window!));
+          stepRows.push(`${row} ${STEP_COLUMNS.map((_, i) => {
+            const xs = steps.map((s) => s[i]!).filter(Number.isFinite);
+            return xs.length > 0 ? `${median(xs).toFixed(1)} ms` : 'not marked';
+          }).join(' | ')} |`);
+        }
         rows.push(
-          `| ${db.label} | ${pricing} | ${latency} ms | ${pace ? `streamed, a delta every ${pace} ms` : 'at the end'} | ${median(through.map((r) => r.engine)).toFixed(0)} / ${median(through.map((r) => r.recorded)).toFixed(0)} ms | ${median(added).toFixed(1)} ms | ${median(through.map((r) => r.firstEvent)).toFixed(1)} ms | ${median(through.map((r) => r.head)).toFixed(1)} / ${median(alone.map((r) => r.head)).toFixed(1)} ms | ${median(through.map((r) => r.tail)).toFixed(1)} / ${median(alone.map((r) => r.tail)).toFixed(1)} ms | +${median(alone.map(pct)).toFixed(2)} % / +${median(alone.map(pctRecorded)).toFixed(2)} % | +${atEngine.toFixed(2)} % / +${recorded.toFixed(2)} % | ≤ ${TARGET_PCT} %: ${verdict(atEngine)} / ${verdict(recorded)} |`,
+          `${row} ${median(through.map((r) => r.engine)).toFixed(0)} / ${median(through.map((r) => r.recorded)).toFixed(0)} ms | ${median(added).toFixed(1)} ms | ${median(through.map((r) => r.firstEvent)).toFixed(1)} ms | ${median(through.map((r) => r.head)).toFixed(1)} / ${median(alone.map((r) => r.head)).toFixed(1)} ms | ${median(through.map((r) => r.tail)).toFixed(1)} / ${median(alone.map((r) => r.tail)).toFixed(1)} ms | +${median(alone.map(pct)).toFixed(2)} % / +${median(alone.map(pctRecorded)).toFixed(2)} % | +${atEngine.toFixed(2)} % / +${recorded.toFixed(2)} % | ≤ ${TARGET_PCT} %: ${verdict(atEngine)} / ${verdict(recorded)} |`,
         );
       }
     } finally {
@@ -215,6 +230,12 @@ try {
   console.log('| database | engines | latency per call | answer | engine time on the critical path (a / b) | what the run adds (wall − a) | Start to first event | start to first engine call (server / core) | last engine answer to result (server / core) | core pipeline alone: over engine time (a / b) | through the server: over engine time (a / b) | target (a / b) |');
   console.log('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const row of rows) console.log(row);
+  if (TRACE) {
+    console.log('\nWhere the run\'s own time goes through the server (BENCH_TRACE=1: marks taken inside the server; medians):\n');
+    console.log(`| database | engines | latency per call | answer | ${STEP_COLUMNS.join(' | ')} |`);
+    console.log(`| --- | --- | ---: | --- |${' ---: |'.repeat(STEP_COLUMNS.length)}`);
+    for (const row of stepRows) console.log(row);
+  }
 } finally {
   await registry.close();
   await engine.close();

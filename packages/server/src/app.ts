@@ -54,6 +54,7 @@ import { ReferralService } from './services/referral-service.js';
 import { RunHub } from './services/run-hub.js';
 import { PostgresRunNotifier } from './services/run-notifier.js';
 import { RunService } from './services/run-service.js';
+import { traceStep } from './services/run-trace.js';
 import { DatabaseSessionStore } from './services/session-store.js';
 import { StatsService } from './services/stats-service.js';
 import { TokenService } from './services/token-service.js';
@@ -153,6 +154,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
           // The session's user comes with it, for authenticate (one statement for both).
           get: async (key: string, _maxAge: number, { ctx }: { ctx?: Koa.Context }) => {
             const found = await sessions.getWithUser(key);
+            traceStep('session-read');
             if (ctx && found.user !== undefined) (ctx.state as AuthState).sessionUser = found.user;
             return found.session;
           },

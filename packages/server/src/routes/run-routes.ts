@@ -5,6 +5,7 @@ import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { openSse } from '../sse/sse-writer.js';
 import type { RunService } from '../services/run-service.js';
+import { traceStep } from '../services/run-trace.js';
 
 /** Attachments are up to 5 x 5 MB, and images travel as base64 data URLs (a third larger). */
 const STREAM_BODY_LIMIT = '40mb';
@@ -14,6 +15,7 @@ export function runRoutes(runs: RunService, heartbeatMs: number): Router {
   const router = new Router();
 
   router.post('/api/wolfpack/stream', jsonBody(STREAM_BODY_LIMIT), async (ctx) => {
+    traceStep('route');
     const user = requireUser(ctx);
     const request = parseWith(streamRequest, ctx.request.body);
     const runId = await runs.start(user, request);

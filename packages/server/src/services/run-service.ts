@@ -18,6 +18,7 @@ import type { RunHub } from './run-hub.js';
 import { RunLeases } from './run-leases.js';
 import { localRunNotifier, type RunNotifier } from './run-notifier.js';
 import { RunReader } from './run-reader.js';
+import { traceStep } from './run-trace.js';
 import type { VerificationService } from './verification-service.js';
 
 export interface RunServiceOptions {
@@ -366,6 +367,7 @@ export class RunService {
         step = await pipeline.next();
       }
       const outcome = step.value;
+      traceStep('pipeline-done');
       activity.end();
       // The run's last events are stored with its end, in one transaction (see finish).
       writer.hold();
@@ -412,6 +414,7 @@ export class RunService {
         const proof = this.verifications?.recordWrite(project.id, { ...record, version: project.version });
         return { writes: [...(proof ? [['verification', proof] as const] : []), ['events', write] as const], stored: batch };
       });
+      traceStep('end-stored');
       writer.announce(stored);
       // The result reaches the user before the after-save work's queries take this thread (PGlite).
       await yieldToIo();
@@ -473,6 +476,7 @@ export class RunService {
     more: (project: { id: string; version: number }) => { writes: ReadonlyArray<readonly [string, GatedWrite]>; stored: T },
   ): Promise<{ projectId: string; stored: T }> {
     const cp = stages.at(-1)?.cp;
+    traceStep('end-begins');
     return billing.settleStages(stages, engines, async (em, usage) => {
       const save = async (em: EntityManager) => {
         const project = await this.projects.runResultWrites(em, result);
