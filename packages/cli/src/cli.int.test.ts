@@ -161,4 +161,27 @@ describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
     expect(shown).not.toContain(await storedToken());
     expect((await stat(configFile)).mode & 0o777).toBe(0o600);
   });
+
+  // A pasted answer, an expect script or quick typing sends the answer and Enter in one chunk.
+  it.each([
+    ['yes', 0, true],
+    ['y', 0, true],
+    ['n', 1, false],
+    ['maybe', 1, false],
+  ] as const)('deleting asks [y/N]; "%s" and Enter sent together answer it (exit %i)', async (answer, exit, deleted) => {
+    await wolfpack(['login', '--username', USER, '--password-stdin'], { input: `${PASSWORD}\n` });
+    const created = await wolfpack(['folders', 'create', `Answer ${answer}`, '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const folderId = (JSON.parse(created.stdout) as { folder: { id: string } }).folder.id;
+    const session = `confirm-${answer}`;
+    const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${server.url}' HOME='${home}' '${process.execPath}' '${BIN}' folders rm ${folderId}; echo "EXIT=$?"; sleep 600`;
+    term.start(session, command, { width: 120, height: 30 });
+    await term.waitFor(session, /\[y\/N\]/, 20_000);
+    term.tmux('send-keys', '-t', session, answer, 'Enter');
+    const shown = await term.waitFor(session, /EXIT=\d/, 20_000);
+    expect(shown).toContain(`EXIT=${exit}`);
+    if (!deleted) expect(shown).toContain('Cancelled; nothing was deleted.');
+    const listed = await wolfpack(['folders', 'ls', '--json']);
+    expect(listed.stdout.includes(folderId)).toBe(!deleted);
+  });
 });
