@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   ACCEPTED_ATTACHMENT_EXTENSIONS,
   MAX_ATTACHMENT_BYTES,
+  attachmentContentBytes,
   conversationsReply,
   createFolderRequest,
   enhancementRequest,
@@ -86,6 +87,32 @@ describe('streamRequest', () => {
     expect(messages(streamRequest, { idea: 'x', attachments: [liar] })).toEqual([
       { path: 'attachments.0.size', message: 'liar.txt exceeds 5MB limit' },
     ]);
+  });
+
+  it('rejects text just over 5 MB whose declared size says it is small', () => {
+    // Under the data-URL bound on characters, so only counting what was sent catches it.
+    const liar = { ...textFile('liar.txt', 10), content: 'a'.repeat(6 * 1024 * 1024) };
+    expect(messages(streamRequest, { idea: 'x', attachments: [liar] })).toEqual([
+      { path: 'attachments.0.size', message: 'liar.txt exceeds 5MB limit' },
+    ]);
+    // Multi-byte text is counted in bytes, not characters: 2 MiB of three-byte characters is 6 MiB.
+    const wide = { ...textFile('wide.md', 10), content: '€'.repeat(2 * 1024 * 1024) };
+    expect(streamRequest.safeParse({ idea: 'x', attachments: [wide] }).success).toBe(false);
+    // An image's size is its decoded payload: 6 MiB of PNG sent as a data URL saying 8 bytes.
+    const image = { filename: 'big.png', content: `data:image/png;base64,${'A'.repeat(8 * 1024 * 1024)}`, mimeType: 'image/png', size: 8 };
+    expect(streamRequest.safeParse({ idea: 'x', attachments: [image] }).success).toBe(false);
+  });
+
+  it('counts what was sent exactly at the limit', () => {
+    expect(attachmentContentBytes('a'.repeat(MAX_ATTACHMENT_BYTES))).toBe(MAX_ATTACHMENT_BYTES);
+    expect(attachmentContentBytes('é')).toBe(2);
+    expect(attachmentContentBytes('data:image/png;base64,iVBORw0KGgo=')).toBe(8);
+    expect(attachmentContentBytes('data:image/png;base64,iVBORw0KGgoA')).toBe(9);
+    // The largest whole base64 payload under 5 MiB passes; one more group of four characters does not.
+    const underChars = Math.floor(MAX_ATTACHMENT_BYTES / 3) * 4;
+    const image = (chars: number) => ({ filename: 'edge.png', content: `data:image/png;base64,${'A'.repeat(chars)}`, mimeType: 'image/png', size: 1 });
+    expect(streamRequest.safeParse({ idea: 'x', attachments: [image(underChars)] }).success).toBe(true);
+    expect(streamRequest.safeParse({ idea: 'x', attachments: [image(underChars + 4)] }).success).toBe(false);
   });
 
   it('rejects an unaccepted file type', () => {

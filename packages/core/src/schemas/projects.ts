@@ -52,6 +52,22 @@ export function isAcceptedAttachment(filename: string, mimeType: string): boolea
   );
 }
 
+/**
+ * The bytes an attachment's content stands for, whatever its `size` says: a base64 data URL's
+ * decoded payload, or text's UTF-8 length. The limit is checked against the larger of the two.
+ */
+export function attachmentContentBytes(content: string): number {
+  const comma = content.startsWith('data:') ? content.indexOf(',') : -1;
+  if (comma > 0 && content.slice(0, comma).endsWith(';base64')) {
+    const payload = content.length - comma - 1;
+    const padding = content.endsWith('==') ? 2 : content.endsWith('=') ? 1 : 0;
+    return Math.max(0, Math.floor((payload * 3) / 4) - padding);
+  }
+  // UTF-8 never takes fewer bytes than UTF-16 code units, so text this long is over without counting.
+  if (content.length > MAX_ATTACHMENT_BYTES) return content.length;
+  return new TextEncoder().encode(content).byteLength;
+}
+
 export const attachment = z
   .object({
     filename: z.string().trim().min(1, 'Every attachment needs a file name').max(255, 'File names must be at most 255 characters'),
@@ -62,7 +78,8 @@ export const attachment = z
   })
   .check((ctx) => {
     const { filename, mimeType, size, content } = ctx.value;
-    if (size > MAX_ATTACHMENT_BYTES || content.length > MAX_ATTACHMENT_CONTENT_CHARS) {
+    // `size` is what the client says; the content is what it sent (a client may say less than it sends).
+    if (size > MAX_ATTACHMENT_BYTES || content.length > MAX_ATTACHMENT_CONTENT_CHARS || attachmentContentBytes(content) > MAX_ATTACHMENT_BYTES) {
       ctx.issues.push({ code: 'custom', message: `${filename} exceeds 5MB limit`, path: ['size'], input: size });
     }
     if (!isAcceptedAttachment(filename, mimeType)) {
