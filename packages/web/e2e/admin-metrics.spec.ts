@@ -60,6 +60,19 @@ describe('Admin metrics', () => {
     expect(await page.getByTestId('admin-dashboard').count()).toBe(0);
     await saveShot(page, 'admin-locked');
 
+    // A header value is bytes: a secret beyond ASCII cannot be sent, and can never be right, so
+    // the page says it is wrong (not that the metrics failed to load) and asks nothing.
+    let asked = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/admin/metrics')) asked += 1;
+    });
+    await input.fill('wrong-secret-🐺');
+    await access.click();
+    await page.getByText('Unauthorized: this secret is wrong. The admin secret contains only ASCII characters').waitFor({ timeout: 10_000 });
+    expect(await page.getByText('The metrics could not be loaded').count()).toBe(0);
+    expect(asked).toBe(0);
+    expect(await page.getByTestId('admin-dashboard').count()).toBe(0);
+
     await input.fill(SECRET);
     await input.press('Enter');
     await page.getByTestId('admin-dashboard').waitFor();

@@ -140,17 +140,99 @@ describe('cost-comparison lab', () => {
     expect(pathOf(page)).toBe('/lab');
   });
 
+  it('plain /lab goes on with the newest experiment under way and its running timer; a finished one waits in the history', async () => {
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('lab-resume'));
+    await page.goto('/lab');
+    await page.getByTestId('experiment-history-empty').waitFor();
+    expect(await page.getByTestId('experiment-current').count()).toBe(0);
+    await page.getByTestId('experiment-project-name').fill('Packing list');
+    await page.getByTestId('experiment-prompt').fill('A packing list for trips');
+    await page.getByTestId('experiment-start').click();
+    await page.waitForURL((url) => url.searchParams.has('id'));
+    const id = new URL(page.url()).searchParams.get('id')!;
+    await page.getByTestId('replit-timer-start').click();
+    await page.getByTestId('replit-timer').and(page.locator('[data-state="running"]')).waitFor();
+    const current = page.locator(`[data-testid="experiment-current"][data-experiment-id="${id}"]`);
+
+    // The menu's link is plain /lab: the experiment and its ticking timer come back.
+    await page.getByTestId('nav-money').click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Cost Lab' }).click();
+    await page.waitForURL((url) => url.pathname === '/lab' && url.searchParams.get('id') === id, { timeout: 10_000 });
+    await current.waitFor();
+    await page.getByTestId('replit-timer').and(page.locator('[data-state="running"]')).waitFor();
+    await timerMovesOn(page, await text(page, 'replit-timer-reading'));
+    // So does a fresh load of plain /lab.
+    await page.goto('/lab');
+    await page.waitForURL((url) => url.searchParams.get('id') === id, { timeout: 10_000 });
+    await page.getByTestId('replit-timer').and(page.locator('[data-state="running"]')).waitFor();
+
+    // Finished (timer stopped, run done, costs in): plain /lab opens nothing by itself any more.
+    await page.getByTestId('replit-timer-complete').click();
+    await page.getByTestId('replit-timer').and(page.locator('[data-state="completed"]')).waitFor();
+    await page.getByTestId('experiment-status').filter({ hasText: 'wolfpack complete' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('cost-assembly').fill('300');
+    await page.getByTestId('cost-replit-only').fill('2000');
+    await page.getByTestId('costs-submit').click();
+    await page.getByTestId('experiment-status').filter({ hasText: 'completed' }).waitFor();
+    await page.goto('/lab');
+    const item = page.getByTestId('experiment-history-item').filter({ hasText: 'Packing list' });
+    await item.waitFor();
+    expect(await page.getByTestId('experiment-current').count()).toBe(0);
+    expect(new URL(page.url()).search).toBe('');
+    await item.click();
+    await current.waitFor();
+    expect(await text(page, 'experiment-status')).toBe('completed');
+  });
+
+  it('wraps a long unbroken project name inside the card and the toast, at 1280 and at 390 px', async () => {
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('lab-long'));
+    for (const width of [1280, 390]) {
+      // About 200 characters without a space, as in the report ('Lab ' + 196 n's); one per width.
+      const name = `Lab ${width}${'n'.repeat(192)}`;
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto('/lab');
+      // Once the history is in, plain /lab has opened the earlier experiment (it is still under way).
+      await page.locator('[data-testid="experiment-history"], [data-testid="experiment-history-empty"]').waitFor();
+      await page.getByTestId('experiment-project-name').fill(name);
+      await page.getByTestId('experiment-prompt').fill(`A ${'p'.repeat(300)} prompt`);
+      await page.getByTestId('experiment-start').click();
+      // The toast's text stays inside its box, and the box inside the window.
+      const toast = openToast(page).filter({ hasText: 'Wolfpack is building' });
+      await toast.waitFor();
+      const toastFit = await toast.evaluate((box) => {
+        const outer = box.getBoundingClientRect();
+        const texts = [...box.querySelectorAll('[data-testid^="toast-"]')].map((el) => el.getBoundingClientRect());
+        return { spills: box.scrollWidth > box.clientWidth || texts.some((r) => r.right > outer.right + 0.5), inWindow: outer.right <= window.innerWidth + 0.5 };
+      });
+      expect(toastFit, `toast at ${width}`).toEqual({ spills: false, inWindow: true });
+
+      // The card's heading wraps within the card, and the page is no wider than the window.
+      const heading = page.getByTestId('experiment-name').filter({ hasText: name });
+      await heading.waitFor();
+      const card = (await page.getByTestId('lab-current').boundingBox())!;
+      const box = (await heading.boundingBox())!;
+      expect(box.x + box.width, `heading at ${width}`).toBeLessThanOrEqual(card.x + card.width);
+      expect(await heading.evaluate((el) => el.scrollWidth <= el.clientWidth), `heading at ${width}`).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `page at ${width}`).toBe(width);
+    }
+    await saveShot(page, 'lab-long-name-390', { fullPage: true });
+  });
+
   it('opens experiments from the history and says when a start fails', async () => {
     const page = await browser.newPage();
     await signUpViaApi(page, uniqueUsername('lab-history'));
     const started = await page.request.post('/api/experiments/start', { data: { projectName: 'From the API', testPrompt: 'A tiny notes app' } });
     expect(started.status()).toBe(201);
+    const { experimentId } = (await started.json()) as { experimentId: string };
+    // Plain /lab goes on with the newest experiment under way (this one).
     await page.goto('/lab');
+    await page.waitForURL((url) => url.searchParams.get('id') === experimentId);
     const item = page.getByTestId('experiment-history-item').filter({ hasText: 'From the API' });
     await item.waitFor();
     expect(await item.textContent()).toContain('medium');
-    expect(await page.getByTestId('experiment-current').count()).toBe(0);
-    await item.click();
+    expect(await item.getAttribute('aria-current')).toBe('true');
     await page.getByTestId('experiment-current').waitFor();
     expect(await text(page, 'experiment-name')).toBe('From the API');
     // The history row follows the run's status as the open experiment learns it.

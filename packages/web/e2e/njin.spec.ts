@@ -4,6 +4,7 @@
  * $29 subscription bought through the real server talking to a local fake Stripe, whose signed
  * webhooks activate the licence the Usage & Stats tab then shows.
  */
+import { generateNjinApiKey } from '@wolfpack/core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useStripeTestServer } from './billing-helpers';
@@ -35,8 +36,28 @@ describe('njin: setup, keys and licence', () => {
     await typeKey(page, '   ');
     expect(await page.getByTestId('njin-validate').isDisabled()).toBe(true);
 
-    // A key that does not exist: Invalid License.
-    await typeKey(page, 'njin_doesnotexist0000000000000000');
+    // A mistyped key (its checksum does not match): Validate names the typo as Copy Snippet does,
+    // without asking the server.
+    let validations = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/njin/validate')) validations += 1;
+    });
+    await typeKey(page, 'njin_AAAAAAAAAAAAAAAAAAAAAA000000');
+    await page.getByTestId('njin-validate').click();
+    const typo = await waitForToast(page, 'This njin API key has a typo (its checksum does not match).');
+    expect(typo).toMatchObject({
+      title: 'Validation Failed',
+      description: 'This njin API key has a typo (its checksum does not match). Copy it again from the njin page.',
+      variant: 'destructive',
+    });
+    expect(validations).toBe(0);
+    await page.getByTestId('njin-copy-snippet').click();
+    const typoSnippet = await waitForToast(page, 'Request failed with status 400. This njin API key has a typo (its checksum does not match).');
+    expect(typoSnippet.title).toBe('Failed to generate snippet');
+
+    // A well-formed key that does not exist: Invalid License.
+    const unknownKey = generateNjinApiKey();
+    await typeKey(page, unknownKey);
     expect(await page.getByTestId('njin-validate').isDisabled()).toBe(false);
     await page.getByTestId('njin-validate').click();
     const invalid = await waitForToast(page, 'no active license');
@@ -54,7 +75,7 @@ describe('njin: setup, keys and licence', () => {
     // No answer at all: the request failed.
     await page.route('**/api/njin/validate', (route) => route.abort());
     await page.route('**/api/njin/snippet**', (route) => route.abort());
-    await typeKey(page, 'njin_doesnotexist0000000000000000');
+    await typeKey(page, unknownKey);
     await page.getByTestId('njin-validate').click();
     expect((await waitForToast(page, 'Validation request failed')).title).toBe('Validation Failed');
     await page.getByTestId('njin-copy-snippet').click();
@@ -175,15 +196,36 @@ describe('njin: setup, keys and licence', () => {
     expect(await text(page, 'njin-license-status')).toBe('Active');
   });
 
-  it('Subscribe Now comes back when checkout cannot start, and a failed licence load says to refresh', async () => {
-    // The shared server has no Stripe keys, so the subscription cannot start.
+  it('Subscribe Now is off on a server without Stripe keys and comes back when checkout cannot start; a failed licence load says to refresh', async () => {
+    // The shared server has no Stripe keys: Subscribe Now says so, as the credit packs do, and sends nothing.
     const page = await browser.newPage();
-    await signUpViaApi(page, uniqueUsername('njin-fail'));
+    await signUpViaApi(page, uniqueUsername('njin-nopay'));
+    let subscribes = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/njin/subscribe')) subscribes += 1;
+    });
     await page.goto('/njin?tab=usage');
-    await page.getByTestId('njin-subscribe').click();
-    const toast = await waitForToast(page, '');
+    await page.getByTestId('njin-pricing').getByTestId('payments-not-configured').waitFor();
+    const off = page.getByTestId('njin-subscribe');
+    expect(await off.isDisabled()).toBe(true);
+    expect(await text(page, 'njin-subscribe')).toBe('Payments not configured');
+    expect(await text(page, 'payments-not-configured')).toContain('Payments are not configured on this server');
+    await off.click({ force: true });
+    expect(subscribes).toBe(0);
+    await saveShot(page, 'njin-payments-off');
+
+    // With payments on, a checkout that cannot start toasts and Subscribe Now works again.
+    const paying = await browser.newPage({ baseUrl: shop.server.url });
+    await signUpViaApi(paying, uniqueUsername('njin-fail'));
+    await paying.route('**/api/njin/subscribe', (route) =>
+      route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ error: 'Stripe could not be reached. Try again in a minute.', code: 'BAD_GATEWAY' }) }),
+    );
+    await paying.goto('/njin?tab=usage');
+    await paying.getByTestId('njin-subscribe').click();
+    const toast = await waitForToast(paying, 'Stripe could not be reached. Try again in a minute.');
     expect(toast).toMatchObject({ title: 'Subscription Failed', variant: 'destructive' });
-    await page.waitForFunction(() => (document.querySelector('[data-testid="njin-subscribe"]') as HTMLButtonElement | null)?.disabled === false);
+    await paying.waitForFunction(() => (document.querySelector('[data-testid="njin-subscribe"]') as HTMLButtonElement | null)?.disabled === false);
+    expect(await text(paying, 'njin-subscribe')).toBe('Subscribe Now');
 
     const broken = await browser.newPage();
     await signUpViaApi(broken, uniqueUsername('njin-500'));

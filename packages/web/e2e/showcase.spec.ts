@@ -3,7 +3,8 @@
  * dialog; another user browses /showcase, searches, filters, opens the listing and gets the free
  * copy into their Projects; paging at 24 (and 9 in Outdoors), the sorts and the remembered choice;
  * a commercial Buy that goes to (fake) Stripe Checkout and comes back to the buyer's copy; the
- * missing listing; the Outdoors tabs. Runs on its own server wired to a local fake Stripe.
+ * missing listing; the Outdoors tabs. Runs on its own server wired to a local fake Stripe, except
+ * the check that a server without Stripe keys offers no Buy (the shared server).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -277,6 +278,31 @@ describe('Showcase', () => {
     await buyer.locator('[data-testid="purchase-card"][data-state="owned"]').waitFor({ timeout: 15_000 });
     await buyer.getByTestId('open-copy').click();
     await buyer.getByTestId('project-detail').waitFor();
+  });
+
+  it('offers no Buy on a server without Stripe keys, as the credit packs do', SLOW, async () => {
+    // browser.newPage() without a baseUrl: the shared server of the run, which has no STRIPE_* settings.
+    const seller = await browser.newPage();
+    await signUpViaApi(seller, uniqueUsername('unpaid'));
+    const projectId = await buildProjectViaApi(seller, 'Payments-off sample project');
+    const listingId = await createListingViaApi(seller, { projectId, title: 'Payments-off sample', visibility: 'commercial', priceCents: 1999 });
+
+    const buyer = await browser.newPage();
+    await signUpViaApi(buyer, uniqueUsername('would-buy'));
+    let purchases = 0;
+    buyer.on('request', (request) => {
+      if (request.url().endsWith('/purchase')) purchases += 1;
+    });
+    await buyer.goto(`/showcase/${listingId}`);
+    await buyer.locator('[data-testid="purchase-card"][data-state="buy"]').getByTestId('payments-not-configured').waitFor();
+    const button = buyer.getByTestId('purchase-button');
+    expect((await button.textContent())?.trim()).toBe('Payments not configured');
+    expect(await button.isDisabled()).toBe(true);
+    expect(await buyer.getByTestId('payments-not-configured').textContent()).toContain('Payments are not configured on this server');
+    expect(await buyer.getByTestId('purchase-price').textContent()).toBe('$19.99');
+    await button.click({ force: true });
+    expect(purchases).toBe(0);
+    await saveShot(buyer, 'showcase-payments-off');
   });
 
   it("lets the seller edit and delete their listing; then it's not found", SLOW, async () => {

@@ -9,16 +9,26 @@ import { serverErrorText, throwIfResNotOk } from './client';
 /** The spec's message for a wrong or missing secret (companion §4, §8). */
 export const UNAUTHORIZED = 'Unauthorized';
 
-/** Thrown for a 401, so the page can lock again and say "Unauthorized". */
+/**
+ * A secret with other than printable ASCII characters. A header value is bytes, so the browser
+ * refuses to send such a secret at all, and no server secret could match it: it is simply wrong.
+ */
+export const NON_ASCII_SECRET = `${UNAUTHORIZED}: this secret is wrong. The admin secret contains only ASCII characters (no accented letters or emoji).`;
+
+/** Thrown for a 401 (or a secret that cannot be right), so the page can lock again and say why. */
 export class AdminUnauthorizedError extends Error {
-  constructor() {
-    super(UNAUTHORIZED);
+  constructor(message: string = UNAUTHORIZED) {
+    super(message);
     this.name = 'AdminUnauthorizedError';
   }
 }
 
-/** Reads the metrics with `secret`; a 401 throws {@link AdminUnauthorizedError}, other failures the client's Error. */
+/**
+ * Reads the metrics with `secret`; a 401, or a secret no server can hold (not sent at all), throws
+ * {@link AdminUnauthorizedError}, other failures the client's Error.
+ */
 export async function fetchAdminMetrics(secret: string, signal?: AbortSignal): Promise<AdminMetricsReply> {
+  if (!/^[\x20-\x7e]+$/.test(secret)) throw new AdminUnauthorizedError(NON_ASCII_SECRET);
   const res = await fetch('/api/admin/metrics', {
     headers: { 'X-Admin-Secret': secret },
     // The secret is the credential; the session cookie plays no part.
@@ -46,9 +56,9 @@ export function useAdminMetrics(secret: string | null, attempt: number) {
   });
 }
 
-/** The sentence for a failure other than 401 (429 lock-out, a server error). */
+/** The lock screen's sentence for a failure: a wrong secret, the 429 lock-out, a server error. */
 export function adminErrorMessage(error: unknown): string {
-  if (error instanceof AdminUnauthorizedError) return UNAUTHORIZED;
+  if (error instanceof AdminUnauthorizedError) return error.message;
   const text = serverErrorText(error);
   if (text) return text;
   return 'The metrics could not be loaded. Try again in a moment.';

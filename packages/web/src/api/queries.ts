@@ -256,6 +256,14 @@ export function usePacks() {
   });
 }
 
+/**
+ * Whether this server can take payments (it has Stripe keys), from GET /api/billing/packs: the one
+ * answer every buy button follows. Undefined until the server has said.
+ */
+export function usePaymentsConfigured(): boolean | undefined {
+  return usePacks().data?.paymentsConfigured;
+}
+
 /** GET /api/account: status, dates, the card of the last payment and recent activity. */
 export function useAccount(enabled = true) {
   return useSignedInRead<AccountReply>(queryKeys.account, (data) => accountReply.parse(data), enabled);

@@ -15,7 +15,7 @@ export function AdminDashboard({ data }: { data: AdminMetricsReply }) {
   const providers = Object.entries(aiMetrics.providerBreakdown);
   return (
     <div className="flex flex-col gap-6" data-testid="admin-dashboard">
-      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <StatTile icon={icon(DollarSign)} label="Revenue" value={money(overview.totalRevenue)} testId="admin-revenue">
           <dd className="text-xs text-zinc-500 dark:text-zinc-400">Credit top-ups, licences paid and the platform&apos;s share of Showcase sales.</dd>
         </StatTile>
@@ -63,7 +63,7 @@ export function AdminDashboard({ data }: { data: AdminMetricsReply }) {
       </SectionCard>
 
       <SectionCard icon={icon(Rocket)} title="Deployment metrics" description="Projects published to GitHub." testId="admin-deployment">
-        <dl className="grid gap-3 sm:grid-cols-3">
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
           <StatTile icon={icon(Rocket)} label="Deployed projects" value={count(deploymentMetrics.deployedProjects)} testId="admin-deployed" />
           <StatTile icon={icon(Receipt)} label="Est. monthly cost" value={money(deploymentMetrics.estimatedMonthlyCost)} testId="admin-deploy-cost" />
           <StatTile icon={icon(DollarSign)} label="Hosting revenue" value={money(deploymentMetrics.revenue)} testId="admin-deploy-revenue" />

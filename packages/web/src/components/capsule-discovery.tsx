@@ -52,7 +52,7 @@ export function CapsuleDiscovery({ initialTab = 'trending' }: CapsuleDiscoveryPr
 
 function CapsuleList({ tab }: { tab: DiscoverTab }) {
   const query = useDiscoverCapsules(tab);
-  const grid = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
+  const grid = 'grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
   if (query.isPending) {
     return (

@@ -20,7 +20,7 @@ export function CapsuleMetrics({ metrics }: { metrics: Metrics | null }) {
   const figures = capsuleMetricFigures(metrics);
   const votes = figures.models.join(', ') || 'No votes recorded';
   return (
-    <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5" data-testid="capsule-metrics">
+    <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5" data-testid="capsule-metrics">
       <StatTile icon={<Clock className="h-4 w-4" aria-hidden />} label="Duration" value={figures.duration} testId="metric-duration" />
       <StatTile icon={<Hash className="h-4 w-4" aria-hidden />} label="Tokens" value={figures.tokens} testId="metric-tokens" />
       <StatTile icon={<Coins className="h-4 w-4" aria-hidden />} label="Cost" value={figures.cost} testId="metric-cost" />

@@ -120,7 +120,7 @@ export function CapsuleShareDialog({ capsule, open, onOpenChange }: CapsuleShare
             data-testid="capsule-share-link"
           />
         </label>
-        <div className="grid gap-2 sm:grid-cols-3">
+        <div className="grid grid-cols-1 gap-2 sm:grid-cols-3">
           <Button variant="outline" disabled={!ready} onClick={() => openNetwork(capsule, 'twitter')} data-testid="share-twitter">
             <BrandGlyph path={X_PATH} />
             Twitter

@@ -9,11 +9,10 @@ import { pendingCheckoutStore } from '../lib/checkout-return';
 import { cn } from '../lib/cn';
 import { packCreditCents, packTitle } from '../lib/pricing';
 import { Button, buttonClass } from './button';
+import { PAYMENTS_OFF_LABEL, PaymentsOffNote } from './payments-off';
 
 /** The spec's sentence when a top-up cannot start (companion §8). */
 export const CHECKOUT_FAILED = 'Failed to start checkout';
-/** What the buy buttons say on a server without Stripe keys. */
-export const PAYMENTS_OFF_LABEL = 'Payments not configured';
 
 export interface CreditPacksProps {
   packs: PacksReply['packs'];
@@ -47,15 +46,8 @@ export function CreditPacks({ packs, paymentsConfigured, balanceCents }: CreditP
 
   return (
     <div className="flex flex-col gap-3">
-      {!paymentsConfigured ? (
-        <p
-          className="rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-400"
-          data-testid="payments-not-configured"
-        >
-          Payments are not configured on this server, so credit packs cannot be bought here.
-        </p>
-      ) : null}
-      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="credit-packs">
+      {!paymentsConfigured ? <PaymentsOffNote what="credit packs" /> : null}
+      <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="credit-packs">
         {packs.map((pack) => {
           const dollars = pack.dollars as CreditPackDollars;
           const busy = pending === dollars;

@@ -45,7 +45,7 @@ export function ExperimentCostsForm({ experiment }: { experiment: Experiment }) 
   const numeric = { type: 'number', inputMode: 'numeric', min: 0, step: 1 } as const;
   return (
     <form className="flex flex-col gap-4" onSubmit={submit} noValidate data-testid="experiment-costs-form">
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <InputField
           label="Replit assembly cost (cents)"
           {...numeric}

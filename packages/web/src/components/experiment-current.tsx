@@ -16,7 +16,8 @@ export function ExperimentCurrent({ experiment }: { experiment: Experiment }) {
   return (
     <div className="flex flex-col gap-6" data-testid="experiment-current" data-experiment-id={experiment.id}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <div>
+        {/* A name or prompt line without spaces (up to 200 characters) wraps instead of widening the card. */}
+        <div className="min-w-0 wrap-anywhere">
           <h3 className="text-lg font-semibold" data-testid="experiment-name">
             {experiment.projectName}
           </h3>

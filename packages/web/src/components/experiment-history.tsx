@@ -26,7 +26,9 @@ export function ExperimentHistory({ experiments, currentId, onOpen }: { experime
             data-testid="experiment-history-item"
           >
             <span className="flex min-w-0 flex-col">
-              <span className="truncate font-medium">{experiment.projectName}</span>
+              <span className="truncate font-medium" title={experiment.projectName}>
+                {experiment.projectName}
+              </span>
               <span className="text-xs text-zinc-500 dark:text-zinc-400">
                 {formatDateTime(experiment.createdAt)} · {experiment.promptType}
               </span>

@@ -27,7 +27,7 @@ export function HowCreditsWork({ pricePer1kTokensCents }: { pricePer1kTokensCent
     },
   ];
   return (
-    <ul className="grid gap-4 sm:grid-cols-2" data-testid="how-credits-work">
+    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2" data-testid="how-credits-work">
       {points.map(({ icon: Icon, title, text }) => (
         <li key={title} className="flex gap-3">
           <span className="grid h-8 w-8 shrink-0 place-items-center rounded-lg bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">

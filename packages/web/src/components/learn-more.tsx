@@ -52,7 +52,7 @@ export function LearnMore() {
       </button>
       {open ? (
         <div id={contentId} className="border-t border-zinc-200 px-5 pt-4 pb-5 dark:border-zinc-800">
-          <div className="grid gap-3 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
             {claims.map(({ icon: Icon, value, label, detail }) => (
               <div
                 key={label}

@@ -184,7 +184,7 @@ function ListingForm({ target, onBusy, onCreated, onClose }: ListingFormProps) {
 
       <InputField label="Tech stack (comma-separated)" value={values.techStack} onChange={(e) => edit({ techStack: e.target.value })} disabled={pending} data-testid="listing-tech-input" />
       <InputField label="Tags (comma-separated)" placeholder="game, canvas, beginner" value={values.tags} onChange={(e) => edit({ tags: e.target.value })} error={errors.tags} disabled={pending} data-testid="listing-tags-input" />
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <InputField label="Demo URL" type="url" placeholder="https://" value={values.demoUrl} onChange={(e) => edit({ demoUrl: e.target.value })} error={errors.demoUrl} disabled={pending} data-testid="listing-demo-input" />
         <InputField label="Repository URL" type="url" placeholder="https://" value={values.repoUrl} onChange={(e) => edit({ repoUrl: e.target.value })} error={errors.repoUrl} disabled={pending} data-testid="listing-repo-input" />
       </div>

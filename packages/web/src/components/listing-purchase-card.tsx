@@ -2,12 +2,14 @@ import type { Listing } from '@wolfpack/core';
 import { CircleCheck, Clock, Download, FolderOpen, LoaderCircle, Pencil, ShoppingCart, Store, Trash2, Undo2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { usePaymentsConfigured } from '../api/queries';
 import { usePurchaseListing } from '../api/showcase';
 import { toast } from '../hooks/use-toast';
 import { purchaseFailureText } from '../lib/showcase-listing-form';
 import { formatListingPrice } from '../lib/showcase-query';
 import { Button, buttonClass } from './button';
 import { Card } from './card';
+import { PAYMENTS_OFF_LABEL, PaymentsOffNote } from './payments-off';
 import { SignInLinks } from './sign-in-prompt';
 import { ToastAction } from './toast';
 
@@ -27,10 +29,12 @@ export interface ListingPurchaseCardProps {
  * The purchase or download card of a listing (spec §2, §4 Purchase): sign in; your own listing;
  * your copy; after Checkout, the wait for it; otherwise Get (free) or Buy (commercial), disabled
  * while the request runs, then the copy or the redirect to Checkout; a failure toasts and the
- * button works again.
+ * button works again. Buy stays disabled until the server says it can take payments, and says why
+ * on a server that cannot.
  */
 export function ListingPurchaseCard({ listing, signedIn, checkout, onEdit, onDelete }: ListingPurchaseCardProps) {
   const purchase = usePurchaseListing();
+  const paymentsConfigured = usePaymentsConfigured();
   const navigate = useNavigate();
   // Kept after the reply so the button stays disabled while the browser leaves for Checkout.
   const [redirecting, setRedirecting] = useState(false);
@@ -122,6 +126,7 @@ export function ListingPurchaseCard({ listing, signedIn, checkout, onEdit, onDel
     );
   } else {
     const busy = purchase.isPending || redirecting;
+    const paymentsOff = !free && paymentsConfigured === false;
     state = free ? 'get' : 'buy';
     body = (
       <>
@@ -134,9 +139,17 @@ export function ListingPurchaseCard({ listing, signedIn, checkout, onEdit, onDel
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           {free ? 'Free: a copy of the files goes straight into your Projects.' : 'One payment; a copy of the files goes into your Projects.'}
         </p>
-        <Button size="lg" className="w-full" onClick={() => void buy()} disabled={busy} aria-busy={busy} data-testid="purchase-button">
+        {paymentsOff ? <PaymentsOffNote what="projects" /> : null}
+        <Button
+          size="lg"
+          className="w-full"
+          onClick={() => void buy()}
+          disabled={busy || (!free && paymentsConfigured !== true)}
+          aria-busy={busy}
+          data-testid="purchase-button"
+        >
           {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : free ? <Download className="h-4 w-4" aria-hidden /> : <ShoppingCart className="h-4 w-4" aria-hidden />}
-          {free ? (busy ? 'Getting your copy…' : 'Get this project') : busy ? 'Opening checkout…' : `Buy for ${formatListingPrice(listing.priceCents)}`}
+          {purchaseLabel(listing, { free, busy, paymentsOff })}
         </Button>
       </>
     );
@@ -153,6 +166,12 @@ export function ListingPurchaseCard({ listing, signedIn, checkout, onEdit, onDel
       {body}
     </Card>
   );
+}
+
+function purchaseLabel(listing: Listing, { free, busy, paymentsOff }: { free: boolean; busy: boolean; paymentsOff: boolean }): string {
+  if (free) return busy ? 'Getting your copy…' : 'Get this project';
+  if (paymentsOff) return PAYMENTS_OFF_LABEL;
+  return busy ? 'Opening checkout…' : `Buy for ${formatListingPrice(listing.priceCents)}`;
 }
 
 function Note({ icon, title, text }: { icon: ReactNode; title: string; text: string }) {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useNjinSnippet, useValidateNjinKey } from '../api/njin';
 import { toast } from '../hooks/use-toast';
 import { copyText } from '../lib/clipboard';
-import { KEY_REQUIRED, snippetFailure, typedKey, validateFailure, validateOutcome } from '../lib/njin-format';
+import { KEY_REQUIRED, snippetFailure, typedKey, validateFailure, validateKeyProblem, validateOutcome } from '../lib/njin-format';
 import { Button } from './button';
 import { CopyButton } from './copy-button';
 import { InputField } from './input-field';
@@ -31,6 +31,8 @@ export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn }: NjinSetupTabP
 
   async function onValidate() {
     if (!key) return toast({ ...KEY_REQUIRED, variant: 'destructive' });
+    const typo = validateKeyProblem(key);
+    if (typo) return toast({ ...typo, variant: 'destructive' });
     try {
       const outcome = validateOutcome(await validate.mutateAsync(key));
       toast({ title: outcome.title, description: outcome.description, variant: outcome.ok ? 'default' : 'destructive' });

@@ -3,11 +3,13 @@ import { useState } from 'react';
 import type { PageLicense } from '../api/njin';
 import { describeRequestFailure } from '../api/client';
 import { useCancelNjin, useNjinSubscribe } from '../api/njin';
+import { usePaymentsConfigured } from '../api/queries';
 import { toast } from '../hooks/use-toast';
 import { formatExpiry, LICENSE_LOAD_FAILED, licenseStatusLabel, NJIN_PRICE_TEXT, subscribeFailure } from '../lib/njin-format';
 import { Button } from './button';
 import { Card } from './card';
 import { ConfirmDialog } from './confirm-dialog';
+import { PAYMENTS_OFF_LABEL, PaymentsOffNote } from './payments-off';
 import { LoadingBlock, SignInLinks, SignInPrompt } from './sign-in-prompt';
 import { StatTile } from './stat-tile';
 
@@ -51,7 +53,7 @@ export function NjinUsageTab({ signedIn, license, loadFailed, awaitingActivation
           Payment received: your license activates as soon as Stripe confirms it.
         </p>
       ) : null}
-      <dl className="grid gap-3 sm:grid-cols-3" data-testid="njin-stats">
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3" data-testid="njin-stats">
         <StatTile icon={<Repeat className="h-4 w-4" aria-hidden />} label="Total iterations" value={(license?.usageCount ?? 0).toLocaleString('en-US')} testId="njin-usage-count" />
         <StatTile icon={<ShieldCheck className="h-4 w-4" aria-hidden />} label="License status" value={<StatusBadge label={licenseStatusLabel(license?.status)} />} testId="njin-license-status" />
         <StatTile icon={<CalendarClock className="h-4 w-4" aria-hidden />} label="Expires" value={license ? formatExpiry(license.expiresAt) : '—'} testId="njin-expiry" />
@@ -93,10 +95,12 @@ function PurchasePrompt() {
 
 /**
  * The $29 card. Subscribe Now is disabled while the request runs and stays so while the browser
- * leaves for Checkout; a failure toasts and enables it again.
+ * leaves for Checkout; a failure toasts and enables it again. Like the credit packs, it waits for
+ * the server to say it can take payments, and says why on a server that cannot.
  */
 function PricingCard({ signedIn, active }: { signedIn: boolean; active: boolean }) {
   const subscribe = useNjinSubscribe();
+  const paymentsConfigured = usePaymentsConfigured();
   const [redirecting, setRedirecting] = useState(false);
 
   async function onSubscribe() {
@@ -141,10 +145,13 @@ function PricingCard({ signedIn, active }: { signedIn: boolean; active: boolean 
           You&apos;re subscribed.
         </p>
       ) : (
-        <Button size="lg" disabled={busy} onClick={() => void onSubscribe()} data-testid="njin-subscribe">
-          {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <CreditCard className="h-4 w-4" aria-hidden />}
-          Subscribe Now
-        </Button>
+        <>
+          {paymentsConfigured === false ? <PaymentsOffNote what="njin licenses" /> : null}
+          <Button size="lg" disabled={busy || paymentsConfigured !== true} onClick={() => void onSubscribe()} data-testid="njin-subscribe">
+            {busy ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <CreditCard className="h-4 w-4" aria-hidden />}
+            {paymentsConfigured === false ? PAYMENTS_OFF_LABEL : 'Subscribe Now'}
+          </Button>
+        </>
       )}
     </Card>
   );

@@ -181,7 +181,7 @@ function StepRow({ step }: { step: EnhancementStep }) {
         </span>
       </button>
       {open ? (
-        <div id={panelId} className="grid gap-3 bg-zinc-50/70 px-4 pt-1 pb-4 lg:grid-cols-[1fr_auto_1fr] dark:bg-zinc-950/40" data-testid="evolution-step-detail">
+        <div id={panelId} className="grid grid-cols-1 gap-3 bg-zinc-50/70 px-4 pt-1 pb-4 lg:grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] dark:bg-zinc-950/40" data-testid="evolution-step-detail">
           <StepText label="Input prompt" text={step.inputPrompt} testId="step-input" />
           <span className="hidden self-center text-zinc-300 lg:block dark:text-zinc-700" aria-hidden>
             <ArrowDown className="h-4 w-4 -rotate-90" />

@@ -19,7 +19,8 @@ export function Toaster() {
           }}
           {...(duration === undefined ? {} : { duration })}
         >
-          <div className="grid gap-1">
+          {/* Toasts quote names people typed: an unbroken one wraps inside the box instead of spilling out. */}
+          <div className="grid min-w-0 grid-cols-1 gap-1 wrap-anywhere">
             {title ? <ToastTitle data-testid="toast-title">{title}</ToastTitle> : null}
             {description ? <ToastDescription data-testid="toast-description">{description}</ToastDescription> : null}
           </div>

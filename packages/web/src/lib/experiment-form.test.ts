@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canStartExperiment, EMPTY_COSTS, formatProcessingTime, formatTimer, parseCostsDraft, timerElapsedMs, timerState } from './experiment-form';
+import { canStartExperiment, EMPTY_COSTS, experimentInProgress, formatProcessingTime, formatTimer, parseCostsDraft, timerElapsedMs, timerState } from './experiment-form';
 
 describe('canStartExperiment', () => {
   it('needs both a project name and a prompt with text after trimming', () => {
@@ -57,5 +57,25 @@ describe('the Replit-only timer', () => {
     expect(formatTimer(65_349)).toBe('1:05.3');
     expect(formatTimer(3_723_400)).toBe('1:02:03.4');
     expect(formatProcessingTime(12_345)).toBe('12.3s');
+  });
+});
+
+describe('experimentInProgress', () => {
+  const idle = { replitOnlyStartedAt: null, replitOnlyCompletedAt: null, replitOnlyTotalTimeMs: null };
+  const ticking = { ...idle, replitOnlyStartedAt: '2026-11-01T10:00:00.000Z' };
+  const stopped = { ...ticking, replitOnlyCompletedAt: '2026-11-01T10:05:00.000Z', replitOnlyTotalTimeMs: 300_000 };
+
+  it('is under way while the run is open or the costs are still to come', () => {
+    for (const status of ['wolfpack_running', 'wolfpack_interrupted', 'wolfpack_complete']) {
+      expect(experimentInProgress({ ...idle, status }), status).toBe(true);
+      expect(experimentInProgress({ ...stopped, status }), status).toBe(true);
+    }
+  });
+  it('is finished once the costs are in or the run failed, unless the Replit timer still ticks', () => {
+    for (const status of ['completed', 'wolfpack_failed']) {
+      expect(experimentInProgress({ ...idle, status }), status).toBe(false);
+      expect(experimentInProgress({ ...stopped, status }), status).toBe(false);
+      expect(experimentInProgress({ ...ticking, status }), status).toBe(true);
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The lab's form rules and figures (companion §5, §9), kept out of the components so they can be
  * tested on their own: the start check, the cost entry in cents, and the Replit-only timer.
  */
-import type { SubmitCostsRequest } from '@wolfpack/core';
+import type { ExperimentStatus, SubmitCostsRequest } from '@wolfpack/core';
 
 export const START_VALIDATION = { title: 'Validation Error', description: 'Please enter both project name and prompt' } as const;
 
@@ -69,6 +69,18 @@ export type TimerState = 'idle' | 'running' | 'completed';
 export function timerState(times: ReplitTimes): TimerState {
   if (!times.replitOnlyStartedAt) return 'idle';
   return times.replitOnlyCompletedAt ? 'completed' : 'running';
+}
+
+/** Statuses that still wait for something: the run (running, or interrupted and resumable) or the costs. */
+const OPEN_STATUSES: ReadonlySet<string> = new Set<ExperimentStatus>(['wolfpack_running', 'wolfpack_interrupted', 'wolfpack_complete']);
+
+/**
+ * True while an experiment is still under way: its run is open, its costs are still to be
+ * entered, or its Replit-only timer is ticking. Plain /lab resumes the newest such experiment; a
+ * finished one (costs in, or a failed run) is only opened from the history.
+ */
+export function experimentInProgress(experiment: ReplitTimes & { status: string }): boolean {
+  return OPEN_STATUSES.has(experiment.status) || timerState(experiment) === 'running';
 }
 
 /**

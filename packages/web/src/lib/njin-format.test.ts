@@ -1,3 +1,4 @@
+import { generateNjinApiKey } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
 import {
   formatExpiry,
@@ -12,6 +13,7 @@ import {
   subscribeFailure,
   typedKey,
   validateFailure,
+  validateKeyProblem,
   validateOutcome,
 } from './njin-format';
 
@@ -36,6 +38,16 @@ describe('njin page words (companion §5, §8)', () => {
       'Validation failed with status 400. njin API keys start with njin_',
     );
     expect(validateFailure(new TypeError('Failed to fetch'))).toEqual({ title: 'Validation Failed', description: 'Validation request failed' });
+  });
+
+  it('a mistyped key is named before the server is asked; a well-formed one is left to it', () => {
+    expect(validateKeyProblem('njin_AAAAAAAAAAAAAAAAAAAAAA000000')).toEqual({
+      title: 'Validation Failed',
+      description: 'This njin API key has a typo (its checksum does not match). Copy it again from the njin page.',
+    });
+    expect(validateKeyProblem('njin_short')?.description).toMatch(/^An njin API key is \d+ letters and digits long/);
+    expect(validateKeyProblem(generateNjinApiKey())).toBeNull();
+    expect(validateKeyProblem('not-a-key')).toBeNull();
   });
 
   it('validation answers: Invalid License, or valid with the usage count', () => {

@@ -2,7 +2,7 @@
  * The words and figures of the /njin page (companion §2, §4 Licence, §5, §8): pure, so the
  * spec's messages are tested without a browser.
  */
-import { NJIN_MONTHLY_PRICE_CENTS } from '@wolfpack/core';
+import { NJIN_KEY_PREFIX, NJIN_MONTHLY_PRICE_CENTS, njinKeyProblem } from '@wolfpack/core';
 import { httpErrorParts, serverErrorText } from '../api/client';
 
 /** A toast's title and description. */
@@ -50,6 +50,17 @@ export function validateFailure(error: unknown): NjinMessage {
     title: 'Validation Failed',
     description: parts ? withReason(`Validation failed with status ${parts.status}`, error) : 'Validation request failed',
   };
+}
+
+/**
+ * A mistyped key, found before Validate asks the server: the same core check (shape and checksum)
+ * the server's snippet answer applies, so Validate and Copy Snippet name the typo alike instead
+ * of Validate calling it a missing licence. A key without the njin_ prefix is left to the
+ * server, whose 400 the spec words report (companion §8).
+ */
+export function validateKeyProblem(key: string): NjinMessage | null {
+  const problem = key.startsWith(NJIN_KEY_PREFIX) ? njinKeyProblem(key) : null;
+  return problem ? { title: 'Validation Failed', description: problem } : null;
 }
 
 /** Validate answered: an invalid key, or a valid one with its usage. */

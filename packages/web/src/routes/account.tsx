@@ -29,7 +29,7 @@ export function AccountPage() {
         <SignInPrompt what="your account" />
       ) : account.data ? (
         <>
-          <div className="grid gap-6 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
             <SectionCard icon={<UserRound className="h-5 w-5" aria-hidden />} title="Account" testId="account-details">
               <AccountDetails account={account.data} balanceCents={balance.data?.balanceCents} />
             </SectionCard>

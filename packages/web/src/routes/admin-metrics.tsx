@@ -1,6 +1,6 @@
 import { BarChart3, Lock } from 'lucide-react';
 import { useState } from 'react';
-import { adminErrorMessage, AdminUnauthorizedError, useAdminMetrics } from '../api/admin';
+import { adminErrorMessage, useAdminMetrics } from '../api/admin';
 import { AdminDashboard } from '../components/admin-dashboard';
 import { AdminLogin } from '../components/admin-login';
 import { Button } from '../components/button';
@@ -16,7 +16,6 @@ export function AdminMetricsPage() {
   const [secret, setSecret] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const metrics = useAdminMetrics(secret, attempt);
-  const unauthorized = metrics.error instanceof AdminUnauthorizedError;
   const locked = secret === null || metrics.isError || !metrics.data;
 
   const lock = () => {
@@ -46,7 +45,7 @@ export function AdminMetricsPage() {
         <LoadingBlock rows={3} label="Loading the metrics" />
       ) : (
         <AdminLogin
-          error={metrics.isError ? (unauthorized ? 'Unauthorized' : adminErrorMessage(metrics.error)) : null}
+          error={metrics.isError ? adminErrorMessage(metrics.error) : null}
           onSubmit={(typed) => {
             setSecret(typed);
             setAttempt((n) => n + 1);

@@ -100,7 +100,7 @@ function CapsuleView({ detail }: { detail: CapsuleDetailReply }) {
         <CapsuleTimeline events={events} />
       </section>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <CapsuleTextBlock title="Original prompt" icon={<MessageSquareText className="h-4 w-4" aria-hidden />} text={capsule.originalPrompt} empty="No prompt was recorded." testId="capsule-original-prompt" />
         <CapsuleTextBlock title="Enhanced prompt" icon={<Sparkles className="h-4 w-4" aria-hidden />} text={capsule.enhancedPrompt} empty="The prompt was used as written." testId="capsule-enhanced-prompt" />
       </div>

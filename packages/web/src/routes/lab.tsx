@@ -1,5 +1,5 @@
 import { FlaskConical, History, Microscope } from 'lucide-react';
-import { useSearchParams } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import { isNotFound } from '../api/capsules';
 import { useExperiment, useExperiments } from '../api/experiments';
 import { useMe } from '../api/queries';
@@ -8,11 +8,13 @@ import { ExperimentHistory } from '../components/experiment-history';
 import { ExperimentStartForm } from '../components/experiment-start-form';
 import { PageHeader, SectionCard } from '../components/section-card';
 import { LoadingBlock, SignInPrompt } from '../components/sign-in-prompt';
+import { experimentInProgress } from '../lib/experiment-form';
 
 /**
  * The cost-comparison lab (/lab, companion §2): start an experiment (a real Wolfpack run of the
  * prompt), time the Replit-only build, enter the costs, see the savings and the history. The open
- * experiment's id lives in the URL (?id=), so a reload comes back to it and its running timer.
+ * experiment's id lives in the URL (?id=), so a reload comes back to it and its running timer;
+ * plain /lab (the menu's link) goes on with the newest experiment still under way.
  */
 export function LabPage() {
   const { user, isPending: mePending } = useMe();
@@ -22,9 +24,13 @@ export function LabPage() {
   const experiments = useExperiments(signedIn);
   const current = useExperiment(currentId, signedIn);
   const open = (id: string) => setParams({ id });
+  // The list is newest first. Replace, so Back does not land on plain /lab and come straight back.
+  const resume = currentId === null ? experiments.data?.find(experimentInProgress) : undefined;
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6">
+      {/* Beside the page, not instead of it: what is typed in the start form meanwhile stays. */}
+      {resume ? <Navigate replace to={{ search: `?id=${encodeURIComponent(resume.id)}` }} /> : null}
       <PageHeader
         icon={<FlaskConical className="h-7 w-7" aria-hidden />}
         title="Cost Comparison Lab"

@@ -26,7 +26,7 @@ export function MyCapsulesPage() {
         description="Your PackCast capsules: recordings of your generation sessions, their views and shares."
       />
       {query.isPending ? (
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-label="Loading your capsules">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" role="status" aria-label="Loading your capsules">
           {Array.from({ length: 3 }, (_, i) => (
             <CapsuleCardSkeleton key={i} />
           ))}
@@ -74,7 +74,7 @@ function CapsuleList({ capsules }: { capsules: Capsule[] }) {
         <StatTile icon={<Globe className="h-4 w-4" aria-hidden />} label="Public" value={formatCount(totals.publicCount)} testId="total-public" />
         <StatTile icon={<Lock className="h-4 w-4" aria-hidden />} label="Private" value={formatCount(totals.privateCount)} testId="total-private" />
       </dl>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="my-capsules-grid">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="my-capsules-grid">
         {capsules.map((capsule) => {
           const busy = publish.isPending && publish.variables.id === capsule.id;
           return (

@@ -45,7 +45,7 @@ export function OutdoorsPage() {
       />
       <Tabs<OutdoorsTab> label="Outdoors sections" items={TABS} value={tab} onChange={select}>
         {tab === 'showcase' ? (
-          <ListingMarketplace pageSize={OUTDOORS_PAGE_SIZE} skeletonCards={OUTDOORS_PAGE_SIZE} gridClass="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" />
+          <ListingMarketplace pageSize={OUTDOORS_PAGE_SIZE} skeletonCards={OUTDOORS_PAGE_SIZE} gridClass="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" />
         ) : tab === 'discovery' ? (
           <CapsuleDiscovery />
         ) : (
@@ -65,7 +65,7 @@ function SocialReferrals() {
   return (
     <div className="flex flex-col gap-6" data-testid="social-referrals">
       <SectionCard icon={<Gift className="h-5 w-5" aria-hidden />} title="Share Wolfpack, both of you win" description="Post your link anywhere your friends are.">
-        <ul className="grid gap-3 sm:grid-cols-3" data-testid="social-rewards">
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-3" data-testid="social-rewards">
           <RewardTile icon={<Gift className="h-4 w-4" aria-hidden />} amount={`$${SOCIAL_REFERRER_DOLLARS} credit`} text="for you, for every friend who joins" />
           <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={`$${SOCIAL_FRIEND_DOLLARS}`} text="for your friend on the first month" />
           <RewardTile icon={<InfinityIcon className="h-4 w-4" aria-hidden />} amount="Unlimited" text="referrals: there is no cap" />

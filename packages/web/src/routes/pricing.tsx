@@ -29,7 +29,7 @@ export function PricingPage() {
         description="Pay as you go with credits. No subscription needed to build."
       />
 
-      <div className="grid gap-4 md:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
         <Highlight title="Free to start" value={formatCents(WELCOME_BONUS_CENTS)} text={`welcome bonus, plus ${formatCents(MONTHLY_GRANT_CENTS)} of free credits every month`} />
         <Highlight title="Token price" value={formatTokenPrice(price)} text={`${tokenPriceExample(price)}; billed per engine call, rounded up to the cent`} testId="pricing-token-price" />
         <Highlight title="No surprises" value="Capped" text="a run reserves each stage's worst case, and stops, charging nothing for that stage, when your balance cannot cover it" />
@@ -51,7 +51,7 @@ export function PricingPage() {
       </SectionCard>
 
       <Card className="overflow-hidden" data-testid="pricing-njin">
-        <div className="grid gap-6 p-6 md:grid-cols-[minmax(0,1fr)_auto] md:items-center">
+        <div className="grid grid-cols-1 gap-6 p-6 md:grid-cols-[minmax(0,1fr)_auto] md:items-center">
           <div className="flex flex-col gap-3">
             <p className="flex items-center gap-2 font-semibold">
               <Cpu className="h-5 w-5 text-brand" aria-hidden />

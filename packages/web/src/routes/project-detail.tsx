@@ -203,7 +203,7 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
               This project has no files yet. Continue it to let the pack build some.
             </Card>
           ) : (
-            <div className="grid items-start gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
+            <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
               <Card className="flex flex-col lg:sticky lg:top-20">
                 <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">
                   Files
@@ -315,7 +315,7 @@ function DetailSkeleton() {
         <Skeleton shade="strong" className="h-8 w-2/3 rounded" />
         <Skeleton shade="faint" className="h-4 w-1/2 rounded" />
       </Card>
-      <div className="grid gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
         <Card className="h-72 animate-pulse" />
         <Card className="h-96 animate-pulse" />
       </div>

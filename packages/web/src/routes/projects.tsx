@@ -118,7 +118,7 @@ function Library() {
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
       <aside className="lg:sticky lg:top-20">
         <FolderSidebar
           folders={folderList}
@@ -162,7 +162,7 @@ function Library() {
         </div>
 
         {list.isPending ? (
-          <div className="grid gap-3 xl:grid-cols-2" role="status" aria-label="Loading projects">
+          <div className="grid grid-cols-1 gap-3 xl:grid-cols-2" role="status" aria-label="Loading projects">
             {Array.from({ length: 4 }, (_, i) => (
               <Card key={i} className="h-32 animate-pulse bg-zinc-100/60 dark:bg-zinc-800/40" />
             ))}
@@ -186,7 +186,7 @@ function Library() {
         ) : (
           <>
             <ul
-              className={cn('grid gap-3 transition-opacity xl:grid-cols-2', list.isPlaceholderData && 'opacity-60')}
+              className={cn('grid grid-cols-1 gap-3 transition-opacity xl:grid-cols-2', list.isPlaceholderData && 'opacity-60')}
               aria-busy={list.isPlaceholderData || list.isFetchingNextPage}
               data-testid="project-list"
             >

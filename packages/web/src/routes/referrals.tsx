@@ -37,7 +37,7 @@ export function ReferralsPage() {
       {visitor ? (
         <SignInPrompt what="your referral link" />
       ) : stats.data ? (
-        <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
           <ReferralCard
             code={stats.data.referralCode}
             link={stats.data.referralLink}
@@ -53,7 +53,7 @@ export function ReferralsPage() {
       )}
 
       <SectionCard icon={<Sparkles className="h-5 w-5" aria-hidden />} title="How rewards work" testId="referrals-how">
-        <ol className="grid gap-3 sm:grid-cols-3">
+        <ol className="grid grid-cols-1 gap-3 sm:grid-cols-3">
           <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_SIGNUP_CENTS)} text="when a friend signs up with your link" />
           <RewardTile icon={<Hammer className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_FIRST_BUILD_CENTS)} text="when their first project build completes" />
           <RewardTile icon={<Gift className="h-4 w-4" aria-hidden />} amount={formatCents(directReferralCents())} text="for every direct referral in all" highlight />

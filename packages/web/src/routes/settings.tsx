@@ -62,7 +62,7 @@ export function SettingsPage() {
         {visitor ? (
           <SignInPrompt what="your credits" />
         ) : balance.data ? (
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <BalanceCard balance={balance.data} />
             <ReferralCard
               code={balance.data.referralCode}

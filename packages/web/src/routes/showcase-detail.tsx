@@ -75,7 +75,7 @@ function ListingView({ listing, signedIn, checkout }: { listing: Listing; signed
   return (
     <div className="flex flex-col gap-6" data-testid="listing-detail">
       <BackLink />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <Card className="overflow-hidden">
             {listing.coverImage ? (
@@ -234,7 +234,7 @@ function DetailSkeleton() {
   return (
     <div className="flex flex-col gap-6" role="status" aria-label="Loading listing">
       <Skeleton shade="strong" className="h-5 w-36 rounded" />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card className="flex flex-col overflow-hidden">
           <Skeleton className="aspect-[16/7]" />
           <div className="flex flex-col gap-3 p-6">

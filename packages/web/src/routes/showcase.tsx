@@ -12,7 +12,7 @@ export function ShowcasePage() {
         title="Community Showcase"
         description="Browse projects the pack has built: get the free ones in one click, or buy a commercial one."
       />
-      <ListingMarketplace pageSize={SHOWCASE_PAGE_SIZE} gridClass="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" />
+      <ListingMarketplace pageSize={SHOWCASE_PAGE_SIZE} gridClass="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" />
     </div>
   );
 }

@@ -46,13 +46,13 @@ export function UsageMetricsPage() {
 function Dashboard({ data }: { data: SavingsReply }) {
   return (
     <>
-      <div className="grid gap-6 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
         <Period icon={<InfinityIcon className="h-5 w-5" aria-hidden />} title="All time" figures={data.allTime} testId="savings-all-time" />
         <Period icon={<CalendarDays className="h-5 w-5" aria-hidden />} title="This month" figures={data.thisMonth} testId="savings-this-month" />
       </div>
 
       <SectionCard icon={<Clock className="h-5 w-5" aria-hidden />} title="Per run" description="Averages over all your runs." testId="savings-per-run">
-        <dl className="grid gap-3 sm:grid-cols-3">
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
           <Tile label="Time saved per run" value={formatHours(data.perRun.timeSavedHours)} testId="per-run-time" />
           <Tile label="Cost saved per run" value={formatDollars(data.perRun.costSavedDollars)} testId="per-run-cost" />
           <Tile label="Average engine time" value={formatSeconds(data.perRun.seconds)} testId="per-run-seconds" />
@@ -74,7 +74,7 @@ function Dashboard({ data }: { data: SavingsReply }) {
             <Sparkles className="h-4 w-4 text-brand" aria-hidden />
             Wolfpack compared with building by hand
           </p>
-          <ul className="mt-4 grid gap-3 sm:grid-cols-3">
+          <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-3">
             {COMPARISON.map(({ icon: Icon, value, label }) => (
               <li key={label} className="flex items-center gap-3 rounded-lg bg-white/70 p-3 dark:bg-zinc-900/70">
                 <span className="grid h-9 w-9 place-items-center rounded-lg bg-brand/15 text-brand-strong">

@@ -1,0 +1,20 @@
+/**
+ * What every buy button says on a server without Stripe keys (credit packs, a commercial listing,
+ * the njin licence), so a user is never offered a purchase that can only fail. Whether payments
+ * work comes from one place: GET /api/billing/packs (`usePaymentsConfigured`).
+ */
+
+/** The label of a buy button that cannot work here. */
+export const PAYMENTS_OFF_LABEL = 'Payments not configured';
+
+/** The line above a disabled buy button: `what` is the thing that cannot be bought ("credit packs"). */
+export function PaymentsOffNote({ what }: { what: string }) {
+  return (
+    <p
+      className="rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-600 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-400"
+      data-testid="payments-not-configured"
+    >
+      Payments are not configured on this server, so {what} cannot be bought here.
+    </p>
+  );
+}
