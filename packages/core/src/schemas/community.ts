@@ -235,7 +235,7 @@ export const shareCapsuleRequest = z.object({
 export type ShareCapsuleRequest = z.infer<typeof shareCapsuleRequest>;
 
 /** POST /api/capsules/{id}/publish: a real boolean here, unlike the capsule's isPublic. */
-export const publishCapsuleRequest = z.object({ isPublic: z.boolean({ error: 'isPublic must be true or false' }) });
+export const publishCapsuleRequest = z.object({ isPublic: z.boolean({ error: 'isPublic must be true or false (a JSON boolean, without quotes)' }) });
 export type PublishCapsuleRequest = z.infer<typeof publishCapsuleRequest>;
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ export const NJIN_KEY_PREFIX = 'njin_';
 export const NJIN_MONTHLY_PRICE_CENTS = 2900;
 
 export const njinApiKey = z
-  .string()
+  .string('API key required')
   .trim()
   .min(1, 'Please enter your API key first')
   .max(200, 'API keys are at most 200 characters')

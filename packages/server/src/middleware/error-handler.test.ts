@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '@wolfpack/core';
-import { errorHandler } from './error-handler.js';
+import { AppError, moveProjectRequest, njinSnippetQuery, publishCapsuleRequest, streamRequest } from '@wolfpack/core';
+import { errorHandler, validationError } from './error-handler.js';
 
 describe('errorHandler', () => {
   const logged: string[] = [];
@@ -57,5 +57,32 @@ describe('errorHandler', () => {
     const res = await fetch(`${base}/other`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe("teapot");
+  });
+
+  describe('validation errors say what to send', () => {
+    const reply = (schema: z.ZodType, value: unknown) => {
+      const result = schema.safeParse(value);
+      if (result.success) throw new Error('expected a failure');
+      const error = validationError(result.error);
+      return { error: error.message, issues: (error.details as { issues: unknown }).issues };
+    };
+
+    it('names a missing field and its type instead of zod\'s "Invalid input"', () => {
+      expect(reply(moveProjectRequest, {})).toEqual({ error: 'folderId is required: send a string.', issues: [{ path: 'folderId', message: 'folderId is required: send a string.' }] });
+      expect(reply(njinSnippetQuery, {}).error).toBe('API key required');
+      expect(reply(publishCapsuleRequest, { isPublic: 'true' }).error).toBe('isPublic must be true or false (a JSON boolean, without quotes)');
+    });
+
+    it('reports only the type of a value of the wrong type, not the rules it then breaks', () => {
+      expect(reply(streamRequest, { idea: 'x', modelOrder: 'demo-alpha' }).issues).toEqual([
+        { path: 'modelOrder', message: 'modelOrder must be a list (a JSON array), not string.' },
+      ]);
+    });
+
+    it('names a number past the safe integers by the field\'s own bound', () => {
+      expect(reply(streamRequest, { idea: 'x', cycles: 1e308 }).issues).toEqual([{ path: 'cycles', message: 'Run at most 5 cycles' }]);
+      expect(reply(streamRequest, { idea: 'x', cycles: -1e308 }).issues).toEqual([{ path: 'cycles', message: 'Run at least 1 cycle' }]);
+      expect(reply(streamRequest, { idea: 'x', cycles: 1.5 }).issues).toEqual([{ path: 'cycles', message: 'Cycles must be a whole number' }]);
+    });
   });
 });

@@ -5,9 +5,54 @@ import type { Logger } from '../logger.js';
 
 const GENERIC_500 = 'Something went wrong on the server. Try again; if it keeps happening, report it with the time it happened.';
 
-/** Turns a zod failure into the one error type: 400 with every issue, the first as the sentence. */
+/** What a value of each type zod names is, in a sentence. */
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false (a JSON boolean, without quotes)',
+  array: 'a list (a JSON array)',
+  object: 'an object',
+};
+
+/**
+ * An issue as a sentence that says what to send. Zod's own wording for a value of the wrong type
+ * ("Invalid input: expected string, received undefined") names neither the field nor what to do.
+ */
+function readable(issue: z.core.$ZodIssue, path: string): string {
+  if (pastSafeIntegers(issue)) return `${path || 'The value'} must be a whole number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`;
+  if (issue.code !== 'invalid_type' || !issue.message.startsWith('Invalid input')) return issue.message;
+  const expected = EXPECTED[issue.expected] ?? issue.expected;
+  const received = /received (\w+)/.exec(issue.message)?.[1];
+  if (!path) return `Send the request body as ${expected}${received ? `, not ${received}` : ''}.`;
+  return received === 'undefined' ? `${path} is required: send ${expected}.` : `${path} must be ${expected}${received ? `, not ${received}` : ''}.`;
+}
+
+/** Zod's own bound on whole numbers (beyond it, integers are not exact), reported beside the field's real bounds. */
+function pastSafeIntegers(issue: z.core.$ZodIssue): boolean {
+  return (
+    (issue.code === 'too_big' && Number(issue.maximum) === Number.MAX_SAFE_INTEGER) ||
+    (issue.code === 'too_small' && Number(issue.minimum) === -Number.MAX_SAFE_INTEGER)
+  );
+}
+
+/**
+ * Turns a zod failure into the one error type: 400 with every issue, the first as the sentence.
+ * A value of the wrong type breaks every other rule on it too ("demo-alpha" as a list of engines is
+ * also "more than 8 engines"), so only its type is named; a number past the safe integers is
+ * named by the rule it breaks (1e308 cycles is "at most 5", not "not a whole number").
+ */
 export function validationError(error: z.ZodError): AppError {
-  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const byPath = new Map<string, z.core.$ZodIssue[]>();
+  for (const issue of error.issues) {
+    const path = issue.path.join('.');
+    byPath.set(path, [...(byPath.get(path) ?? []), issue]);
+  }
+  const issues = [...byPath].flatMap(([path, found]) => {
+    const wrongType = found.find((issue) => issue.code === 'invalid_type');
+    const kept = wrongType ? [wrongType] : found.some((issue) => !pastSafeIntegers(issue)) ? found.filter((issue) => !pastSafeIntegers(issue)) : found;
+    return [...new Set(kept.map((issue) => readable(issue, path)))].map((message) => ({ path, message }));
+  });
   const first = issues[0];
   const message = first ? first.message : 'The request is not valid.';
   return new AppError('BAD_REQUEST', message, { issues });

@@ -78,7 +78,19 @@ describe.each(testDatabases())('accounts and sessions on %s', (kind) => {
     expect(wrongTypes.status).toBe(400);
     const array = await client.post('/api/auth/login', '[1,2]', { 'content-type': 'application/json' });
     expect(array.status).toBe(400);
-    for (const res of [broken, form, huge, wrongTypes, array]) expect(errorReply.safeParse(res.json).success).toBe(true);
+    expect(array.json.error).toBe('Send the body as a JSON object ({…}), not an array.');
+    // Valid JSON of the wrong shape is not "not valid JSON": the answer says what to send.
+    const nothing = await client.post('/api/auth/login', 'null', { 'content-type': 'application/json' });
+    expect(nothing.json).toMatchObject({ error: 'Send the body as a JSON object ({…}), not null.', code: 'BAD_REQUEST' });
+    const text = await client.post('/api/auth/login', '"alice"', { 'content-type': 'application/json' });
+    expect(text.json).toMatchObject({ error: 'Send the body as a JSON object ({…}), not a string.', code: 'BAD_REQUEST' });
+    expect(wrongTypes.json.issues).toEqual([
+      { path: 'username', message: 'username must be a string, not array.' },
+      { path: 'password', message: 'password must be a string, not number.' },
+    ]);
+    const empty = await client.post('/api/auth/login', {});
+    expect(empty.json.error).toBe('username is required: send a string.');
+    for (const res of [broken, form, huge, wrongTypes, array, nothing, text, empty]) expect(errorReply.safeParse(res.json).success).toBe(true);
   });
 
   it('logs in with the right password and refuses a wrong one or an unknown user alike', async () => {
