@@ -3,7 +3,7 @@ import { balanceReply, costCapMessage, notEnoughCreditsMessage } from '@wolfpack
 import { describe, expect, it } from 'vitest';
 import { balanceData, balanceLines, LOW_BALANCE_HINT } from './commands/balance.js';
 import { parsePackAmount } from './commands/topup.js';
-import { paymentRequiredMessage } from './follow-run.js';
+import { attachCommand, paymentRequiredMessage } from './follow-run.js';
 
 const reply = (balanceCents: number) =>
   balanceReply.parse({
@@ -67,6 +67,14 @@ describe('a run paused for credits', () => {
     expect(paymentRequiredMessage(notEnoughCreditsMessage(1940, 1500), 'run-1')).toBe(
       'Not enough credits: this stage needs about $19.40 and your balance is $15.00. Add credits in Settings. The run is paused; once credits are in (`wolfpack topup 25` prints a checkout link), resume it with: wolfpack attach run-1',
     );
+  });
+
+  it('resumes with the --out (quoted for the shell) and the exit-code flags the run was followed with', () => {
+    expect(paymentRequiredMessage('Not enough credits.', 'run-1', 'build', { out: '/tmp/my app', strict: true })).toMatch(
+      / resume it with: wolfpack attach run-1 --out '\/tmp\/my app' --strict$/,
+    );
+    expect(attachCommand('run-1', { out: '/tmp/out', force: true, requireProof: true })).toBe('wolfpack attach run-1 --out /tmp/out --force --require-proof');
+    expect(attachCommand('run-1', {})).toBe('wolfpack attach run-1');
   });
 
   it('at its own --max-cost, says to build again with a higher one (resuming would stop there again)', () => {

@@ -125,7 +125,8 @@ describe('from a script', () => {
   });
 
   it('checks the request before sending it: blank idea, attachments, --out', async () => {
-    expect(await wolfpack(['build', '   '])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: Please enter an idea or speak.\n' });
+    expect(await wolfpack(['build', '   '])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: Please enter an idea or speak. See `wolfpack --help`.\n' });
+    expect(await wolfpack(['build', 'x app', '--cycles', '0'])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: Run at least 1 cycle. See `wolfpack --help`.\n' });
 
     const big = join(home, 'big.txt');
     await writeFile(big, '');
@@ -139,7 +140,7 @@ describe('from a script', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(`wolfpack: ${full} is not empty. Pick a new or empty folder for --out, or add --force to write the project over it.\n`);
 
-    expect((await wolfpack(['build', 'a todo app', '--cycles', '6'])).stderr).toBe('wolfpack: Run at most 5 cycles\n');
+    expect((await wolfpack(['build', 'a todo app', '--cycles', '6'])).stderr).toBe('wolfpack: Run at most 5 cycles. See `wolfpack --help`.\n');
   });
 
   it('needs a login, and names a run that does not exist', async () => {
@@ -168,7 +169,9 @@ describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
 
   it('shows the live view, detaches on Ctrl+C, and attach then follows the run to the end', async () => {
     // CI unset: under CI=true Ink draws only the final frame, and a person at a terminal sees frames.
-    const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${slow.url}' HOME='${home}' '${process.execPath}' '${BIN}' build 'a pomodoro timer'; echo "EXIT=$?"; sleep 600`;
+    // A folder whose name the shell would split: the reattach hint must quote it.
+    const out = join(home, 'pomodoro app');
+    const command = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${slow.url}' HOME='${home}' '${process.execPath}' '${BIN}' build 'a pomodoro timer' --out '${out}' --strict; echo "EXIT=$?"; sleep 600`;
     term.start('build', command);
 
     const live = await term.waitFor('build', /Building with engine/);
@@ -181,12 +184,15 @@ describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
 
     term.tmux('send-keys', '-t', 'build', 'C-c');
     const after = await term.waitFor('build', /EXIT=\d+/);
-    const detached = /Detached\. The run continues on the server; reattach with: wolfpack attach ([0-9a-f-]{36})/.exec(after);
+    // The hint carries the --out (and --strict) given to build, so reattaching still writes the files.
+    const detached = /Detached\. The run continues on the server; reattach with: wolfpack attach ([0-9a-f-]{36}) --out (.+) --strict\n/.exec(after);
     expect(detached, after).not.toBeNull();
+    expect(detached![2]).toBe(`'${out}'`);
     expect(after).toContain('EXIT=130');
 
-    const attached = await wolfpack(['attach', detached![1]!, '--json'], { timeoutMs: 60_000 }, slow.url);
+    const attached = await wolfpack(['attach', detached![1]!, '--json', '--out', out, '--strict'], { timeoutMs: 60_000 }, slow.url);
     expect(attached.code, attached.stderr).toBe(0);
     expectWholeRun(jsonLines(attached.stdout));
+    expect((await readdir(out)).length).toBeGreaterThan(0);
   }, 90_000);
 });

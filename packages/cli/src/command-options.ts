@@ -38,6 +38,21 @@ export function parsePort(value: string): number | undefined {
   return port <= 65_535 ? port : undefined;
 }
 
+/**
+ * `--cycles`: any whole number, negative too, so that core's schema words the range ("Run at
+ * least 1 cycle") as the web form does.
+ */
+export function cycleCount(value: string): number {
+  if (!/^-?\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number.');
+  return Number(value);
+}
+
+/** `--max-cost`: cents, 0 (spend nothing) or more. */
+export function costLimit(value: string): number {
+  if (!/^\d{1,9}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number of cents, 0 or more.');
+  return Number(value);
+}
+
 /** `--limit`: 1 to 100, as the server takes it. */
 export function listingLimit(value: string): number {
   const limit = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;

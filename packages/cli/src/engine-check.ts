@@ -1,4 +1,4 @@
-import { AppError, enginesReply } from '@wolfpack/core';
+import { AppError, enginesReply, type EnginesReply } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
 import { wantsColor } from './output.js';
@@ -9,6 +9,11 @@ import { wantsColor } from './output.js';
  * notice on stderr when the server has no real engines.
  */
 export async function checkEngines(context: CommandContext, api: ApiClient, modelOrder: readonly string[]): Promise<void> {
+  demoNotice(context, await knownEngines(api, modelOrder));
+}
+
+/** The server's engines, once every key in `modelOrder` is among them (see {@link checkEngines}). */
+export async function knownEngines(api: ApiClient, modelOrder: readonly string[]): Promise<EnginesReply> {
   const engines = await api.get('/api/engines', { reply: enginesReply }).catch((error: unknown) => {
     throw explainLoggedOut(error, api.server);
   });
@@ -17,6 +22,11 @@ export async function checkEngines(context: CommandContext, api: ApiClient, mode
     const names = unknown.map((key) => `"${key}"`).join(', ');
     throw new AppError('BAD_REQUEST', `Unknown engine ${names}. Available engines: ${engines.engines.map((engine) => engine.key).join(', ')}.`);
   }
+  return engines;
+}
+
+/** The demo notice on stderr, when the server has no real engines. */
+export function demoNotice(context: CommandContext, engines: EnginesReply): void {
   if (engines.demo && engines.notice) {
     const { stderr, env } = context.io;
     const note = `Note: ${engines.notice}`;

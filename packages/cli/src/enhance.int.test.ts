@@ -91,7 +91,7 @@ describe('wolfpack enhance', () => {
   });
 
   it('refuses a blank prompt before sending it, and needs a login', async () => {
-    expect(await wolfpack(['enhance', '   '])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: Please enter a prompt to enhance.\n' });
+    expect(await wolfpack(['enhance', '   '])).toEqual({ code: 2, stdout: '', stderr: 'wolfpack: Please enter a prompt to enhance. See `wolfpack --help`.\n' });
     const other = await runCli(['enhance', 'a todo app'], { env: { HOME: home, WOLFPACK_CONFIG: join(home, 'none.json'), WOLFPACK_URL: server.url } });
     expect(other).toEqual({ code: 1, stdout: '', stderr: `wolfpack: Not logged in to ${server.url}. Run \`wolfpack login\` first.\n` });
   });

@@ -2,6 +2,7 @@ import { AppError, projectDetailReply, runInfoReply, type PipelineRole } from '@
 import type { ApiClient } from './api.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
 import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from './exit-code.js';
+import { shellQuote } from './format.js';
 import { summaryVerdict, verdictExitCode } from './proof-report.js';
 import { wantsColor } from './output.js';
 import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
@@ -59,7 +60,7 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
       io.stderr.write(
         state.runId === undefined
           ? 'Detached before the server said which run it started; it may still run there.\n'
-          : `Detached. The run continues on the server; reattach with: wolfpack attach ${state.runId}\n`,
+          : `Detached. The run continues on the server; reattach with: ${attachCommand(state.runId, options)}\n`,
       );
       throw new ExitCode(EXIT_INTERRUPTED);
     }
@@ -75,7 +76,7 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
   const { outcome } = state;
   if (outcome === undefined) throw new AppError('BAD_GATEWAY', 'The event stream ended before the run did. Reattach with `wolfpack attach`.');
   if (outcome.type === 'error' && outcome.code === 'PAYMENT_REQUIRED') {
-    throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(outcome.error, state.runId, isPartialRun(state) ? 'repair' : 'build'));
+    throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(outcome.error, state.runId, isPartialRun(state) ? 'repair' : 'build', options));
   }
   if (outcome.type === 'error') throw new AppError(outcome.code ?? 'INTERNAL', outcome.error);
 
@@ -120,14 +121,27 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
  * again (the limit is the run's), so only a new build (or repair) with a higher --max-cost goes
  * further.
  */
-export function paymentRequiredMessage(error: string, runId: string | undefined, command: 'build' | 'repair' = 'build'): string {
+export function paymentRequiredMessage(error: string, runId: string | undefined, command: 'build' | 'repair' = 'build', options: FollowOptions = {}): string {
   // core's costCapMessage starts so; notEnoughCreditsMessage does not.
   if (error.startsWith('Cost limit reached')) {
     const again = command === 'repair' ? 'repair again' : 'build again';
     return `${error.replace(/ Raise maxCostCents.*$/, '')} The run stopped at its --max-cost limit; ${again} with a higher --max-cost to go further.`;
   }
-  const resume = `resume it with: wolfpack attach ${runId ?? 'RUN_ID'}`;
+  const resume = `resume it with: ${attachCommand(runId ?? 'RUN_ID', options)}`;
   return `${error} The run is paused; once credits are in (\`wolfpack topup 25\` prints a checkout link), ${resume}`;
+}
+
+/**
+ * The `wolfpack attach` line that picks a run up again as it was followed: attach takes the same
+ * --out, --force, --strict and --require-proof, and without --out the files would not be written.
+ */
+export function attachCommand(runId: string, options: FollowOptions): string {
+  const words = ['wolfpack', 'attach', runId];
+  if (options.out !== undefined) words.push('--out', shellQuote(options.out));
+  if (options.force) words.push('--force');
+  if (options.strict) words.push('--strict');
+  if (options.requireProof) words.push('--require-proof');
+  return words.join(' ');
 }
 
 /** The stages a run does when not all five; undefined when unknown (followRun reports a missing run itself). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { zipName } from './commands/export.js';
-import { formatBytes, formatTable, plural, truncate } from './format.js';
+import { formatBytes, formatTable, plural, shellQuote, truncate } from './format.js';
 import { projectTitle } from './resources.js';
 
 describe('formatTable', () => {
@@ -43,5 +43,15 @@ describe('zipName', () => {
     expect(zipName('attachment; filename="/tmp/x.zip"', id)).toBe('project-1a2b3c4d.zip');
     expect(zipName('attachment; filename=".."', id)).toBe('project-1a2b3c4d.zip');
     expect(zipName(null, id)).toBe('project-1a2b3c4d.zip');
+  });
+});
+
+describe('shellQuote', () => {
+  it('leaves safe words as they are and single-quotes the rest, so a shell reads them back', () => {
+    expect(shellQuote('/tmp/out-1')).toBe('/tmp/out-1');
+    expect(shellQuote('/tmp/my app')).toBe("'/tmp/my app'");
+    expect(shellQuote("/tmp/it's")).toBe("'/tmp/it'\\''s'");
+    expect(shellQuote('$HOME;rm')).toBe("'$HOME;rm'");
+    expect(shellQuote('')).toBe("''");
   });
 });

@@ -56,3 +56,9 @@ export function formatBytes(bytes: number): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** A word as a POSIX shell reads it back: as it is when that is safe, else in single quotes. */
+export function shellQuote(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -5,7 +5,7 @@ import { isExitCode } from './exit-code.js';
 import { processIo, type CliIo } from './io.js';
 import { wantsColor } from './output.js';
 import { createProgram } from './program.js';
-import { isUsageError } from './usage-error.js';
+import { isUsageError, seeHelp } from './usage-error.js';
 
 /** Exit codes: 0 success, 1 the command failed, 2 it was called wrongly; 3, 4, 5 and 130 in exit-code.ts. */
 export const EXIT_OK = 0;
@@ -58,8 +58,7 @@ export function describeError(error: unknown, env: NodeJS.ProcessEnv): Described
 /** "error: unknown option '--jsn'\n(Did you mean --json?)" → "Unknown option '--jsn' (did you mean --json?). See `wolfpack --help`." */
 function commanderSentence(message: string): string {
   const text = oneLine(message.replace(/^error:\s*/i, '')).replace(/\(Did you mean/g, '(did you mean');
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
-  return `${/[.?!)]$/.test(sentence) ? sentence : `${sentence}.`} See \`wolfpack --help\`.`;
+  return seeHelp(text.charAt(0).toUpperCase() + text.slice(1));
 }
 
 function oneLine(text: string): string {

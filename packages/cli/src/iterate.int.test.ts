@@ -6,6 +6,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateNjinApiKey } from '@wolfpack/core';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PAYMENT_REQUIRED } from './exit-code.js';
@@ -92,13 +93,24 @@ describe('wolfpack iterate against a real server', () => {
     expect(result.stderr).toMatch(/^wolfpack: .*licen[cs]e.*\n$/i);
   });
 
-  it('a key the server does not know: 401 with what to do', async () => {
+  it('a key the server does not know: 401 with what to do, said once', async () => {
     const dir = await freshProject();
-    const bogus = `njin_${'A'.repeat(key.length - 5)}`;
-    const result = await wolfpack(['iterate', '--instruction', 'x', '--key', bogus, 'src/a.ts'], dir);
+    // Well formed (so the CLI sends it), but never issued.
+    const result = await wolfpack(['iterate', '--instruction', 'x', '--key', generateNjinApiKey(), 'src/a.ts'], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('Check the key, or create a new one on the /njin page of the web app.');
+    expect(result.stderr).toBe('wolfpack: This njin API key is unknown or was revoked. Check the key, or create a new one on the /njin page of the web app.\n');
+  });
+
+  it('a key of the wrong shape is refused before anything is sent, with the advice once', async () => {
+    const dir = await freshProject();
+    const result = await wolfpack(['iterate', '--instruction', 'x', 'src/a.ts'], dir, { env: { NJIN_API_KEY: 'njin_abc' } });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'wolfpack: An njin API key is 33 letters and digits long, starting with njin_. Copy it again from the /njin page of the web app (Setup tab), then pass it with --key or set NJIN_API_KEY.\n',
+    });
   });
 
   it('with a licence: prints the verified patch, then --apply writes it', async () => {

@@ -7,12 +7,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { generateNjinApiKey } from '@wolfpack/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyChanges, sanitizePath } from './commands/iterate.js';
 import { main } from './index.js';
 import type { CliIo } from './io.js';
 
-const KEY = 'njin_testkey0123456789abcdef';
+/** Well formed (length and checksum right), as the CLI checks before sending anything. */
+const KEY = generateNjinApiKey(new Uint8Array(16).fill(7));
 
 interface Received {
   authorization: string | undefined;
@@ -110,6 +112,19 @@ describe('arguments', () => {
     const result = await run(['iterate', '--instruction', 'x', '--key', 'sk_live_nope', 'src/a.ts']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('njin API keys start with njin_');
+    expect(received).toHaveLength(0);
+  });
+
+  it('refuses a key of the wrong length or with a typo before sending anything, saying what to do once', async () => {
+    await project();
+    const short = await run(['iterate', '--instruction', 'x', 'src/a.ts'], { NJIN_API_KEY: 'njin_abc' });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toBe(
+      'wolfpack: An njin API key is 33 letters and digits long, starting with njin_. Copy it again from the /njin page of the web app (Setup tab), then pass it with --key or set NJIN_API_KEY.\n',
+    );
+    const typo = await run(['iterate', '--instruction', 'x', '--key', `${KEY.slice(0, -1)}${KEY.endsWith('a') ? 'b' : 'a'}`, 'src/a.ts']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^wolfpack: This njin API key has a typo \(its checksum does not match\)\. Copy it again from the \/njin page/);
     expect(received).toHaveLength(0);
   });
 
@@ -258,6 +273,10 @@ describe('answers', () => {
     const result = await run(['iterate', '--instruction', 'x', '--key', KEY, 'src/a.ts']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('This API key is not valid. Check the key, or create a new one on the /njin page');
+    // The server's own advice (for its web page) gives way to the CLI's: said once.
+    answer = (_r, res) => json(res, 401, { success: false, error: 'This njin API key is unknown or was revoked. Create a new one on the njin page.', code: 'UNAUTHORIZED' });
+    const revoked = await run(['iterate', '--instruction', 'x', '--key', KEY, 'src/a.ts']);
+    expect(revoked.stderr).toBe('wolfpack: This njin API key is unknown or was revoked. Check the key, or create a new one on the /njin page of the web app.\n');
   });
 
   it('--json prints the reply', async () => {

@@ -5,7 +5,7 @@ type Style = Parameters<typeof styleText>[0];
 
 /** How a command talks to the person or script that ran it. */
 export interface Output {
-  /** `--json`: stdout carries exactly one JSON object and nothing else. */
+  /** `--json`: stdout carries JSON and nothing else: one object, or one per event for the commands that follow a run. */
   readonly json: boolean;
   /** ANSI colours on stdout. */
   readonly color: boolean;

@@ -54,6 +54,12 @@ describe('help and version', () => {
     expect(result.stdout).toContain('--server <url>');
   });
 
+  it('says --json prints one object per event for the commands that stream them', async () => {
+    const help = (await run(['--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--json print JSON on stdout instead of sentences: one object, or one per line for commands that stream events');
+    expect(help).not.toContain('print one JSON object on stdout');
+  });
+
   it('prints the version', async () => {
     expect(await run(['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });
@@ -77,7 +83,13 @@ describe('usage errors: one line, exit 2', () => {
     [['topup', '7'], '"7" is not a credit pack. Choose $10, $25, $50 or $100: wolfpack topup 25'],
     [['topup', '$25.5'], '"$25.5" is not a credit pack. Choose $10, $25, $50 or $100: wolfpack topup 25'],
     [['topup'], "Missing required argument 'amount'. See `wolfpack --help`."],
-    [['build', 'an idea', '--max-cost', '1.5'], "Option '--max-cost <cents>' argument '1.5' is invalid. Use a whole number. See `wolfpack --help`."],
+    [['build', 'an idea', '--max-cost', '1.5'], "Option '--max-cost <cents>' argument '1.5' is invalid. Use a whole number of cents, 0 or more. See `wolfpack --help`."],
+    [['build', 'an idea', '--max-cost', '-1'], "Option '--max-cost <cents>' argument '-1' is invalid. Use a whole number of cents, 0 or more. See `wolfpack --help`."],
+    [['build', 'an idea', '--cycles', '1.5'], "Option '--cycles <n>' argument '1.5' is invalid. Use a whole number. See `wolfpack --help`."],
+    // core's schema words the range; the CLI ends it like every other usage error.
+    [['build', 'an idea', '--cycles', '0'], 'Run at least 1 cycle. See `wolfpack --help`.'],
+    [['build', 'an idea', '--cycles', '-1'], 'Run at least 1 cycle. See `wolfpack --help`.'],
+    [['build', 'an idea', '--cycles', '6'], 'Run at most 5 cycles. See `wolfpack --help`.'],
   ])('wolfpack %j', async (argv, message) => {
     const result = await run(argv);
     expect(result.code).toBe(2);
@@ -198,12 +210,12 @@ describe('projects, folders, export, publish: refused before anything is sent', 
     [['projects', 'mv', 'a1b2c3d4'], "Required option '--folder <id>' not specified. See `wolfpack --help`."],
     [['pull', 'a1b2c3d4'], "Required option '-o, --out <dir>' not specified. See `wolfpack --help`."],
     [['publish', 'a1b2c3d4'], "Required option '--repo <name>' not specified. See `wolfpack --help`."],
-    [['publish', 'a1b2c3d4', '--repo', 'my/app'], 'Repository names may contain only letters, numbers, hyphens, underscores and dots'],
-    [['publish', 'a1b2c3d4', '--repo', '   '], 'Please enter a name for your GitHub repository'],
-    [['publish', 'a1b2c3d4', '--repo', 'ok', '--description', 'x'.repeat(351)], 'Descriptions must be at most 350 characters'],
-    [['folders', 'create', ''], 'Please enter a folder name'],
-    [['enhance', ''], 'Please enter a prompt to enhance.'],
-    [['repair', 'a1b2c3d4', '--max-cost', '-5'], "Option '--max-cost <cents>' argument '-5' is invalid. Use a whole number. See `wolfpack --help`."],
+    [['publish', 'a1b2c3d4', '--repo', 'my/app'], 'Repository names may contain only letters, numbers, hyphens, underscores and dots. See `wolfpack --help`.'],
+    [['publish', 'a1b2c3d4', '--repo', '   '], 'Please enter a name for your GitHub repository. See `wolfpack --help`.'],
+    [['publish', 'a1b2c3d4', '--repo', 'ok', '--description', 'x'.repeat(351)], 'Descriptions must be at most 350 characters. See `wolfpack --help`.'],
+    [['folders', 'create', ''], 'Please enter a folder name. See `wolfpack --help`.'],
+    [['enhance', ''], 'Please enter a prompt to enhance. See `wolfpack --help`.'],
+    [['repair', 'a1b2c3d4', '--max-cost', '-5'], "Option '--max-cost <cents>' argument '-5' is invalid. Use a whole number of cents, 0 or more. See `wolfpack --help`."],
     [['enhance', 'an idea', '--attach', 'missing.txt'], 'Cannot attach missing.txt: there is no such file.'],
   ])('wolfpack %j', async (argv, message) => {
     const result = await run(argv);

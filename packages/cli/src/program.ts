@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
+  costLimit,
+  cycleCount,
   DEFAULT_USAGE_LIMIT,
   ITERATE_MODES,
   listingLimit,
@@ -56,7 +58,7 @@ export function createProgram(io: CliIo): Command {
     .version(version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--server <url>', `Wolfpack server (default: $WOLFPACK_URL, else the last one logged in to, else ${DEFAULT_SERVER})`)
-    .option('--json', 'print one JSON object on stdout instead of sentences')
+    .option('--json', 'print JSON on stdout instead of sentences: one object, or one per line for commands that stream events')
     .option('--no-color', 'never print colours')
     .exitOverride()
     .configureOutput({
@@ -116,7 +118,7 @@ export function createProgram(io: CliIo): Command {
     .command('build')
     .description('turn an idea into a project: run the five stages on the server and show them live (Ctrl+C detaches)')
     .argument('<idea>', 'what to build, in your words (quote it)')
-    .addOption(new Option('--cycles <n>', 'how many times the five stages run, 1 to 5 (default: 1)').argParser(wholeNumber))
+    .addOption(new Option('--cycles <n>', 'how many times the five stages run, 1 to 5 (default: 1)').argParser(cycleCount))
     .option('--engines <keys>', 'engine keys in stage order, separated by commas (default: the server\'s order)', parseEngineList)
     .option('--attach <files...>', 'send up to 5 files with the idea (text, code or images, 5 MB each); put the idea first')
     .option('--continue <project-id>', 'build on an existing project instead of starting a new one')
@@ -125,7 +127,7 @@ export function createProgram(io: CliIo): Command {
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
     .option('--require-proof', 'exit 3 when Proven Code failed and 5 when it proved nothing (not run: no sandbox on the server)')
-    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; a stage that could cost more is stopped before it calls any engine (default: no limit but your balance)').argParser(wholeNumber))
+    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; a stage that could cost more is stopped before it calls any engine (default: no limit but your balance)').argParser(costLimit))
     .addHelpText('after', RUN_HELP)
     .action(async (idea: string, options: BuildOptions, command: Command) => (await import('./commands/build.js')).build(idea, options, await ctx(command)));
 
@@ -138,7 +140,7 @@ export function createProgram(io: CliIo): Command {
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate still finds problems (default: exit 0, problems listed)')
     .option('--require-proof', 'exit 3 when Proven Code still fails and 5 when it proved nothing (not run: no sandbox on the server)')
-    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; a stage that could cost more is stopped before it calls any engine (default: no limit but your balance)').argParser(wholeNumber))
+    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; a stage that could cost more is stopped before it calls any engine (default: no limit but your balance)').argParser(costLimit))
     .addHelpText('after', REPAIR_HELP + RUN_HELP)
     .action(async (id: string, options: RepairOptions, command: Command) => (await import('./commands/repair.js')).repair(id, options, await ctx(command)));
 
@@ -260,7 +262,7 @@ export function createProgram(io: CliIo): Command {
   showcase
     .command('get')
     .description('copy a free listing into your projects and write its files into a folder')
-    .argument('<id>', 'the listing id, as `wolfpack showcase ls` shows it')
+    .argument('<id>', 'the listing id, as `wolfpack showcase ls` shows it (its first 8 characters are enough)')
     .requiredOption('-o, --out <dir>', 'the folder to write into (created when missing)')
     .option('--force', 'write into the folder even if it has files in it')
     .addHelpText('after', SHOWCASE_GET_HELP)
@@ -348,11 +350,6 @@ const TOPUP_HELP = `
 Packs: $10; $25 + 2% bonus; $50 + 4% (popular); $100 + 4%. stdout carries the checkout URL alone
 (open "$(wolfpack topup 25)"); the credits arrive once Stripe confirms the payment. --json prints
 {"amountDollars", "bonusDollars", "checkoutUrl"}. A server without Stripe keys says so (exit 1).`;
-
-function wholeNumber(value: string): number {
-  if (!/^\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number.');
-  return Number(value);
-}
 
 function usageLimit(value: string): number {
   const limit = /^\d{1,6}$/.test(value.trim()) ? Number(value) : NaN;

@@ -104,9 +104,9 @@ describe('wolfpack publish from a CI script', () => {
     expect(await ci(['publish', projectId, '--repo', 'my app'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'wolfpack: Repository names may contain only letters, numbers, hyphens, underscores and dots\n',
+      stderr: 'wolfpack: Repository names may contain only letters, numbers, hyphens, underscores and dots. See `wolfpack --help`.\n',
     });
-    expect((await ci(['publish', projectId, '--repo', '..'])).stderr).toBe('wolfpack: Repository names cannot be "." or ".."\n');
+    expect((await ci(['publish', projectId, '--repo', '..'])).stderr).toBe('wolfpack: Repository names cannot be "." or "..". See `wolfpack --help`.\n');
     expect((await ci(['publish', projectId])).code).toBe(2);
     expect(github.requests.length).toBe(calls);
   });

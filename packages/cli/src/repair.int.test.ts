@@ -15,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, hasTmux, loginCli, parseJsonLines, runCli, startTestServer, tmuxServer, type CliResult, type TestServer } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
+const NOT_FOUND = 'Project not found. `wolfpack projects ls` lists your projects.';
+const nothingFailed = (id: string) =>
+  `Nothing in this project failed Proven Code, so there is nothing to repair. \`wolfpack verify ${id}\` checks it again and names what could not run.`;
 const messagesOf = (request: RecordedRequest) => (request.body as { messages: ChatMessage[] }).messages;
 /** A repair round's prompt (core's stage-repair) as opposed to a build stage's. */
 const isRepair = (request: RecordedRequest) =>
@@ -110,20 +113,43 @@ describe('wolfpack repair', () => {
     expect(attached.stdout).toContain('repair run (Proven Code only)');
   }, 90_000);
 
-  it("is refused with the server's sentence once nothing failed, and for engines or projects that do not exist", async () => {
+  it('is refused once nothing failed (pointing to `wolfpack verify`), and for engines or projects that do not exist', async () => {
     const nothing = await wolfpack(['repair', projectId]);
-    expect(nothing.code).toBe(1);
-    expect(nothing.stdout).toBe('');
-    expect(nothing.stderr).toMatch(/^wolfpack: Nothing in this project failed Proven Code, so there is nothing to repair;.*Re-check it instead\.\n$/);
+    expect(nothing).toEqual({ code: 1, stdout: '', stderr: `wolfpack: ${nothingFailed(projectId)}\n` });
 
     const engines = await wolfpack(['repair', projectId, '--engines', 'nope']);
     expect(engines.code).toBe(1);
     expect(engines.stderr).toBe('wolfpack: Unknown engine "nope". Available engines: alpha.\n');
 
     const missing = await wolfpack(['repair', 'ffffffff']);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^wolfpack: .*project.*\n$/i);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: `wolfpack: ${NOT_FOUND}\n` });
   }, 60_000);
+});
+
+describe('wolfpack repair refused on a server with the demo engines', () => {
+  let demo: TestServer;
+  const configOf = (user: string) => join(home, `demo-${user}.json`);
+  const as = (user: string, args: string[]) =>
+    runCli(args, { env: { HOME: home, WOLFPACK_CONFIG: configOf(user), WOLFPACK_URL: demo.url }, timeoutMs: 90_000 });
+
+  beforeAll(async () => {
+    demo = await startTestServer();
+    for (const user of ['owner', 'stranger']) await loginCli(demo.url, user, PASSWORD, { HOME: home, WOLFPACK_CONFIG: configOf(user) });
+  }, 120_000);
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  // Refused before the demo engines' note: a refusal is the one line printed.
+  it("says the same as other commands about another user's project, and points an unproven one to verify", async () => {
+    const built = await as('owner', ['build', 'A pomodoro timer', '--json']);
+    expect(built.code, built.stderr).toBe(0);
+    const complete = pipelineCompleteEvent.parse(parseJsonLines(built.stdout).at(-1));
+    expect(complete.verification).toMatchObject({ verdict: 'unproven' });
+
+    expect(await as('stranger', ['repair', complete.projectId])).toEqual({ code: 1, stdout: '', stderr: `wolfpack: ${NOT_FOUND}\n` });
+    expect(await as('owner', ['repair', complete.projectId.slice(0, 8)])).toEqual({ code: 1, stdout: '', stderr: `wolfpack: ${nothingFailed(complete.projectId)}\n` });
+  }, 120_000);
 });
 
 describe.skipIf(!hasTmux)('wolfpack repair in a terminal (tmux)', () => {

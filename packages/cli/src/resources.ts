@@ -1,7 +1,7 @@
 /**
  * What the project, folder, export and publish commands share: finding a project or folder by
- * its id or the start of it (the 8 characters the tables show), the sentences for ones that do
- * not exist, and how a project is named in a table.
+ * its id or the start of it (the 8 characters the tables show; `showcase get` finds listings the
+ * same way), the sentences for ones that do not exist, and how a project is named in a table.
  */
 import { AppError, foldersReply, isAppError, projectsPageReply, PROJECTS_MAX_PAGE_SIZE, type Folder, type ProjectSort, type ProjectSummary } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
@@ -9,6 +9,11 @@ import { explainLoggedOut } from './context.js';
 import { UsageError } from './usage-error.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A whole id, which names one thing by itself; anything shorter is looked up in a list. */
+export function isFullId(id: string): boolean {
+  return UUID.test(id);
+}
 /** Characters of an id shown in tables; also enough to name a project in a command. */
 export const SHORT_ID_LENGTH = 8;
 
@@ -88,18 +93,18 @@ export function listFolders(api: ApiClient): Promise<Folder[]> {
  */
 export async function resolveProjectId(api: ApiClient, given: string): Promise<string> {
   const id = checkedId(given, 'project');
-  if (UUID.test(id)) return id;
-  return (await pick(id, await listProjects(api), 'project', PROJECT_NOT_FOUND)).id;
+  if (isFullId(id)) return id;
+  return (await pickById(id, await listProjects(api), 'project', PROJECT_NOT_FOUND)).id;
 }
 
 /** The user's project with this id or start of an id, from the list (so its title can be shown). */
 export async function findProject(api: ApiClient, given: string): Promise<ProjectSummary> {
-  return pick(checkedId(given, 'project'), await listProjects(api), 'project', PROJECT_NOT_FOUND);
+  return pickById(checkedId(given, 'project'), await listProjects(api), 'project', PROJECT_NOT_FOUND);
 }
 
 /** The user's folder with this id or start of an id, and the whole list it was found in. */
 export async function findFolder(api: ApiClient, given: string, folders?: Folder[]): Promise<Folder> {
-  return pick(checkedId(given, 'folder'), folders ?? (await listFolders(api)), 'folder', FOLDER_NOT_FOUND);
+  return pickById(checkedId(given, 'folder'), folders ?? (await listFolders(api)), 'folder', FOLDER_NOT_FOUND);
 }
 
 /** `--folder ID|root`: the folder, or null for the root. */
@@ -115,8 +120,11 @@ function checkedId(given: string, kind: 'project' | 'folder'): string {
   return id.toLowerCase();
 }
 
-/** The item whose id is `prefix`, or the one item whose id starts with it. */
-function pick<T extends { id: string }>(prefix: string, items: readonly T[], kind: string, notFound: string): T {
+/**
+ * The item whose id is `prefix`, or the one item whose id starts with it. `kind` names the items in
+ * the sentence for a prefix that several ids start with; `notFound` is the sentence for none.
+ */
+export function pickById<T extends { id: string }>(prefix: string, items: readonly T[], kind: string, notFound: string): T {
   const exact = items.find((item) => item.id.toLowerCase() === prefix);
   if (exact !== undefined) return exact;
   const matches = items.filter((item) => item.id.toLowerCase().startsWith(prefix));

@@ -63,8 +63,8 @@ export function techSummary(techStack: readonly string[], shown = SHOWN_TECH): s
 }
 
 /**
- * The listings table: the full id (a listing is someone else's, so there is no list of them to
- * find a shortened id in), title, price or FREE, and the tech summary.
+ * The listings table: the full id (`showcase get` takes the start of one too, but finding it
+ * means reading the whole showcase), title, price or FREE, and the tech summary.
  */
 export function listingsTable(listings: readonly Listing[]): string[] {
   const rows = listings.map((l) => [l.id, truncate(oneLine(l.title), TITLE_WIDTH), listingPrice(l), techSummary(l.techStack)]);

@@ -182,6 +182,9 @@ describe('wolfpack showcase get', () => {
     const again = await buyer.wolfpack(['showcase', 'get', free.id, '--out', out, '--force']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe(`Wrote ${Object.keys(expected).length} files of "Todo app with tags" to ${out} (your copy is project ${got.projectId}).\n`);
+    // The start of the id is enough, as for projects and capsules: the same copy again.
+    const byPrefix = await buyer.wolfpack(['showcase', 'get', free.id.slice(0, 8), '--out', join(home, 'free-by-prefix'), '--json']);
+    expect(json<{ listingId: string; projectId: string }>(byPrefix)).toMatchObject({ listingId: free.id, projectId: got.projectId });
     const after = projectsReply.parse(await apiGet(server.url, buyer.token, '/api/projects')).projects;
     expect(after).toHaveLength(projects.length);
   });
@@ -220,7 +223,7 @@ describe('wolfpack showcase get', () => {
       stdout: '',
       stderr: `wolfpack: Not logged in to ${server.url}. Run \`wolfpack login\` first.\n`,
     });
-    for (const id of ['00000000-0000-4000-8000-000000000000', '../etc']) {
+    for (const id of ['00000000-0000-4000-8000-000000000000', '../etc', '0000000z', 'ffffffff']) {
       expect(await buyer.wolfpack(['showcase', 'get', id, '--out', join(home, 'y')])).toEqual({
         code: 1,
         stdout: '',

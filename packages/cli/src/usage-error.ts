@@ -10,3 +10,18 @@ export class UsageError extends Error {
 export function isUsageError(value: unknown): value is UsageError {
   return value instanceof UsageError;
 }
+
+/**
+ * A usage error ended the way commander's are: a full stop, then where the arguments and options
+ * are described. core's schema messages are bare phrases ("Run at least 1 cycle"), written for
+ * the web page's form fields.
+ */
+export function seeHelp(message: string): string {
+  const text = message.trim();
+  return `${/[.?!)]$/.test(text) ? text : `${text}.`} See \`wolfpack --help\`.`;
+}
+
+/** The first problem of a failed core schema check, as a usage error (see {@link seeHelp}). */
+export function schemaUsageError(error: { issues: ReadonlyArray<{ message: string }> }, fallback: string): UsageError {
+  return new UsageError(seeHelp(error.issues[0]?.message ?? fallback));
+}

@@ -5,7 +5,7 @@ import { loggedInApi, type CommandContext } from '../context.js';
 import { checkEngines } from '../engine-check.js';
 import { enhancePrompt } from '../enhance-prompt.js';
 import { followToEnd, type FollowOptions } from '../follow-run.js';
-import { UsageError } from '../usage-error.js';
+import { schemaUsageError } from '../usage-error.js';
 import { checkOutputDir } from '../write-project.js';
 import { enhanceDisplay, enhanceRequestFor } from './enhance.js';
 
@@ -69,7 +69,7 @@ function enhancedRequest(request: StreamRequest, idea: string): StreamRequest {
 
 function validate(body: StreamRequestInput) {
   const parsed = streamRequest.safeParse(body);
-  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'The request is not valid.');
+  if (!parsed.success) throw schemaUsageError(parsed.error, 'The request is not valid.');
   return parsed.data;
 }
 

@@ -2,7 +2,7 @@ import { enhancementRequest, type Attachment, type EnhancementRequest, type Enha
 import { readAttachments } from '../attachments.js';
 import { loggedInApi, type CommandContext } from '../context.js';
 import { enhancePrompt, type EnhanceDisplay } from '../enhance-prompt.js';
-import { UsageError } from '../usage-error.js';
+import { schemaUsageError } from '../usage-error.js';
 
 export interface EnhanceOptions {
   /** Files sent with the prompt (at most 5, 5 MB each), read the way `build --attach` reads them. */
@@ -41,6 +41,6 @@ export async function enhanceRequestFor(prompt: string, attach: readonly string[
 
 function validate(body: EnhancementRequestInput): EnhancementRequest {
   const parsed = enhancementRequest.safeParse(body);
-  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'The prompt is not valid.');
+  if (!parsed.success) throw schemaUsageError(parsed.error, 'The prompt is not valid.');
   return parsed.data;
 }

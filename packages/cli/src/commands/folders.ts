@@ -3,7 +3,7 @@ import { checkCanConfirm, confirmDeletion } from '../confirm.js';
 import { loggedInApi, type CommandContext } from '../context.js';
 import { plural } from '../format.js';
 import { explained, findFolder, findFolderOrRoot, listFolders, projectCounts, shortId } from '../resources.js';
-import { UsageError } from '../usage-error.js';
+import { schemaUsageError } from '../usage-error.js';
 
 /**
  * `wolfpack folders ls`: the folders as a tree under the root, each with its short id and how many
@@ -99,6 +99,6 @@ function movedText(projects: number, folders: number): string {
 
 function checkName(name: string): string {
   const parsed = folderName.safeParse(name);
-  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'That folder name cannot be used.');
+  if (!parsed.success) throw schemaUsageError(parsed.error, 'That folder name cannot be used.');
   return parsed.data;
 }

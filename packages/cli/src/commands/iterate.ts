@@ -8,6 +8,7 @@ import {
   NJIN_MAX_TOTAL_BYTES,
   njinApiKey,
   njinIterateReply,
+  njinKeyProblem,
   njinNoPassingReply,
   type NjinCandidate,
   type NjinIterateMode,
@@ -37,15 +38,32 @@ export interface IterateOptions {
   mode?: NjinIterateMode | undefined;
 }
 
-const GET_A_KEY = 'Create one on the /njin page of the web app (Setup tab), then pass it with --key or set NJIN_API_KEY.';
+const WHERE_KEYS_ARE = 'the /njin page of the web app (Setup tab), then pass it with --key or set NJIN_API_KEY.';
+const GET_A_KEY = `Create one on ${WHERE_KEYS_ARE}`;
+/** After a refused key; --key and NJIN_API_KEY are where the person typed it. */
+const CHECK_THE_KEY = 'Check the key, or create a new one on the /njin page of the web app.';
 
-/** The key from --key or NJIN_API_KEY, checked for its shape before anything is read or sent. */
+/**
+ * The key from --key or NJIN_API_KEY, checked for its shape and checksum (core's njinKeyProblem,
+ * as the server checks it) before anything is read or sent.
+ */
 export function resolveKey(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   const given = flag ?? env['NJIN_API_KEY'];
   if (given === undefined || given.trim() === '') throw new UsageError(`An njin API key is required. ${GET_A_KEY}`);
   const parsed = njinApiKey.safeParse(given);
   if (!parsed.success) throw new UsageError(`${parsed.error.issues[0]?.message ?? 'The njin API key is not valid'}. ${GET_A_KEY}`);
+  const problem = njinKeyProblem(parsed.data);
+  if (problem !== null) throw new UsageError(`${withoutAdvice(problem)} Copy it again from ${WHERE_KEYS_ARE}`);
   return parsed.data;
+}
+
+/**
+ * The problem alone, without the advice that follows it: core's and the server's sentences about a
+ * key end by sending the person to "the njin page", and the CLI says instead where that is and
+ * where the key goes, once.
+ */
+function withoutAdvice(message: string): string {
+  return sentence(/^.*?[.!?](?=\s|$)/.exec(message.trim())?.[0] ?? message);
 }
 
 /**
@@ -222,7 +240,7 @@ function explainFailure(error: unknown, context: CommandContext): unknown {
   if (!(error instanceof AppError)) return error;
   switch (error.code) {
     case 'UNAUTHORIZED':
-      return new AppError('UNAUTHORIZED', `${sentence(error.message)} Check the key, or create a new one on the /njin page of the web app.`, undefined, { cause: error });
+      return new AppError('UNAUTHORIZED', `${withoutAdvice(error.message)} ${CHECK_THE_KEY}`, undefined, { cause: error });
     case 'PAYMENT_REQUIRED':
       if (context.output.json) context.output.result('', { error: error.message, code: error.code });
       return new ExitCode(EXIT_PAYMENT_REQUIRED, context.output.json ? '' : error.message);

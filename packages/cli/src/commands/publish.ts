@@ -2,7 +2,7 @@ import { AppError, GITHUB_TOKEN_HEADER, isAppError, publishReply, publishRequest
 import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js';
 import { explained, resolveProjectId } from '../resources.js';
 import { withSpinner } from '../ui/spinner.js';
-import { UsageError } from '../usage-error.js';
+import { schemaUsageError } from '../usage-error.js';
 
 /** Publishing uploads every file to GitHub through the server; big projects take a while. */
 const PUBLISH_TIMEOUT_MS = 5 * 60_000;
@@ -48,7 +48,7 @@ export async function publish(id: string, options: PublishOptions, context: Comm
 /** The name (GitHub's rules, core's repoName schema) and description, checked before anything is sent. */
 function checkRequest(options: PublishOptions): PublishRequest {
   const parsed = publishRequest.safeParse({ repoName: options.repo, description: options.description ?? '', isPrivate: options.private === true });
-  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'That repository name cannot be used.');
+  if (!parsed.success) throw schemaUsageError(parsed.error, 'That repository name cannot be used.');
   return parsed.data;
 }
 

@@ -5,7 +5,8 @@ import { readConfig } from '../config.js';
 import { explainLoggedOut, loggedInApi, serverFor, spinnerOptions, type CommandContext } from '../context.js';
 import { EXIT_PAYMENT_REQUIRED, ExitCode } from '../exit-code.js';
 import { plural } from '../format.js';
-import { listingsPath, listingsTable, nextPageHint, NO_LISTINGS, SHOWCASE_PAGE_SIZE, type ShowcaseSort } from '../showcase-format.js';
+import { isFullId, pickById } from '../resources.js';
+import { listingsPath, listingsTable, nextPageHint, NO_LISTINGS, SHOWCASE_MAX_PAGE_SIZE, SHOWCASE_PAGE_SIZE, type ShowcaseSort } from '../showcase-format.js';
 import { withSpinner } from '../ui/spinner.js';
 import { UsageError } from '../usage-error.js';
 import { checkOutputDir } from '../write-project.js';
@@ -72,19 +73,26 @@ export interface ShowcaseGetOptions {
  * projectId, dir, files}`, or `{listingId, title, priceCents, checkoutUrl}` with exit 4.
  */
 export async function showcaseGet(id: string, options: ShowcaseGetOptions, context: CommandContext): Promise<void> {
-  const listingId = checkedListingId(id);
+  const given = checkedListingId(id);
   const dir = resolve(context.io.cwd, options.out);
   // Before anything is bought: a full folder is the caller's mistake, whatever the listing.
   await checkOutputDir(dir, { force: options.force });
   const api = await loggedInApi(context);
-  const path = `/api/listings/${encodeURIComponent(listingId)}`;
   const signedIn = <T>(call: () => Promise<T>) =>
     call().catch((error: unknown) => {
       throw explainLoggedOut(error, api.server);
     });
 
   // Signed in, the listing names the copy already bought (purchasedProjectId): no second purchase.
-  const { listing } = await withSpinner('Fetching the listing', () => signedIn(() => api.get(path, { reply: listingReply })), spinnerOptions(context));
+  const { listing } = await withSpinner(
+    'Fetching the listing',
+    () =>
+      signedIn(async () => {
+        const listingId = isFullId(given) ? given : (await listingByPrefix(api, given)).id;
+        return api.get(`/api/listings/${encodeURIComponent(listingId)}`, { reply: listingReply });
+      }),
+    spinnerOptions(context),
+  );
   const projectId = listing.purchasedProjectId ?? (await purchase(api, listing, signedIn, context));
 
   const { result } = await pullProject(api, projectId, dir, options, context);
@@ -127,12 +135,30 @@ async function purchase(api: ApiClient, listing: Listing, signedIn: <T>(call: ()
   throw new AppError('BAD_GATEWAY', reply.error || 'Purchase failed');
 }
 
+/** The server's sentence for a listing that is not (or no longer) in the showcase. */
+const LISTING_NOT_FOUND = 'This listing could not be found or has been removed.';
+
 /** A listing id as typed; only id characters may reach a URL path. */
 function checkedListingId(given: string): string {
   const id = given.trim();
   if (id === '') throw new UsageError('Give the listing\'s id, as `wolfpack showcase ls` shows it.');
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new AppError('NOT_FOUND', 'This listing could not be found or has been removed.');
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw new AppError('NOT_FOUND', LISTING_NOT_FOUND);
   return id;
+}
+
+/**
+ * The one listing whose id starts with `prefix`, as projects and capsules are found by the start
+ * of their ids. The server looks listings up by whole id only, so the CLI reads the showcase a
+ * page at a time (the most the server answers at once) until the last, short, page.
+ */
+async function listingByPrefix(api: ApiClient, prefix: string): Promise<Listing> {
+  const listings: Listing[] = [];
+  for (let page = 1; ; page += 1) {
+    const batch = (await api.get(listingsPath({ limit: SHOWCASE_MAX_PAGE_SIZE, page }), { reply: listingsReply })).listings;
+    listings.push(...batch);
+    if (batch.length < SHOWCASE_MAX_PAGE_SIZE) break;
+  }
+  return pickById(prefix.toLowerCase(), listings, 'listing', LISTING_NOT_FOUND);
 }
 
 export { listingLimit, pageNumber } from '../command-options.js';
