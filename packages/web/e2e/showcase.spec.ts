@@ -369,6 +369,8 @@ describe('Showcase', () => {
     expect(await visitor.getByTestId('social-rewards-line').textContent()).toBe(
       'You get $15 credit, your friend gets $10 on the first month, and referrals are unlimited.',
     );
+    // The tiles say when each reward is paid, as the ledger pays it (a friend who only signs up earns $5).
+    expect(await visitor.getByTestId('social-rewards').textContent()).toContain('for you when each friend builds their first project (and $5 when they sign up)');
     await visitor.getByTestId('sign-in-prompt').waitFor();
 
     const member = await newPage();

@@ -1,4 +1,5 @@
 import { AtSign, BriefcaseBusiness, Compass, Gift, Infinity as InfinityIcon, Share2, Store, UserPlus } from 'lucide-react';
+import { REFERRAL_FIRST_BUILD_CENTS, REFERRAL_SIGNUP_CENTS, WELCOME_BONUS_CENTS } from '@wolfpack/core';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useMe, useReferralStats } from '../api/queries';
@@ -21,8 +22,11 @@ const TABS = [
 ] as const;
 
 /** Social referral rewards (companion §9). */
-const SOCIAL_REFERRER_DOLLARS = 15;
-const SOCIAL_FRIEND_DOLLARS = 10;
+// The spec's social referral (companion §9: "referrer gets $15 credit, friend gets $10 on the first
+// month") read from what the ledger really pays: $15 when a friend's first build completes (after
+// $5 at their sign-up), and the $10 welcome credit every new account starts its first month with.
+const SOCIAL_REFERRER_DOLLARS = REFERRAL_FIRST_BUILD_CENTS / 100;
+const SOCIAL_FRIEND_DOLLARS = WELCOME_BONUS_CENTS / 100;
 
 /**
  * Outdoors (/outdoors, companion §2): the community page in three tabs (the marketplace at 9 a
@@ -66,8 +70,8 @@ function SocialReferrals() {
     <div className="flex flex-col gap-6" data-testid="social-referrals">
       <SectionCard icon={<Gift className="h-5 w-5" aria-hidden />} title="Share Wolfpack, both of you win" description="Post your link anywhere your friends are.">
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-3" data-testid="social-rewards">
-          <RewardTile icon={<Gift className="h-4 w-4" aria-hidden />} amount={`$${SOCIAL_REFERRER_DOLLARS} credit`} text="for you, for every friend who joins" />
-          <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={`$${SOCIAL_FRIEND_DOLLARS}`} text="for your friend on the first month" />
+          <RewardTile icon={<Gift className="h-4 w-4" aria-hidden />} amount={`$${SOCIAL_REFERRER_DOLLARS} credit`} text={`for you when each friend builds their first project (and $${REFERRAL_SIGNUP_CENTS / 100} when they sign up)`} />
+          <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={`$${SOCIAL_FRIEND_DOLLARS}`} text="for your friend on the first month: the welcome credit they start with" />
           <RewardTile icon={<InfinityIcon className="h-4 w-4" aria-hidden />} amount="Unlimited" text="referrals: there is no cap" />
         </ul>
         <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="social-rewards-line">
