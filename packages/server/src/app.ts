@@ -70,7 +70,7 @@ export interface AppDeps {
   engines: EngineRegistry;
   /** The admin metrics secret (X-Admin-Secret); issue 10 generates one when none is configured. */
   adminSecret?: string;
-  /** The time money rules see (monthly grant, referral decay); tests move it. @default () => new Date() */
+  /** The time money rules see (monthly grant, referral decay) and preview links expire by; tests move it. @default () => new Date() */
   clock?: () => Date;
   /** Where Proven Code reads its sandbox settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*). @default process.env */
   env?: NodeJS.ProcessEnv;
@@ -180,7 +180,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
-    previewRoutes(new PreviewService(db.orm, secretKey)),
+    previewRoutes(new PreviewService(db.orm, secretKey, clock)),
     billingRoutes(billing),
     paymentRoutes(payments, config.publicOrigin),
     listingRoutes({ listings, publicOrigin: config.publicOrigin }),

@@ -26,7 +26,7 @@ export interface StartServerOptions {
   quiet?: boolean;
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
-  /** The time money rules see (monthly grant, referral decay): tests move it. */
+  /** The time money rules see (monthly grant, referral decay) and preview links expire by: tests move it. */
   clock?: () => Date;
 }
 

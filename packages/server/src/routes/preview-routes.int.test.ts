@@ -7,9 +7,11 @@ describe.each(testDatabases())('previews on %s', (kind) => {
   let server: TestServer;
   let alice: TestClient;
   let projectId: string;
+  /** The server's time while a test holds it still; undefined: the real time. */
+  let now: Date | undefined;
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    server = await startTestServer(kind, { clock: () => now ?? new Date() });
     alice = new TestClient(server.url);
     await alice.post('/api/auth/register', { username: 'alice', password: 'correct-horse' });
     const { events } = await readEvents(`${server.url}/api/wolfpack/stream`, {
@@ -62,6 +64,41 @@ describe.each(testDatabases())('previews on %s', (kind) => {
     const mallory = new TestClient(server.url);
     await mallory.post('/api/auth/register', { username: 'mallory', password: 'correct-horse' });
     expect((await mallory.get(`/preview/${projectId}`)).status).toBe(404);
+  });
+
+  it('serves a link for six hours, up to and including the instant it expires, and refuses it from the next millisecond', async () => {
+    const refusal = { success: false, error: 'This preview link is not valid or has expired. Open the preview again from Wolfpack.', code: 'NOT_FOUND' };
+    const issued = Date.parse('2026-11-20T09:00:00.000Z');
+    now = new Date(issued);
+    try {
+      const location = await link();
+      const expires = Number(/\/(\d+)\./.exec(location)![1]);
+      expect(expires).toBe(issued + 6 * 3600_000);
+      expect((await fetch(server.url + location)).status).toBe(200);
+
+      now = new Date(expires);
+      expect((await fetch(server.url + location)).status).toBe(200);
+
+      now = new Date(expires + 1);
+      const expired = await fetch(server.url + location);
+      expect(expired.status).toBe(404);
+      expect(await expired.json()).toEqual(refusal);
+      expect((await fetch(`${server.url}${location}app.js`)).status).toBe(404);
+
+      // The expiry is signed: moving it past the clock with the old signature does not revive the link.
+      const moved = location.replace(`/${expires}.`, `/${expires + 3600_000}.`);
+      expect(moved).not.toBe(location);
+      const revived = await fetch(server.url + moved);
+      expect(revived.status).toBe(404);
+      expect(await revived.json()).toEqual(refusal);
+
+      // Opening the preview again gives a link that works at the new time.
+      const fresh = await link();
+      expect(fresh).not.toBe(location);
+      expect((await fetch(server.url + fresh)).status).toBe(200);
+    } finally {
+      now = undefined;
+    }
   });
 
   it('shows a clear page when the project has no index.html', async () => {

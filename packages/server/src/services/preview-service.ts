@@ -30,12 +30,14 @@ export class PreviewService {
   constructor(
     private readonly orm: MikroORM,
     private readonly secret: string,
+    /** The time links are issued and checked against; tests move it to expire a link. */
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async link(userId: string, projectId: string): Promise<string> {
     const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId, userId }, { fields: ['id'] }) : null;
     if (!project) throw new AppError('NOT_FOUND', 'Project not found');
-    const expires = Date.now() + PREVIEW_TTL_MS;
+    const expires = this.clock().getTime() + PREVIEW_TTL_MS;
     return `/preview/${projectId}/${expires}.${this.sign(projectId, userId, expires)}/`;
   }
 
@@ -63,7 +65,7 @@ export class PreviewService {
     const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId }, { fields: ['userId'] }) : null;
     const expected = project && Number.isFinite(expires) ? Buffer.from(this.sign(projectId, project.userId, expires)) : null;
     const given = Buffer.from(signature ?? '');
-    if (!project || !expected || expected.length !== given.length || !timingSafeEqual(expected, given) || expires < Date.now()) {
+    if (!project || !expected || expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.clock().getTime()) {
       throw new AppError('NOT_FOUND', 'This preview link is not valid or has expired. Open the preview again from Wolfpack.');
     }
     return project.userId;
