@@ -1,10 +1,11 @@
 // The execution gate on real projects in the real sandbox: correct projects of every kind pass
 // clean, each faulty one fails naming the file, line and output, and without a sandbox nothing runs.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { executeProject } from './execute-project.js';
+import { findExecutable } from './sandbox.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 import { correctProjects } from './fixtures/correct.js';
 import { createsMarker, faultyProjects, needsDatabase, pythonNeedsFlask, tinyGreetPackage, usesLocalPackage } from './fixtures/faulty.js';
@@ -37,8 +38,9 @@ describe.skipIf(!bwrapInstalled)('executeProject: correct projects pass clean', 
     expect(find(node, 'start')[0]).toMatchObject({ status: 'passed', summary: 'ran and exited 0', files: ['src/index.js'] });
     const server = await executeProject(correctProjects.httpServer);
     const start = find(server, 'start')[0]!;
+    // Listening ends the wait, not the 3 s window: that summary is given only for a run the
+    // sandbox stopped because it listened (one still running at the deadline says "still running").
     expect(start).toMatchObject({ status: 'passed', summary: 'started and listened on a port' });
-    expect(start.durationMs).toBeLessThan(2500); // listening ends the wait, not the 3 s window
     const python = await executeProject(correctProjects.pythonCli);
     expect(find(python, 'tests')[0]).toMatchObject({ status: 'passed', tests: { passed: 3, failed: 0 } });
     expect(find(python, 'syntax')[0]!.files).toHaveLength(6);
@@ -104,18 +106,23 @@ describe.skipIf(!bwrapInstalled)('executeProject: dependencies', () => {
   // An unreachable registry proves the install never needs the network.
   const install = () => ({ cacheDir: join(scratch, 'deps-cache'), allowLocalPackagesIn: [scratch], env: { npm_config_registry: 'http://127.0.0.1:9/' } });
 
-  it('installs outside the sandbox, then reuses the cache offline and faster', { timeout: 90_000 }, async () => {
+  it('installs outside the sandbox, then reuses the cache offline without running npm again', { timeout: 90_000 }, async () => {
     const pkg = join(scratch, 'tiny-greet');
     writeTree(pkg, tinyGreetPackage);
-    const first = await executeProject(usesLocalPackage(pkg), { install: install() });
+    // npm through a wrapper that counts its runs: what the cache saves is the install itself.
+    const npmRuns = join(scratch, 'npm-runs.log');
+    const npm = join(scratch, 'counting-npm');
+    writeFileSync(npm, `#!/bin/sh\necho run >> '${npmRuns}'\nexec '${findExecutable('npm')}' "$@"\n`, { mode: 0o755 });
+    const runs = () => (existsSync(npmRuns) ? readFileSync(npmRuns, 'utf8').split('\n').filter(Boolean).length : 0);
+    const first = await executeProject(usesLocalPackage(pkg), { install: { ...install(), npmPath: npm } });
+    expect(runs()).toBe(1);
     expect(find(first, 'install')[0]).toMatchObject({ status: 'passed', summary: '1 package installed' });
     expect(find(first, 'tests')[0]).toMatchObject({ status: 'passed', tests: { passed: 1, failed: 0 } });
     expect(find(first, 'start')[0]).toMatchObject({ status: 'passed' });
-    const second = await executeProject(usesLocalPackage(pkg), { install: install() });
+    const second = await executeProject(usesLocalPackage(pkg), { install: { ...install(), npmPath: npm } });
     const cached = find(second, 'install')[0]!;
     expect(cached).toMatchObject({ status: 'passed', summary: '1 package from the cache' });
-    expect(cached.durationMs).toBeLessThan(find(first, 'install')[0]!.durationMs);
-    expect(cached.durationMs).toBeLessThan(200);
+    expect(runs()).toBe(1);
     expect(find(second, 'tests')[0]!.status).toBe('passed');
   });
 
@@ -141,8 +148,9 @@ describe.skipIf(!bwrapInstalled)('executeProject: time budget', () => {
       'index.js': 'console.log("hi");\n',
     };
     const report = await executeProject(slow, { timeLimitMs: 1500 });
+    // The 5 s test was cut at what the budget had left: skipped "for the budget" is said only of
+    // tests the sandbox stopped at a wall shorter than their own 15 s, and run to the end they pass.
     expect(find(report, 'tests')[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/time budget/) });
     expect(find(report, 'start')[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/time budget/) });
-    expect(report.durationMs).toBeLessThan(5000);
   });
 });
