@@ -168,11 +168,24 @@ describe('anthropic engine: failures', () => {
   });
 
   it('stops at once when the signal aborts', async () => {
-    fake.enqueue(anthropicReplies.stream(Array.from({ length: 20 }, (_, i) => `${i} `), { delayMs: 50 }));
+    // After its first delta the stream goes quiet, open, and the watchdogs are a minute away:
+    // only the abort can end this call before the test's timeout.
+    fake.enqueue(anthropicReplies.stream(['first', ' never sent'], { interruptAfter: 1, interrupt: 'stall' }));
     const controller = new AbortController();
-    const started = Date.now();
-    const error = await failure(engine().complete({ messages: ask, signal: controller.signal, onDelta: () => controller.abort() }));
+    const seen: string[] = [];
+    const error = await failure(
+      engine({ stallTimeoutMs: 60_000, firstChunkTimeoutMs: 60_000 }).complete({
+        messages: ask,
+        signal: controller.signal,
+        onDelta: (delta) => {
+          seen.push(delta);
+          controller.abort();
+        },
+      }),
+    );
     expect(error.kind).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(seen).toEqual(['first']);
+    expect(fake.requests).toHaveLength(1);
+    await expect.poll(() => fake.requests[0]?.clientClosedEarly).toBe(true);
   });
 });
