@@ -187,33 +187,40 @@ describe('runPipeline', () => {
   it('a reservation refused after the stage\'s calls started cancels them, records none of them, and stops the run with its reason', async () => {
     let cancelled = 0;
     let answered = 0;
+    let waiting = 0;
+    const refusal = new AppError('PAYMENT_REQUIRED', 'Not enough credits.');
+    let refuse: (reason: unknown) => void = () => {};
+    const confirmed = new Promise<void>((_, reject) => (refuse = reject));
+    // Refused once all four Building calls are in: app.js answered, the other three working.
+    const refuseOnceAllStarted = () => {
+      if (answered === 1 && waiting === 3) refuse(refusal);
+    };
     const engine = scriptedEngine('alpha', (req) => {
       if (!/Building engine/.test(systemOf(req.messages))) return demoReply(req.messages);
-      // app.js answers at once (before the refusal), the other files only after 500 ms.
+      // app.js answers at once; the refusal comes after its answer was delivered (setImmediate).
       if (userOf(req.messages).includes('Write the complete file app.js')) {
         answered += 1;
+        setImmediate(refuseOnceAllStarted);
         return demoReply(req.messages);
       }
-      return new Promise<ScriptedAnswer>((resolve, reject) => {
-        const timer = setTimeout(() => resolve('late'), 500);
+      // The other files never answer: only cancelling them ends the run (else the test times out).
+      return new Promise<ScriptedAnswer>((_, reject) => {
         req.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
           cancelled += 1;
           reject(new EngineError('alpha', 'aborted', 'Engine alpha call was cancelled.'));
         });
+        waiting += 1;
+        refuseOnceAllStarted();
       });
     });
-    const refusal = new AppError('PAYMENT_REQUIRED', 'Not enough credits.');
     const recorded: number[] = [];
-    const started = Date.now();
     const run = collect({
       idea: 'A recipe tracker for busy cooks',
       engines: [engine],
-      beforeStageCalls: (stage) => (stage.role === 'Building' ? { confirmed: new Promise<void>((_, reject) => setTimeout(() => reject(refusal), 50)) } : undefined),
+      beforeStageCalls: (stage) => (stage.role === 'Building' ? { confirmed } : undefined),
       onCheckpoint: (cp) => void recorded.push(cp.completedStages),
     });
     await expect(run).rejects.toBe(refusal);
-    expect(Date.now() - started).toBeLessThan(450);
     expect(answered).toBe(1);
     // The three calls still in flight were cancelled; Building never reached its checkpoint.
     expect(cancelled).toBe(3);
@@ -241,24 +248,24 @@ describe('runPipeline', () => {
       if (/Planning engine/.test(systemOf(req.messages))) return `Parts.\n${plan}`;
       const path = /Write the complete file (\S+) \(/.exec(userOf(req.messages))?.[1];
       if (path === 'src/part3.js') return new EngineError('alpha', 'bad_request', 'Engine alpha refused the request as invalid (400).');
-      return new Promise<ScriptedAnswer>((resolve, reject) => {
-        const timer = setTimeout(() => resolve(`\`\`\`js ${path}\nexport const value = 1;\n\`\`\``), 500);
-        req.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
+      // The other files never answer: only cancelling them ends the run (else the test times out).
+      // A call started after the failure is cancelled at once, and counted.
+      return new Promise<ScriptedAnswer>((_, reject) => {
+        const cancel = () => {
           cancelled += 1;
           reject(new EngineError('alpha', 'aborted', 'Engine alpha call was cancelled.'));
-        });
+        };
+        if (req.signal?.aborted) return cancel();
+        req.signal?.addEventListener('abort', cancel);
       });
     });
-    const started = Date.now();
     const run = collect({ idea: 'Parts', engines: [engine], buildConcurrency: 5 });
     await expect(run).rejects.toThrow(/^No engine could complete Building\. Engine alpha refused the request as invalid \(400\)\.$/);
-    expect(Date.now() - started).toBeLessThan(400);
+    // The run fails only once every lane has stopped, so nothing can start after this point.
     const building = () => engine.calls.filter((c) => /Building engine/.test(systemOf(c.messages))).length;
     expect(building()).toBe(5);
     expect(cancelled).toBe(4);
-    await new Promise((r) => setTimeout(r, 600));
-    expect(building()).toBe(5);
+    expect(engine.inFlight).toBe(0);
   });
 
   it('resumes after a checkpoint without calling engines for finished stages', async () => {
