@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError, balanceReply } from '@wolfpack/core';
+import { AppError, balanceReply, grantMonth } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 import { LedgerService, type WalletRow } from './ledger-service.js';
@@ -211,6 +211,114 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect(await ledgerRows(sql, userId)).toEqual(orphan);
     expect(await walletOf(sql, userId)).toBe(1398);
     expect(await sql.execute(`select id from holds where id = 'orphan'`)).toEqual([]);
+  });
+
+  /**
+   * The one-statement reservation's compare-and-swap, one column at a time: the wallet is read, then
+   * moved underneath (committed through the ledger, as another request would) so that exactly one of
+   * balance, grant and month differs from what was read, up or down, and the reservation is made
+   * with the stale read. Each case fails if that column's `=` becomes `>=` (a move up) or `<=` (a
+   * move down): the row would be written from numbers that no longer hold.
+   */
+  const NOVEMBER = new Date('2026-11-30T23:59:59.000Z');
+  const DECEMBER = new Date('2026-12-01T00:00:00.000Z');
+  type Ledgers = { nov: LedgerService; dec: LedgerService };
+  const staleCases: Array<{
+    name: string;
+    column: 'b' | 'g' | 'm';
+    direction: 'up' | 'down';
+    /** The ledger whose clock the wallet is read and reserved with (its month must be the row's as read). */
+    reserver: keyof Ledgers;
+    /** Brings a new wallet to the state that is read. */
+    before: (l: Ledgers, userId: string) => Promise<unknown>;
+    /** What is committed between the read and the statement. */
+    move: (l: Ledgers, userId: string) => Promise<unknown>;
+  }> = [
+    {
+      name: 'a top-up raised the balance alone',
+      column: 'b',
+      direction: 'up',
+      reserver: 'nov',
+      before: ({ nov }, userId) => nov.balance(userId),
+      move: ({ nov }, userId) => nov.post(userId, { kind: 'top_up', amountCents: 100, reference: `top-up:${userId}` }),
+    },
+    {
+      name: 'a debit lowered the balance alone (the grant was spent)',
+      column: 'b',
+      direction: 'down',
+      reserver: 'nov',
+      before: ({ nov }, userId) => nov.post(userId, { kind: 'engine_usage', amountCents: -500, reference: `spend-grant:${userId}` }),
+      move: ({ nov }, userId) => nov.post(userId, { kind: 'engine_usage', amountCents: -1, reference: `debit:${userId}` }),
+    },
+    {
+      name: 'a debit from the grant and a top-up of as much lowered the grant alone',
+      column: 'g',
+      direction: 'down',
+      reserver: 'nov',
+      before: ({ nov }, userId) => nov.balance(userId),
+      move: async ({ nov }, userId) => {
+        await nov.post(userId, { kind: 'engine_usage', amountCents: -100, reference: `debit:${userId}` });
+        await nov.post(userId, { kind: 'top_up', amountCents: 100, reference: `top-up:${userId}` });
+      },
+    },
+    {
+      name: 'a debit past the grant and the release of a hold that took grant raised the grant alone',
+      column: 'g',
+      direction: 'up',
+      reserver: 'nov',
+      // A hold of 200 takes 200 of the grant; a debit spends the rest of it: 1,000 with no grant.
+      before: async ({ nov }, userId) => {
+        expect(await nov.transact(userId, (tx) => tx.reserve('took-grant', 200, { conversationId: null }))).toEqual({ ok: true, balanceCents: 1300 });
+        await nov.post(userId, { kind: 'engine_usage', amountCents: -300, reference: `spend-grant:${userId}` });
+      },
+      // 200 debited with no grant to take, and the hold released uncharged gives its 200 of grant back.
+      move: async ({ nov }, userId) => {
+        await nov.post(userId, { kind: 'engine_usage', amountCents: -200, reference: `debit:${userId}` });
+        await nov.transact(userId, (tx) => tx.settle('took-grant', 0, null));
+      },
+    },
+    {
+      name: 'a server already in December rolled the month over, a full grant for a full grant',
+      column: 'm',
+      direction: 'up',
+      reserver: 'nov',
+      before: ({ nov }, userId) => nov.balance(userId),
+      move: ({ dec }, userId) => dec.balance(userId),
+    },
+    {
+      name: 'a server still in November rolled the month back, a full grant for a full grant',
+      column: 'm',
+      direction: 'down',
+      reserver: 'dec',
+      before: ({ dec }, userId) => dec.balance(userId),
+      move: ({ nov }, userId) => nov.balance(userId),
+    },
+  ];
+
+  it.each(staleCases)('a reservation as one statement with a stale read writes nothing when $name', async ({ column, direction, reserver, before, move }) => {
+    const { server, userId, sql } = await withUser();
+    const ledgers: Ledgers = { nov: new LedgerService(server.db.orm, () => NOVEMBER), dec: new LedgerService(server.db.orm, () => DECEMBER) };
+    const wallet = async () =>
+      (await sql.execute<Array<{ b: number; g: number; m: string }>>('select balance_cents::int as b, grant_cents as g, grant_month as m from wallets where user_id = ?', [userId]))[0]!;
+    await before(ledgers, userId);
+    const read = (await sql.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0]!;
+    const seen = await wallet();
+    await move(ledgers, userId);
+    const moved = await wallet();
+    // The case is what its name says: only this column differs from the read, in this direction.
+    for (const other of (['b', 'g', 'm'] as const).filter((c) => c !== column)) expect(moved[other], other).toEqual(seen[other]);
+    expect(direction === 'up' ? moved[column] > seen[column] : moved[column] < seen[column], `${column} ${seen[column]} -> ${moved[column]}`).toBe(true);
+    // The read passes every check before the statement (its month is the reserver's, 100 fits in it),
+    // so only the statement's compare-and-swap stands between the stale read and a write.
+    expect(read.grant_month).toBe(grantMonth(reserver === 'nov' ? NOVEMBER : DECEMBER));
+    expect(Number(read.balance_cents)).toBeGreaterThanOrEqual(100);
+    const entries = await ledgerRows(sql, userId);
+
+    expect(await ledgers[reserver].reserveAtOnce(userId, 'stale', 100, { conversationId: null }, read)).toBeNull();
+    expect(await wallet()).toEqual(moved);
+    expect(await ledgerRows(sql, userId)).toEqual(entries);
+    expect(await sql.execute(`select id from holds where id = 'stale'`)).toEqual([]);
+    expect(await sumOf(sql, userId)).toBe(moved.b);
   });
 
   it('reservations racing debits, credits and settlements on one wallet keep every entry\'s balance in order', async () => {
