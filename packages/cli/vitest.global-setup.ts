@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
 
 const cliDir = fileURLToPath(new URL('.', import.meta.url));
 const coreDir = fileURLToPath(new URL('../core/', import.meta.url));
@@ -22,7 +23,17 @@ function build(dir: string): string | undefined {
   }
 }
 
-export default function setup(): void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // npm test has just built every package (WOLFPACK_TEST_BUILT=1); run alone, the tests build.
+  if (process.env.WOLFPACK_TEST_BUILT !== '1') buildAll();
+  // Server tests of their own start from a copy of one migrated database (see copyPgliteTemplate).
+  const { createDatabaseTemplates } = await import('@wolfpack/server/testing');
+  const templates = await createDatabaseTemplates({ postgres: false });
+  project.provide('pgliteTemplateDir', templates.pgliteTemplateDir);
+  return () => templates.dispose();
+}
+
+function buildAll(): void {
   // Their type errors are their own checks' business; the JS they emit is what the binary runs,
   // and a real break shows up as a failing CLI test anyway.
   for (const [name, dir] of [['core', coreDir], ['server', serverDir]] as const) {

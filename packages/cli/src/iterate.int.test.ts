@@ -10,7 +10,7 @@ import { generateNjinApiKey } from '@wolfpack/core';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PAYMENT_REQUIRED } from './exit-code.js';
-import { runCli, type RunOptions } from './testing/cli-harness.js';
+import { runCli, testServerBasics, type RunOptions } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
 const CHANGED = 'export const a = 2;\n';
@@ -37,9 +37,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'wolfpack-cli-iterate-work-'));
   const { startServer } = await import('@wolfpack/server');
   server = await startServer({
+    ...(await testServerBasics(dataDir)),
     port: 0,
     host: '127.0.0.1',
-    dataDir,
     quiet: true,
     webDir: false,
     env: { WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]) },

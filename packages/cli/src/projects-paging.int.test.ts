@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '@wolfpack/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginCli, runCli, type CliResult } from './testing/cli-harness.js';
+import { loginCli, runCli, testServerBasics, type CliResult } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
 const PROJECTS = 450;
@@ -40,7 +40,7 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'wolfpack-cli-paging-'));
   dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-cli-paging-server-'));
   const { startServer } = await import('@wolfpack/server');
-  server = await startServer({ port: 0, host: '127.0.0.1', dataDir, quiet: true, webDir: false, env: {} });
+  server = await startServer({ ...(await testServerBasics(dataDir)), port: 0, host: '127.0.0.1', quiet: true, webDir: false, env: {} });
   await loginCli(server.url, 'pager', PASSWORD, { HOME: home, WOLFPACK_CONFIG: join(home, 'config.json') });
   const sql = server.db.orm.em.fork() as unknown as { execute<T>(sql: string, params?: unknown[]): Promise<T> };
   const [user] = await sql.execute<Array<{ id: string }>>(`select id from users where username = 'pager'`);

@@ -55,6 +55,7 @@ import { RunHub } from './services/run-hub.js';
 import { PostgresRunNotifier } from './services/run-notifier.js';
 import { RunService } from './services/run-service.js';
 import { traceStep } from './services/run-trace.js';
+import { PasswordHasher, type ScryptCost } from './services/password.js';
 import { DatabaseSessionStore } from './services/session-store.js';
 import { StatsService } from './services/stats-service.js';
 import { TokenService } from './services/token-service.js';
@@ -74,6 +75,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Where Proven Code reads its sandbox settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*). @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** scrypt's cost for passwords; tests lower it. @default PASSWORD_COST (OWASP's N=2^17, r=8, p=1) */
+  passwordCost?: ScryptCost;
 }
 
 /** One route of the routers, e.g. `{ method: 'GET', path: '/api/projects/:id' }`. */
@@ -92,12 +95,12 @@ export interface WolfpackApp {
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
   const ledger = new LedgerService(db.orm, clock);
   const referrals = new ReferralService(db.orm, ledger, { log, clock });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
-  const auth = new AuthService(db.orm);
+  const auth = new AuthService(db.orm, undefined, undefined, new PasswordHasher(passwordCost));
   const tokens = new TokenService(db.orm);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);

@@ -6,6 +6,7 @@ import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { EngineRegistry } from './services/engine-registry.js';
+import type { ScryptCost } from './services/password.js';
 import type { RunService } from './services/run-service.js';
 import { loadOrCreateSecrets, secretsPath } from './services/secrets.js';
 import { endEventStreams } from './sse/sse-writer.js';
@@ -13,6 +14,7 @@ import { endEventStreams } from './sse/sse-writer.js';
 export { createApp } from './app.js';
 export { loadConfig, type ServerConfig } from './config/env.js';
 export { openDatabase, pgliteDir, type Database } from './db/orm.js';
+export { PASSWORD_COST, type ScryptCost } from './services/password.js';
 
 export interface StartServerOptions {
   port?: number;
@@ -28,6 +30,11 @@ export interface StartServerOptions {
   env?: NodeJS.ProcessEnv;
   /** The time money rules see (monthly grant, referral decay) and preview links expire by: tests move it. */
   clock?: () => Date;
+  /**
+   * scrypt's cost for new password hashes. Only tests lower it (each sign-up otherwise spends
+   * ~0.3 s of CPU and 128 MiB); servers people use keep OWASP's. @default PASSWORD_COST
+   */
+  passwordCost?: ScryptCost;
 }
 
 export interface RunningServer {
@@ -72,7 +79,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const env = options.env ?? process.env;
     const registry = await EngineRegistry.create(env);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, ...(options.clock ? { clock: options.clock } : {}) });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, ...(options.clock ? { clock: options.clock } : {}), ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
     await runs.startBackgroundWork();

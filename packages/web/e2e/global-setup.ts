@@ -6,10 +6,13 @@ import type { TestProject } from 'vitest/node';
 import { buildWebOnce, startTestServer } from './harness';
 
 export default async function setup(project: TestProject) {
-  await buildWebOnce();
-  const server = await startTestServer();
+  const { createDatabaseTemplates } = await import('@wolfpack/server/testing');
+  const [templates] = await Promise.all([createDatabaseTemplates({ postgres: false }), buildWebOnce()]);
+  project.provide('pgliteTemplateDir', templates.pgliteTemplateDir);
+  const server = await startTestServer({ templateDir: templates.pgliteTemplateDir });
   project.provide('wolfpackBaseUrl', server.url);
   return async () => {
     await server.close();
+    await templates.dispose();
   };
 }

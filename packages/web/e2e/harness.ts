@@ -39,6 +39,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of the server started by the global setup, e.g. http://127.0.0.1:41234 */
     wolfpackBaseUrl: string;
+    /** A data dir with a migrated PGlite database; test servers start from a copy of it. */
+    pgliteTemplateDir: string;
   }
 }
 
@@ -80,6 +82,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Use this data dir and keep it on close (to restart a server on the same database). */
   dataDir?: string;
+  /** The migrated database to copy into a data dir that has none. @default the global setup's */
+  templateDir?: string;
 }
 
 /**
@@ -89,15 +93,20 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   // Imported lazily: only the global setup needs the server (and its database driver).
-  const { startServer } = await import('@wolfpack/server');
+  const { startServer, pgliteDir } = await import('@wolfpack/server');
+  const { copyPgliteTemplate, TEST_PASSWORD_COST } = await import('@wolfpack/server/testing');
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'wolfpack-e2e-')));
   const databaseUrl = process.env.WOLFPACK_E2E_DATABASE_URL;
+  // A copy of one migrated database, not a new PGlite cluster (~3 s and ~1 GB each).
+  if (!databaseUrl && !existsSync(pgliteDir(dataDir))) await copyPgliteTemplate(options.templateDir ?? inject('pgliteTemplateDir'), dataDir);
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
     dataDir,
     webDir: distDir,
     quiet: true,
+    // Sign-ups are not what these tests measure: hash at the tests' cost (see TEST_PASSWORD_COST).
+    passwordCost: TEST_PASSWORD_COST,
     // Generated code runs in the sandbox only in the specs about it (a page check takes seconds).
     env: { WOLFPACK_SANDBOX: 'off', ...options.env },
     ...(databaseUrl ? { databaseUrl } : {}),

@@ -3,12 +3,22 @@
  * `wolfpack` binary run as a child process exactly as a person or a script would run it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { commandWorks, needTool } from '@wolfpack/core/testing';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import type { ScryptCost } from '@wolfpack/server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A data dir with a migrated PGlite database (vitest.global-setup.ts); test servers start from a copy. */
+    pgliteTemplateDir: string;
+  }
+}
 
 /** The built binary; vitest.global-setup.ts builds it before any test runs. */
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -30,7 +40,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // Imported on demand so unit tests that only want a free port do not load the server.
   const { startServer } = await import('@wolfpack/server');
   // Generated code runs in the sandbox only where a test asks for it (WOLFPACK_SANDBOX: 'on').
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, quiet: true, webDir: false, env: { WOLFPACK_SANDBOX: 'off', ...options.env } });
+  const server = await startServer({ ...(await testServerBasics(dataDir)), port: 0, host: '127.0.0.1', quiet: true, webDir: false, env: { WOLFPACK_SANDBOX: 'off', ...options.env } });
   return {
     url: server.url,
     async close() {
@@ -38,6 +48,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What every in-process test server shares: a data dir holding a copy of the suite's migrated
+ * database (instead of a new PGlite cluster: ~3 s and ~1 GB each) and the tests' password cost.
+ */
+export async function testServerBasics(dataDir: string): Promise<{ dataDir: string; passwordCost: ScryptCost }> {
+  const { copyPgliteTemplate, TEST_PASSWORD_COST } = await import('@wolfpack/server/testing');
+  await copyPgliteTemplate(inject('pgliteTemplateDir'), dataDir);
+  return { dataDir, passwordCost: TEST_PASSWORD_COST };
 }
 
 /** Creates an account the way the web sign-up page does. */
@@ -177,15 +197,14 @@ export async function apiGet(server: string, token: string, path: string): Promi
   return response.json();
 }
 
-/** Whether tmux is installed; the terminal tests are skipped without it. */
-export const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const tmuxInstalled = commandWorks('tmux', ['-V']);
+/**
+ * Whether the terminal tests can run: without tmux they are skipped with the reason printed, or
+ * fail the run under `npm test` (WOLFPACK_TEST_REQUIRE_TOOLS=1), which installs it.
+ */
+export function hasTmux(): boolean {
+  return needTool({ tool: 'tmux', available: tmuxInstalled }, 'the CLI tests in a terminal (tmux)');
+}
 
 /** A tmux server of its own (its own socket) for one test file, and what its panes show. */
 export function tmuxServer(name: string) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrationsList } from '../migrations/index.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from '../testing/global-setup.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../testing/database-template.js';
 import { adminQuery as admin, testDatabases } from '../testing/test-server.js';
 import { openDatabase } from './orm.js';
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
+import { PASSWORD_COST } from '../services/password.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
 const register = (c: TestClient, username = 'alice', password = 'correct-horse') =>
@@ -32,13 +33,23 @@ describe.each(testDatabases())('accounts and sessions on %s', (kind) => {
     expect(me.json).toEqual({ user: { username: 'alice', plan: 'Free' } });
   });
 
-  it('stores only an scrypt hash of the password', async () => {
-    await register(client, 'bob', 'a-long-password');
-    const rows = await server.db.orm.em.getConnection().execute('select password_hash from users');
-    expect(rows).toHaveLength(1);
-    const hash = String(rows[0]!.password_hash);
-    expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
-    expect(hash).not.toContain('a-long-password');
+  it('stores only an scrypt hash of the password, at OWASP\'s cost, and signs in with it', async () => {
+    // The other tests' servers hash at a test cost (TEST_PASSWORD_COST); this one is a real server's.
+    const real = await startTestServer(kind, { passwordCost: PASSWORD_COST });
+    try {
+      const realClient = new TestClient(real.url);
+      expect((await register(realClient, 'bob', 'a-long-password')).status).toBe(201);
+      const rows = await real.db.orm.em.getConnection().execute('select password_hash from users');
+      expect(rows).toHaveLength(1);
+      const hash = String(rows[0]!.password_hash);
+      expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect(hash).not.toContain('a-long-password');
+      const login = (password: string) => new TestClient(real.url).post('/api/auth/login', { username: 'bob', password });
+      expect((await login('a-long-password')).status).toBe(200);
+      expect((await login('a-wrong-password')).status).toBe(401);
+    } finally {
+      await real.dispose();
+    }
   });
 
   it('refuses a taken username with 409, whatever its case', async () => {

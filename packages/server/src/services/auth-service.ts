@@ -4,7 +4,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError, type Credentials, type PublicUser } from '@wolfpack/core';
 import { plainSql } from '../db/plain-sql.js';
 import { LoginFailure, User } from '../entities/index.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
+import { PasswordHasher } from './password.js';
 import { newReferralCode } from './referral-service.js';
 import type { UserRow } from './session-store.js';
 
@@ -42,6 +42,7 @@ export class AuthService {
     private readonly orm: MikroORM,
     private readonly now: () => number = Date.now,
     private readonly newCode: () => string = newReferralCode,
+    private readonly passwords: PasswordHasher = new PasswordHasher(),
   ) {}
 
   /**
@@ -55,7 +56,7 @@ export class AuthService {
     const referrer = input.referralCode
       ? await this.orm.em.fork().findOne(User, { referralCode: input.referralCode, status: 'active' }, { fields: ['id'] })
       : null;
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     for (let attempt = 1; ; attempt++) {
       const em = this.orm.em.fork();
       const user = em.create(User, {
@@ -103,7 +104,7 @@ export class AuthService {
       throw error;
     }
     const user = await em.findOne(User, { usernameKey: key }, { fields: ['id', 'username', 'plan', 'passwordHash'] });
-    const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
+    const ok = await this.passwords.verify(input.password, user?.passwordHash ?? (await this.passwords.dummyHash()));
     // A wrong password leaves its row: that is the failure.
     if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid username or password.');
     await em.nativeDelete(LoginFailure, { usernameKey: key });

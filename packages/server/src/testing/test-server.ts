@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
-import { pgliteDir } from '../db/orm.js';
 import { startServer, type RunningServer, type StartServerOptions } from '../index.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from './global-setup.js';
+import { adminQuery, copyPgliteTemplate, POSTGRES_ADMIN_URL, withDatabase } from './database-template.js';
+
+export { adminQuery } from './database-template.js';
+export { TEST_PASSWORD_COST } from './password-cost.js';
+import { TEST_PASSWORD_COST } from './password-cost.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -38,7 +40,7 @@ export async function startTestServer(
   } else {
     dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-test-'));
     if (kind === 'pglite') {
-      await cp(pgliteDir(inject('pgliteTemplateDir')), pgliteDir(dataDir), { recursive: true });
+      await copyPgliteTemplate(inject('pgliteTemplateDir'), dataDir);
     } else {
       const template = inject('postgresTemplate');
       if (!template) throw new Error('PostgreSQL is not available for this run');
@@ -53,6 +55,7 @@ export async function startTestServer(
     port: 0,
     quiet: true,
     webDir: false,
+    passwordCost: TEST_PASSWORD_COST,
     ...serverOptions,
     // Generated code runs in the sandbox only in the tests about it (a page check takes seconds).
     env: { WOLFPACK_SANDBOX: 'off', ...serverOptions.env },
@@ -71,15 +74,4 @@ export async function startTestServer(
       }
     },
   };
-}
-
-/** One statement on the PostgreSQL server itself (create or drop a test database). */
-export async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
