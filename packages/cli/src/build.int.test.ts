@@ -152,7 +152,7 @@ describe('from a script', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux())('in a terminal (tmux)', () => {
   const term = tmuxServer('wolfpack-cli-build');
   let slow: TestServer;
 

@@ -131,7 +131,7 @@ describe('from a script', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux())('in a terminal (tmux)', () => {
   const term = tmuxServer('wolfpack-cli-test');
   const screen = () => term.screen('login');
   const waitForScreen = (pattern: RegExp) => term.waitFor('login', pattern, 20_000);

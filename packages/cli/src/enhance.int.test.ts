@@ -121,7 +121,7 @@ describe('wolfpack build --enhance', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux())('in a terminal (tmux)', () => {
   const terminal = tmuxServer('wolfpack-cli-enhance');
   let slow: TestServer;
 

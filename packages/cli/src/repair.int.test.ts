@@ -152,7 +152,7 @@ describe('wolfpack repair refused on a server with the demo engines', () => {
   }, 120_000);
 });
 
-describe.skipIf(!hasTmux)('wolfpack repair in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux())('wolfpack repair in a terminal (tmux)', () => {
   const term = tmuxServer('wolfpack-cli-repair');
   afterAll(() => term.close());
 

@@ -8,12 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipelineCompleteEvent, verificationRecord, verificationReply } from '@wolfpack/core';
-import { findSandbox } from '@wolfpack/core/proof';
+import { needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, loginCli, parseJsonLines, runCli, startTestServer, storedToken, type CliResult, type TestServer } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
-const sandbox = await findSandbox({ env: {} });
+const sandboxed = needTool(await sandboxCheck(), 'the CLI verify tests with the sandbox');
 
 let home: string;
 
@@ -95,7 +95,7 @@ describe('with the sandbox off', () => {
   });
 });
 
-describe.skipIf(!('sandbox' in sandbox))('with the sandbox (bubblewrap)', () => {
+describe.skipIf(!sandboxed)('with the sandbox (bubblewrap)', () => {
   const { wolfpack, build } = useServer('sandboxed', { WOLFPACK_SANDBOX: 'on' });
 
   it('build --require-proof and verify exit 0: the demo page really loaded in the sandbox', async () => {

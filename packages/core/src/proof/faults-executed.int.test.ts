@@ -14,10 +14,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_CASES, runFaultCase, type FaultCase } from '../pipeline/faults/index.js';
 import { createExecutionGate } from './execution-gate.js';
-import { findSandbox } from './sandbox.js';
+import { needTool } from '../testing/required-tool.js';
+import { sandboxCheck } from '../testing/sandbox-tool.js';
 import { CORPUS_PACKAGES, startFakeNpmRegistry, type FakeNpmRegistry } from './testing/fake-npm-registry.js';
 
-const sandbox = await findSandbox({ env: {} });
+const sandboxed = needTool(await sandboxCheck(), 'the fault corpus with the execution gate');
 /** Every package the project declares is one the local registry serves. */
 const servable = (fault: FaultCase) => {
   const manifest = fault.files['package.json'];
@@ -31,7 +32,7 @@ const servable = (fault: FaultCase) => {
 };
 const cases = FAULT_CASES.filter((c) => (c.needsExecution || c.defect === null) && servable(c));
 
-describe.skipIf(!('sandbox' in sandbox))('the corpus with the execution gate (bubblewrap)', () => {
+describe.skipIf(!sandboxed)('the corpus with the execution gate (bubblewrap)', () => {
   let registry: FakeNpmRegistry;
   let cacheDir: string;
   beforeAll(async () => {

@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandWorks, needTool } from '@wolfpack/core/testing';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
 const KiB = 1024;
 const FILES = 300;
 const FILE_BYTES = 40 * KiB;
-const hasUnzip = spawnSync('unzip', ['-v']).status === 0;
+const hasUnzip = needTool({ tool: 'unzip', available: commandWorks('unzip', ['-v']) }, 'the `unzip -t` check of exported zips');
 
 // GET /api/projects/:id/export on a 12 MB project, through the real server and database.
 describe.each(testDatabases())('project export on %s', (kind) => {

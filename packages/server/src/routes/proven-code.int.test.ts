@@ -6,12 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectDetailReply, verificationReply, type PipelineEvent, type VerificationRecord } from '@wolfpack/core';
-import { findSandbox } from '@wolfpack/core/proof';
+import { needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
-const sandbox = await findSandbox({ env: {} });
+const sandboxed = needTool(await sandboxCheck(), 'the Proven Code test that runs the demo project in the sandbox');
 
 async function buildProject(server: TestServer, username: string) {
   const client = new TestClient(server.url);
@@ -57,7 +57,7 @@ describe.each(testDatabases())('Proven Code records on %s', (kind) => {
     expect((await other.post(`/api/projects/${complete.projectId}/verification`, {})).status).toBe(404);
   }, 60_000);
 
-  it.skipIf(!('sandbox' in sandbox))('with bubblewrap: the page is loaded in the sandbox, the record is kept, and a re-check replaces it', async () => {
+  it.skipIf(!sandboxed)('with bubblewrap: the page is loaded in the sandbox, the record is kept, and a re-check replaces it', async () => {
     const server = await startTestServer(kind, { env: { WOLFPACK_SANDBOX: 'on' } });
     servers.push(server);
     const { client, complete } = await buildProject(server, 'sandboxed');

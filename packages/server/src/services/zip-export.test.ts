@@ -8,12 +8,13 @@ import type { Readable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { commandWorks, needTool } from '@wolfpack/core/testing';
 import type { Logger } from '../logger.js';
 import { zipStream, type ZipFileInput } from './zip-export.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const hasUnzip = spawnSync('unzip', ['-v']).status === 0;
+const hasUnzip = needTool({ tool: 'unzip', available: commandWorks('unzip', ['-v']) }, 'the `unzip -t` check of exported zips');
 
 /** Text that compresses like code does, not like zeros: random words, cut from one pool. */
 const pool = randomBytes(6 * MiB).toString('base64').replace(/[+/=]/g, ' ');
