@@ -11,6 +11,8 @@ need_apt=()
 command -v tmux >/dev/null || need_apt+=(tmux)
 # Proven Code runs generated code only inside bubblewrap (its sandbox tests need it too).
 command -v bwrap >/dev/null || need_apt+=(bubblewrap)
+# Exports are checked with `unzip -t` as well as with a zip library.
+command -v unzip >/dev/null || need_apt+=(unzip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "wolfpack: installing ${need_apt[*]} with apt-get" >&2
@@ -21,23 +23,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     exit 1
   fi
 fi
+# Every tool a test needs is here now: a test that finds one missing fails instead of skipping.
+export WOLFPACK_TEST_REQUIRE_TOOLS=1
 
 pnpm install --frozen-lockfile --reporter=silent
 pnpm build
-pnpm -r typecheck
+# The CLI's and the browser tests' own builds are the one just made.
+export WOLFPACK_TEST_BUILT=1 WOLFPACK_E2E_SKIP_BUILD=1
+# lint is tsc with --noUnusedLocals/--noUnusedParameters added: every type error fails it too.
 pnpm -r lint
 
-report_dir="$(mktemp -d)"
-status=0
-run() { # name, then the command
-  local name=$1; shift
-  echo "== $name"
-  "$@" --reporter=default --reporter=json --outputFile="$report_dir/$name.json" || status=1
-}
-run core pnpm --filter @wolfpack/core exec vitest run
-run server pnpm --filter @wolfpack/server exec vitest run
-run cli pnpm --filter @wolfpack/cli exec vitest run
-run web-unit pnpm --filter @wolfpack/web exec vitest run
-run web-e2e pnpm --filter @wolfpack/web exec vitest run --config vitest.e2e.config.ts
-node scripts/test-summary.mjs "$report_dir" || status=1
-exit $status
+# The suites side by side; each one's output whole when it ends, then the timings (run-suites.mjs).
+node scripts/run-suites.mjs
