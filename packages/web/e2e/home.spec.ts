@@ -31,6 +31,11 @@ async function waitForStages(page: Page, status: string, count = 5): Promise<voi
   );
 }
 
+/** Waits until the prompt card's character count shows `length`: the render of the latest edit. */
+async function promptLength(page: Page, length: number): Promise<void> {
+  await page.getByTestId('prompt-panel').getByText(`${length} chars`, { exact: true }).waitFor();
+}
+
 describe('Home: the build screen', () => {
   const browser = useBrowser();
 
@@ -116,7 +121,9 @@ describe('Home: the build screen', () => {
     await openSignedIn(page);
     const prompt = page.getByTestId('prompt-input');
     await prompt.fill('short one');
-    await page.waitForTimeout(200);
+    // The tip is opened by the same edit that redraws the character count (one render), so once the
+    // count says 9 the tip has had its chance: its absence is the answer, not a render still to come.
+    await promptLength(page, 9);
     expect(await page.getByTestId('enhance-tip').count()).toBe(0);
     await prompt.fill('short one!');
     await page.getByTestId('enhance-tip').waitFor();
@@ -128,7 +135,7 @@ describe('Home: the build screen', () => {
 
     await page.reload();
     await prompt.fill('another idea that is long');
-    await page.waitForTimeout(300);
+    await promptLength(page, 25);
     expect(await page.getByTestId('enhance-tip').count()).toBe(0);
   });
 
