@@ -4,15 +4,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { needTool } from '../testing/required-tool.js';
 import { executeProject } from './execute-project.js';
 import { findExecutable } from './sandbox.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 import { correctProjects } from './fixtures/correct.js';
 import { createsMarker, faultyProjects, needsDatabase, pythonNeedsFlask, tinyGreetPackage, usesLocalPackage } from './fixtures/faulty.js';
 
-const bwrapInstalled = existsSync('/usr/bin/bwrap');
-if (!bwrapInstalled) console.warn('execution tests skipped: /usr/bin/bwrap is missing (Debian: apt-get install bubblewrap)');
-const chromiumInstalled = existsSync('/usr/lib/chromium/chromium') || existsSync('/usr/bin/chromium');
+const bwrapInstalled = needTool({ tool: 'bubblewrap', available: existsSync('/usr/bin/bwrap') }, 'the execution gate on real projects');
+const chromiumInstalled =
+  bwrapInstalled && needTool({ tool: 'chromium', available: existsSync('/usr/lib/chromium/chromium') || existsSync('/usr/bin/chromium') }, 'the execution gate\'s page checks');
 
 const scratch = mkdtempSync(join(tmpdir(), 'wolfpack-exec-test-'));
 chmodSync(scratch, 0o755); // the dependency cache inside must be readable by the sandbox user

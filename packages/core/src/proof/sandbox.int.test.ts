@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { needTool } from '../testing/required-tool.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
 import { PYTHON_RUNTIME_RESERVE_BYTES } from './sandbox-limits.js';
 import { withProjectCopy } from './project-copy.js';
 import * as hostile from './fixtures/hostile.js';
 
-const bwrapInstalled = existsSync('/usr/bin/bwrap');
-if (!bwrapInstalled) console.warn('sandbox tests skipped: /usr/bin/bwrap is missing (Debian: apt-get install bubblewrap)');
+const bwrapInstalled = needTool({ tool: 'bubblewrap', available: existsSync('/usr/bin/bwrap') }, 'the sandbox tests');
 
 let sandbox: Sandbox;
 let outside: string;
