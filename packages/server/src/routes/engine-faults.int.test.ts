@@ -99,15 +99,14 @@ describe.each(testDatabases())('engines failing during a run on %s', (kind) => {
     return { client, userId: row!.id };
   }
 
-  async function run(client: TestClient): Promise<{ events: ReceivedEvent[]; runId: string; ms: number }> {
-    const started = Date.now();
+  async function run(client: TestClient): Promise<{ events: ReceivedEvent[]; runId: string }> {
     const { events } = await readEvents(`${server.url}/api/wolfpack/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: client.cookieHeader() },
       body: JSON.stringify({ idea: 'A habit tracker', modelOrder: [], cycles: 1 }),
     });
     const first = events[0]?.event;
-    return { events, runId: first?.type === 'run' ? first.runId : '', ms: Date.now() - started };
+    return { events, runId: first?.type === 'run' ? first.runId : '' };
   }
 
   const balance = async (client: TestClient) => balanceReply.parse((await client.get('/api/billing/balance')).json).balanceCents;
@@ -190,10 +189,11 @@ describe.each(testDatabases())('engines failing during a run on %s', (kind) => {
     const { client, userId } = await user();
     const before = fake.requests.length;
     faults.push({ stage: 'Building', times: Infinity, behaviour: (answer) => openaiReplies.stream(halves(answer), { interruptAfter: 1, interrupt: 'stall' }) });
-    const { events, runId, ms } = await run(client);
+    // Bounded: the run ends with its error (a run left waiting would meet the test's timeout),
+    // and what ended it is the watchdog's sentence, with the configured 1 s.
+    const { events, runId } = await run(client);
     const last = events.at(-1)!.event;
     expect(last.type === 'error' && last.error).toMatch(/^No engine could complete Building\. Engine alpha stopped sending output for 1 s\. It may be overloaded; try again, or use another engine\. \(Gave up after 3 attempts\.\)$/);
-    expect(ms).toBeLessThan(20_000);
     // Files are built in parallel: each was tried at most three times, and every stalled
     // connection was closed by us, not left open on the provider.
     const building = fake.requests.slice(before).filter((r) => stageOf(messagesOf(r)) === 'Building');
@@ -208,11 +208,15 @@ describe.each(testDatabases())('engines failing during a run on %s', (kind) => {
 
   it('a provider that never sends headers is given up at the first-chunk timeout', async () => {
     const { client } = await user();
+    const before = fake.requests.length;
     faults.push({ stage: 'Planning', times: Infinity, behaviour: () => ({ kind: 'hang' }) });
-    const { events, ms } = await run(client);
+    const { events } = await run(client);
     const last = events.at(-1)!.event;
     expect(last.type === 'error' && last.error).toMatch(/^No engine could complete Planning\. Engine alpha sent no output within 1\.5 s of the request\..*\(Gave up after 3 attempts\.\)$/);
-    expect(ms).toBeLessThan(20_000);
+    // Three requests, each given up by us: none is left hanging on the provider.
+    const planning = fake.requests.slice(before).filter((r) => stageOf(messagesOf(r)) === 'Planning');
+    expect(planning).toHaveLength(3);
+    await expect.poll(() => planning.every((r) => r.clientClosedEarly)).toBe(true);
     expect(await balance(client)).toBe(1500);
   });
 
@@ -220,13 +224,13 @@ describe.each(testDatabases())('engines failing during a run on %s', (kind) => {
     const { client, userId } = await user();
     const before = fake.requests.length;
     faults.push({ stage: 'Building', times: Infinity, behaviour: (answer) => openaiReplies.stream(halves(answer), { interruptAfter: 1, interrupt: { trickle: { everyMs: 50 } } }) });
-    const { events, runId, ms } = await run(client);
+    const { events, runId } = await run(client);
     const last = events.at(-1)!.event;
+    // The call deadline's sentence with the configured 6 s, not the 1 s watchdog's (chunks kept
+    // coming). That the deadline fires at its time exactly is core's engine-faults test, on a fake clock.
     expect(last.type === 'error' && last.error).toBe(
       'No engine could complete Building. Engine alpha did not finish its answer within 6 s, the longest one call may take, so it was stopped. Try again, or use another engine.',
     );
-    expect(ms).toBeGreaterThanOrEqual(6000);
-    expect(ms).toBeLessThan(20_000);
     // Not retried: each planned file was asked for once, and the connections were closed.
     const building = fake.requests.slice(before).filter((r) => stageOf(messagesOf(r)) === 'Building');
     expect(building.length).toBeGreaterThan(0);

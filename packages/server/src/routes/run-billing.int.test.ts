@@ -163,7 +163,9 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
 
   it('a later stage holds while its engines work; spent elsewhere meanwhile, the hold is refused, its calls are cancelled uncharged, and the run stops for credits', async () => {
     // The balance is spent elsewhere while Planning works: the run still believes what its first
-    // hold left, so Building's calls go out at once (they answer slowly), and its hold is refused.
+    // hold left, so Building's calls go out at once, and its hold is refused. They would answer
+    // only after ten minutes, long past the test's timeout: the run can stop in time only by
+    // cancelling them.
     let drained: Promise<unknown> | undefined;
     let userId = '';
     let ledger!: LedgerService;
@@ -173,17 +175,15 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
           drained ??= ledger.balance(userId).then(({ balanceCents }) => ledger.post(userId, { kind: 'adjustment', amountCents: -balanceCents, reference: 'test-spent-elsewhere' }));
           return { headersDelayMs: 200 };
         }
-        return /Building engine/.test(system) ? { headersDelayMs: 5000 } : undefined;
+        return /Building engine/.test(system) ? { headersDelayMs: 600_000 } : undefined;
       },
     });
     const sql = sqlOf(server);
     userId = await spenderId(server);
     ledger = new LedgerService(server.db.orm);
     await ledger.post(userId, { kind: 'top_up', amountCents: 100_000, reference: 'test-top-up' });
-    const started = Date.now();
     const events = await run(server, client, {});
     expect(events.at(-1)!.event).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
-    expect(Date.now() - started).toBeLessThan(4000);
     const stages = events.flatMap((e) => (e.event.type === 'stage' ? [`${e.event.role}:${e.event.ok}`] : []));
     expect(stages).toEqual(['Planning:false', 'Planning:true', 'Building:false']);
     // Building's calls were sent before its hold was taken, and every one was cancelled.
