@@ -119,7 +119,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     // One process owns an embedded database: whatever it finds running at start-up was its own.
     orphansAtStart: db.kind === 'pglite',
     ...(db.kind === 'postgres' && config.databaseUrl
-      ? { notifier: new PostgresRunNotifier(config.databaseUrl, (sql, params) => db.orm.em.fork().getConnection().execute(sql, params), log) }
+      ? { notifier: new PostgresRunNotifier(config.databaseUrl, (sql, params) => db.orm.em.fork().getConnection().execute(sql, params), log, config.runPollMs) }
       : {}),
     onProjectSaved: async (run) => {
       // Pays the referrers once, on the first completed build; never throws into the run.

@@ -26,6 +26,7 @@ const envSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   WOLFPACK_RUN_LEASE_SECONDS: z.coerce.number().positive().default(3),
+  WOLFPACK_RUN_POLL_SECONDS: z.coerce.number().positive().default(5),
   WOLFPACK_SHOWCASE_FEE_PERCENT: z.coerce.number().int('WOLFPACK_SHOWCASE_FEE_PERCENT must be a whole percent').min(0).max(100).default(20),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
@@ -60,6 +61,11 @@ export interface ServerConfig {
   /** A running run whose server has not reported for this long counts as interrupted. */
   /** A run whose server has not renewed its lease for this long is taken over by a live server. */
   runLeaseMs: number;
+  /**
+   * PostgreSQL: how often a server following another server's run looks at the database anyway,
+   * in case a NOTIFY was lost (notices bring events at once).
+   */
+  runPollMs: number;
   /** Stripe keys (payments are off without both) and another API host for tests. Never logged. */
   stripe: StripeConfig;
   /** The platform's share of a commercial Showcase sale, in percent; the seller gets the rest. */
@@ -106,6 +112,7 @@ export function loadConfig(
     githubApiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
     runLeaseMs: e.WOLFPACK_RUN_LEASE_SECONDS * 1000,
+    runPollMs: e.WOLFPACK_RUN_POLL_SECONDS * 1000,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,
     ...stripUndefined(overrides),

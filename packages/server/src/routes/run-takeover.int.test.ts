@@ -204,7 +204,9 @@ describe.runIf(testDatabases().includes('postgres'))('two servers on one Postgre
     cleanup.push(() => engine.close());
     const servers: ServerProcess[] = [];
     for (let i = 0; i < 2; i++) {
-      const server = await spawnServer(pricedEnv(engine, seed));
+      // A follower on the other server would read the database every ten minutes only: whatever
+      // reaches it sooner came by NOTIFY.
+      const server = await spawnServer({ ...pricedEnv(engine, seed), WOLFPACK_RUN_POLL_SECONDS: '600' });
       cleanup.push(() => server.crash());
       servers.push(server);
     }
@@ -217,28 +219,22 @@ describe.runIf(testDatabases().includes('postgres'))('two servers on one Postgre
     // Sign-up through one server, the run through the other: the session is the database's.
     const client = await register(proxy.url, 'scaled');
     const runId = await startRun(client, proxy.url, 'A run across two servers');
-    const follower = followWithEventSource(`${proxy.url}/api/wolfpack/runs/${runId}/events`, client.cookieHeader());
-    await until(() => follower.events.some(building), 60_000, 'the Building stage');
-
-    // Live events crossed processes by NOTIFY: each arrived well inside the 5 s fallback poll.
-    const storedAt = await sql.execute<Array<{ seq: number; at: Date }>>('select seq, created_at as at from run_events where conversation_id = ?', [runId]);
-    const lags = follower.events.map((e) => e.receivedAt - new Date(storedAt.find((s) => Number(s.seq) === e.id)!.at).getTime());
-    expect(Math.max(...lags.slice(1))).toBeLessThan(2000);
-
     const [owner] = await sql.execute<Array<{ instance_id: string }>>('select instance_id from conversations where id = ?', [runId]);
     const runner = findRunner(servers, owner!.instance_id);
-    const killedAt = Date.now();
-    await runner.crash();
-    proxy.targets = servers.filter((s) => s !== runner).map((s) => s.url);
-    await follower.ended;
+    const survivor = servers.find((s) => s !== runner)!;
+    // Followed through the server that does not run it: live events must cross processes.
+    proxy.targets = [survivor.url];
+    const follower = followWithEventSource(`${proxy.url}/api/wolfpack/runs/${runId}/events`, client.cookieHeader());
+    // Live events crossed processes by NOTIFY: with the fallback poll at ten minutes, nothing
+    // else brings them to the survivor within this wait (was: each event's lag < 2 s).
+    await until(() => follower.events.some(building), 60_000, 'the Building stage');
 
-    const [taken] = await sql.execute<Array<{ at: Date }>>(
-      `select created_at as at from run_events where conversation_id = ? and data->>'message' like ? order by seq limit 1`,
-      [runId, `${RESTARTED}%`],
-    );
-    const takeoverMs = new Date(taken!.at).getTime() - killedAt;
-    console.log(`takeover after kill -9: ${takeoverMs} ms (lease 3 s, target 5 s)`);
-    expect(takeoverMs).toBeLessThan(8000); // the 5 s target is measured by `pnpm bench takeover`; this only catches a broken takeover
+    await runner.crash();
+    await follower.ended;
+    // The survivor took the run over and finished it (a takeover that never comes would leave the
+    // follower waiting into the test's timeout); how fast is `pnpm bench takeover`'s business.
+    const [after] = await sql.execute<Array<{ instance_id: string; takeovers: number }>>('select instance_id, takeovers from conversations where id = ?', [runId]);
+    expect({ instanceId: after!.instance_id, takeovers: Number(after!.takeovers) }).toEqual({ instanceId: survivor.instanceId, takeovers: 1 });
     await expectWholeProject(follower.events, client);
     await expectStoredOnce(sql, runId, follower.events);
   }, 150_000);
