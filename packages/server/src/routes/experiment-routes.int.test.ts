@@ -79,8 +79,8 @@ describe.each(testDatabases())('cost-comparison lab on %s', { timeout: 120_000 }
     expect(done.status).toBe('wolfpack_complete');
     // The figures are the run's own: what it was billed and how long its stages took.
     const sql = server.db.orm.em.fork() as unknown as Sql;
-    const [run] = await sql.execute<Array<{ id: string; idea: string; status: string; execution_ms: string | number }>>(
-      `select c.id, c.idea, c.status, c.execution_ms from conversations c join experiments e on e.conversation_id = c.id where e.id = ?`,
+    const [run] = await sql.execute<Array<{ id: string; idea: string; status: string; execution_ms: string | number; stages: Array<{ role: string; durationMs: number }> | string }>>(
+      `select c.id, c.idea, c.status, c.execution_ms, c.stages from conversations c join experiments e on e.conversation_id = c.id where e.id = ?`,
       [started.id],
     );
     expect(run).toMatchObject({ idea: 'A recipe tracker with shopping lists', status: 'completed' });
@@ -89,7 +89,12 @@ describe.each(testDatabases())('cost-comparison lab on %s', { timeout: 120_000 }
     expect(done.wolfpackCostCents).toBeGreaterThan(0);
     const balanceAfter = balanceReply.parse((await client.get('/api/billing/balance')).json).balanceCents;
     expect(balanceBefore - balanceAfter).toBe(done.wolfpackCostCents);
+    // How long its stages took: the run's five stage durations, added up as the run did.
+    const stages = typeof run!.stages === 'string' ? (JSON.parse(run!.stages) as Array<{ role: string; durationMs: number }>) : run!.stages;
+    expect(stages.map((stage) => stage.role)).toEqual(['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code']);
     expect(done.wolfpackProcessingTimeMs).toBe(Number(run!.execution_ms));
+    expect(done.wolfpackProcessingTimeMs).toBe(Math.round(stages.reduce((sum, stage) => sum + stage.durationMs, 0)));
+    // Present, not a placeholder (a lower bound only: a busy machine makes it larger, never 0).
     expect(done.wolfpackProcessingTimeMs).toBeGreaterThan(0);
 
     // The costs: Model A = run cost + 300; Replit-only 10000.

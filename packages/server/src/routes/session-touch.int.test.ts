@@ -51,6 +51,7 @@ describe.each(testDatabases())('session touched by an event stream on %s', (kind
       body: JSON.stringify(body),
     });
     const text = await res.text();
+    const finished = Date.now();
     expect(res.status, text).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(text).toContain(last);
@@ -59,7 +60,9 @@ describe.each(testDatabases())('session touched by an event stream on %s', (kind
     expect(cookie, res.headers.getSetCookie().join('\n')).toBeDefined();
     expect(cookie).toContain(client.cookieHeader().match(/wolfpack\.sid=([^;]+)/)![1]!);
     const after = await stored(userId);
+    // Touched by this request: between the clock readings on either side of it.
     expect(after.lastSeen).toBeGreaterThanOrEqual(started);
+    expect(after.lastSeen).toBeLessThanOrEqual(finished);
     expect(after.expiresAt).toBeGreaterThan(before.expiresAt + 60_000);
     // Give a late commit (the old failure) the time to happen and be logged.
     await new Promise((resolve) => setTimeout(resolve, 200));
