@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stageMaxCalls, stageWorstCase, settleCalls, callMaxTokens, mayHoldInFlight, MAX_OUTPUT_TOKENS_PER_CALL, PROMPT_OVERHEAD_TOKENS } from './guardrail.js';
-import { callCostCents, centsToDollars, CREDIT_PACKS, formatCents, grantResetDate, grantMonth, notEnoughCreditsMessage, packForAmountCents, walletMove } from './money.js';
+import { stageMaxCalls, stageWorstCase, settleCalls, callMaxTokens, enhancementWorstCase, mayHoldInFlight, MAX_OUTPUT_TOKENS_PER_CALL, PROMPT_OVERHEAD_TOKENS } from './guardrail.js';
+import { callCostCents, centsToDollars, costCapMessage, CREDIT_PACKS, formatCents, grantResetDate, grantMonth, notEnoughCreditsMessage, packForAmountCents, walletMove } from './money.js';
 
 describe('money', () => {
   it('has the four packs with their bonuses, rounded down', () => {
@@ -35,6 +35,9 @@ describe('money', () => {
     expect(centsToDollars(5)).toBe('0.05');
     expect(centsToDollars(-1234)).toBe('-12.34');
     expect(formatCents(-5)).toBe('-$0.05');
+    // Nothing is not a debit.
+    expect(centsToDollars(0)).toBe('0.00');
+    expect(formatCents(0)).toBe('$0.00');
     fc.assert(fc.property(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), (c) => {
         expect(Math.round(Number(centsToDollars(c)) * 100)).toBe(c);
       }),
@@ -49,6 +52,10 @@ describe('money', () => {
 
   it('says how much a stage needs and what the balance is', () => {
     expect(notEnoughCreditsMessage(1234, 56)).toBe('Not enough credits: this stage needs about $12.34 and your balance is $0.56. Add credits in Settings.');
+  });
+
+  it("says how much a stage needs and how much of the run's own cap is left", () => {
+    expect(costCapMessage(1234, 56, 2000)).toBe("Cost limit reached: this stage needs about $12.34 and only $0.56 of this run's $20.00 limit is left. Raise maxCostCents or resume with a higher limit.");
   });
 });
 
@@ -66,6 +73,20 @@ describe('spend guardrail', () => {
     const worst = stageWorstCase({ role: 'Planning', plannedFiles: 0, repairRounds: 2, completionAttempts: 2 }, 3000, [0.5, 2]);
     expect(worst.tokens).toBe(1000 + PROMPT_OVERHEAD_TOKENS + MAX_OUTPUT_TOKENS_PER_CALL);
     expect(worst.cents).toBe(callCostCents(2, callMaxTokens(3000)));
+  });
+
+  it('reserves nothing for a stage whose engines have no price', () => {
+    const worst = stageWorstCase({ role: 'Checking', plannedFiles: 0, repairRounds: 2, completionAttempts: 0 }, 3000, []);
+    expect(worst).toEqual({ calls: 2, tokens: 2 * callMaxTokens(3000), cents: 0 });
+  });
+
+  it("prices the enhancement's worst case: each call also reads every engine's first-pass answer", () => {
+    // 3,000 characters: 1,000 tokens in, + overhead, + the answer, + three first-pass answers read back.
+    const perCall = 1000 + PROMPT_OVERHEAD_TOKENS + MAX_OUTPUT_TOKENS_PER_CALL + 3 * MAX_OUTPUT_TOKENS_PER_CALL;
+    expect(enhancementWorstCase(3000, 4, 3, [1, 2])).toEqual({ calls: 4, tokens: 4 * perCall, cents: 4 * callCostCents(2, perCall) });
+    expect(enhancementWorstCase(3000, 4, 3, [2])).toEqual({ calls: 4, tokens: 141_072, cents: 4 * 71 });
+    // A smaller output cap bounds both the answers and what is read back.
+    expect(enhancementWorstCase(300, 2, 2, [305], 1000)).toEqual({ calls: 2, tokens: 2 * (100 + PROMPT_OVERHEAD_TOKENS + 1000 + 2 * 1000), cents: 2 * callCostCents(305, 4600) });
   });
 
   it('never settles more than was held, nor more than a call cost', () => {

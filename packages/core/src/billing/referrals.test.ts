@@ -9,6 +9,7 @@ import {
   REFERRAL_LEVEL_PERCENTS,
   REFERRAL_SIGNUP_CENTS,
   referralCodeFrom,
+  referralEventCents,
   referralLink,
   referralRewardValue,
   splitReferralReward,
@@ -20,6 +21,13 @@ const amount = fc.integer({ min: 0, max: 10_000_000 });
 const grantedAt = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true });
 /** Milliseconds after the grant, up to ten years. */
 const elapsed = fc.integer({ min: 0, max: 3650 * DAY_MS });
+
+describe('referralEventCents', () => {
+  it('pays $5 for a sign-up and $15 for a first build', () => {
+    expect(referralEventCents('signup')).toBe(500);
+    expect(referralEventCents('first_build')).toBe(1500);
+  });
+});
 
 describe('splitReferralReward', () => {
   it('pays the spec figures for sign-up and first build over seven generations', () => {
@@ -99,6 +107,16 @@ describe('referralRewardValue', () => {
     );
   });
 
+  it('turns from active to grace on day 90 and starts decaying on day 120, to the millisecond', () => {
+    const at = new Date('2026-01-01T00:00:00Z');
+    const after = (ms: number) => referralRewardValue(500, at, new Date(at.getTime() + ms));
+    expect(after(90 * DAY_MS - 1).phase).toBe('active');
+    expect(after(90 * DAY_MS)).toEqual({ phase: 'grace', valueCents: 500, decayMonths: 0 });
+    expect(after(120 * DAY_MS - 1).phase).toBe('grace');
+    // Decaying, but no month of it has passed yet.
+    expect(after(120 * DAY_MS)).toEqual({ phase: 'decaying', valueCents: 500, decayMonths: 0 });
+  });
+
   it('decays $5 by 10 % a month from day 150', () => {
     const at = new Date('2026-01-01T00:00:00Z');
     const day = (d: number) => new Date(at.getTime() + d * DAY_MS);
@@ -137,5 +155,6 @@ describe('referralLink', () => {
   it('is the origin with ?ref=CODE, whatever trailing slashes', () => {
     expect(referralLink('https://wolfpack.example/', 'WPAB12CD')).toBe('https://wolfpack.example/?ref=WPAB12CD');
     expect(referralLink('http://localhost:3000', 'WPAB12CD')).toBe('http://localhost:3000/?ref=WPAB12CD');
+    expect(referralLink('https://wolfpack.example///', 'WPAB12CD')).toBe('https://wolfpack.example/?ref=WPAB12CD');
   });
 });

@@ -81,3 +81,148 @@ describe('buildVerificationRecord', () => {
     expect(css.notProven).toContain('1 file not covered by any check (styles.css)');
   });
 });
+
+describe('buildVerificationRecord, check by check', () => {
+  const node = (checks: ExecutionReport['checks'], runtimes: ExecutionReport['runtimes'] = ['node']): ExecutionReport => ({ executed: true, sandbox: 'bubblewrap', runtimes, checks, durationMs: 900 });
+  const noStatic = (paths: string[]) => ({ checked: paths.map((path) => ({ path, checks: [] })), problems: [], passed: true });
+
+  it('keeps each static check with the files it read, its problems and their lines; a rule that lists no files is named by its problems', () => {
+    const record = buildVerificationRecord({
+      version: 2,
+      paths: ['index.js', 'lib.js', 'README.md'],
+      staticReport: {
+        checked: [
+          { path: 'index.js', checks: ['syntax', 'imports'] },
+          { path: 'lib.js', checks: ['syntax'] },
+          { path: 'README.md', checks: [] },
+        ],
+        problems: [
+          { path: 'lib.js', check: 'syntax', message: "Unexpected token '}'", line: 7, detail: 'node --check lib.js' },
+          { path: 'lib.js', check: 'duplicates', message: "'sum' is also defined in index.js" },
+        ],
+        passed: false,
+      },
+      execution: node([]),
+      now: new Date('2026-11-20T10:00:00Z'),
+    });
+    expect(record.checks).toEqual([
+      { check: 'syntax', kind: 'static', status: 'failed', files: ['index.js', 'lib.js'], problems: [{ path: 'lib.js', message: "Unexpected token '}'", line: 7 }] },
+      { check: 'imports', kind: 'static', status: 'passed', files: ['index.js'], problems: [] },
+      { check: 'duplicates', kind: 'static', status: 'failed', files: ['lib.js'], problems: [{ path: 'lib.js', message: "'sum' is also defined in index.js" }] },
+    ]);
+    expect(record).toMatchObject({ version: 2, createdAt: '2026-11-20T10:00:00.000Z', verdict: 'failed', executed: true, coveredFiles: ['index.js', 'lib.js'], uncoveredFiles: ['README.md'] });
+    expect(record).not.toHaveProperty('notExecutedReason');
+    expect(record.proven).toBe('2 files checked (syntax, imports, duplicates).');
+    expect(record.notProven).toBe('syntax failed: 1 problem; duplicates failed: 1 problem; 1 file not covered by any check (README.md).');
+  });
+
+  it('keeps what each execution check says: command, summary, reason, test counts, problems with their lines', () => {
+    const problem = { path: 'src/server.js', line: 12, message: 'it exited with status 1 within 3 s: TypeError: boom', command: 'npm start', output: 'TypeError: boom' };
+    const record = buildVerificationRecord({
+      version: 1,
+      paths: ['src/server.js', 'test/server.test.js', 'main.py'],
+      staticReport: noStatic(['src/server.js', 'test/server.test.js', 'main.py']),
+      execution: node(
+        [
+          { check: 'tests', runtime: 'node', status: 'passed', files: ['test/server.test.js', 'src/server.js'], command: 'npm test', summary: '3 tests passed', problems: [], durationMs: 412.6, tests: { passed: 3, failed: 0 } },
+          { check: 'start', runtime: 'node', status: 'failed', files: ['src/server.js'], command: 'npm start', problems: [problem, { path: 'src/server.js', message: 'no port' }], durationMs: 3000 },
+          { check: 'start', runtime: 'python', status: 'skipped', files: ['main.py'], reason: 'Python 3 is not installed on this server', problems: [], durationMs: 0 },
+        ],
+        ['node', 'python'],
+      ),
+    });
+    expect(record.checks).toEqual([
+      { check: 'tests', kind: 'execution', runtime: 'node', status: 'passed', files: ['test/server.test.js', 'src/server.js'], command: 'npm test', summary: '3 tests passed', problems: [], durationMs: 413, tests: { passed: 3, failed: 0 } },
+      { check: 'start', kind: 'execution', runtime: 'node', status: 'failed', files: ['src/server.js'], command: 'npm start', problems: [problem, { path: 'src/server.js', message: 'no port' }], durationMs: 3000 },
+      { check: 'start', kind: 'execution', runtime: 'python', status: 'skipped', files: ['main.py'], reason: 'Python 3 is not installed on this server', problems: [], durationMs: 0 },
+    ]);
+    expect(verificationRecord.parse(record)).toEqual(record);
+    expect(record.verdict).toBe('failed');
+    // A start that failed is not "starts cleanly", even beside one that was skipped; a check that
+    // was skipped is not named among those that checked anything.
+    expect(record.proven).toBe('2 files checked (tests, start), 3 tests passed.');
+    expect(record.notProven).toBe('start failed: 2 problems; start skipped: Python 3 is not installed on this server; 1 file not covered by any check (main.py).');
+    expect(record.uncoveredFiles).toEqual(['main.py']);
+  });
+
+  it('says it starts cleanly only when no start failed, and the page loads only when no page load failed', () => {
+    const paths = ['server.js', 'main.py', 'index.html'];
+    const check = (name: 'start' | 'page-load', runtime: 'node' | 'python' | 'web', status: 'passed' | 'failed', file: string) => ({
+      check: name,
+      runtime,
+      status,
+      files: [file],
+      problems: status === 'failed' ? [{ path: file, message: `${name} failed` }] : [],
+      durationMs: 100,
+    });
+    const proven = (checks: ExecutionReport['checks']) => buildVerificationRecord({ version: 1, paths, staticReport: noStatic(paths), execution: node(checks, ['node', 'python', 'web']) }).proven;
+    expect(proven([check('start', 'node', 'passed', 'server.js'), check('page-load', 'web', 'passed', 'index.html')])).toBe('2 files checked (start, page-load), starts cleanly, the page loads without errors.');
+    expect(proven([check('start', 'node', 'passed', 'server.js'), check('start', 'python', 'failed', 'main.py')])).toBe('2 files checked (start).');
+    expect(proven([check('start', 'python', 'failed', 'main.py'), check('start', 'node', 'passed', 'server.js')])).toBe('2 files checked (start).');
+    expect(proven([check('start', 'node', 'failed', 'server.js')])).toBe('1 file checked (start).');
+    expect(proven([check('page-load', 'web', 'passed', 'index.html'), check('page-load', 'web', 'failed', 'server.js')])).toBe('2 files checked (page-load).');
+    expect(proven([check('page-load', 'web', 'failed', 'index.html')])).toBe('1 file checked (page-load).');
+    // Another check's failure takes nothing from a start or a page that worked.
+    expect(proven([check('start', 'node', 'passed', 'server.js'), check('page-load', 'web', 'passed', 'index.html'), { ...check('start', 'node', 'passed', 'main.py'), check: 'tests', status: 'failed' }])).toBe(
+      '3 files checked (start, page-load, tests), starts cleanly, the page loads without errors.',
+    );
+  });
+
+  it('counts only the tests of test runs that passed, and only when the runner gave counts', () => {
+    const paths = ['a.test.js', 'b.test.js', 'c.test.js'];
+    const record = buildVerificationRecord({
+      version: 1,
+      paths,
+      staticReport: noStatic(paths),
+      execution: node([
+        { check: 'tests', runtime: 'node', status: 'passed', files: ['a.test.js'], problems: [], durationMs: 1, tests: { passed: 4, failed: 0 } },
+        { check: 'tests', runtime: 'node', status: 'failed', files: ['b.test.js'], problems: [{ path: 'b.test.js', message: 'x' }], durationMs: 1, tests: { passed: 5, failed: 2 } },
+        // A runner whose output gave no counts, and one that crashed after every test passed.
+        { check: 'tests', runtime: 'node', status: 'passed', files: ['c.test.js'], problems: [], durationMs: 1 },
+        { check: 'tests', runtime: 'python', status: 'failed', files: ['c.test.js'], problems: [{ path: 'c.test.js', message: 'y' }], durationMs: 1, tests: { passed: 6, failed: 0 } },
+        { check: 'install', runtime: 'node', status: 'passed', files: ['a.test.js'], problems: [], durationMs: 1, tests: { passed: 100, failed: 0 } },
+      ]),
+    });
+    expect(record.proven).toBe('3 files checked (tests, install), 4 tests passed.');
+    expect(record.notProven).toBe('tests failed (2 of 7 tests): 1 problem; tests failed: 1 problem.');
+  });
+
+  it('nothing checked is nothing proven, even when the sandbox ran: every check skipped is unproven', () => {
+    const record = buildVerificationRecord({
+      version: 1,
+      paths: ['main.py'],
+      staticReport: noStatic(['main.py']),
+      execution: node([{ check: 'tests', runtime: 'python', status: 'skipped', files: ['main.py'], problems: [], durationMs: 0 }], ['python']),
+    });
+    expect(record.verdict).toBe('unproven');
+    expect(record.proven).toBe('Nothing was checked.');
+    // A skipped check that gives no reason says so.
+    expect(record.notProven).toBe('tests skipped: no reason given; 1 file not covered by any check (main.py).');
+  });
+
+  it('says why nothing ran, by default that running code is off on this server', () => {
+    const off = buildVerificationRecord({ version: 1, paths: ['data.json'], staticReport: { checked: [{ path: 'data.json', checks: ['json'] }], problems: [], passed: true } });
+    expect(off).toMatchObject({ verdict: 'unproven', executed: false, notExecutedReason: 'not executed: running generated code is turned off on this server' });
+    expect(off.notProven).toBe('not executed: running generated code is turned off on this server.');
+    const reason = 'not executed: no sandbox on this server (bwrap not found)';
+    const noSandbox = buildVerificationRecord({ version: 1, paths: ['data.json'], staticReport: noStatic(['data.json']), execution: { executed: false, notExecutedReason: reason, runtimes: ['node'], checks: [], durationMs: 0 } });
+    expect(noSandbox.notExecutedReason).toBe(reason);
+    expect(noSandbox.notProven).toBe(`${reason}; 1 file not covered by any check (data.json).`);
+  });
+
+  it('has nothing to say against a project every check covered and passed', () => {
+    const record = buildVerificationRecord({ version: 1, paths: ['index.js'], staticReport: { checked: [{ path: 'index.js', checks: ['syntax'] }], problems: [], passed: true }, execution: node([{ check: 'start', runtime: 'node', status: 'passed', files: ['index.js'], problems: [], durationMs: 1 }]) });
+    expect(record.verdict).toBe('passed');
+    expect(record.notProven).toBe('');
+    expect(record.uncoveredFiles).toEqual([]);
+  });
+
+  it('names at most five uncovered files', () => {
+    const uncovered = (n: number) => {
+      const paths = Array.from({ length: n }, (_, i) => `docs/${i + 1}.md`);
+      return buildVerificationRecord({ version: 1, paths, staticReport: noStatic(paths), execution: node([]) }).notProven;
+    };
+    expect(uncovered(5)).toBe('5 files not covered by any check (docs/1.md, docs/2.md, docs/3.md, docs/4.md, docs/5.md).');
+    expect(uncovered(7)).toBe('7 files not covered by any check (docs/1.md, docs/2.md, docs/3.md, docs/4.md, docs/5.md, …).');
+  });
+});

@@ -175,6 +175,11 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     const theirs = (await ledgerRows(sql, otherId)).map((r) => ({ ...r, reference: String(r['reference']).replace('hold:other-', 'hold:').replace(otherId, userId) }));
     expect(mine).toEqual(theirs);
     expect(mine.slice(-2).map((r) => [r['amount'], r['after'], r['grant_delta']])).toEqual([[-700, 800, -500], [-300, 500, 0]]);
+    // Each hold is in the ledger as what it is, by either path: a reservation under the hold's id that says so.
+    expect(mine.slice(-2).map((r) => [r['kind'], r['reference'], r['description']])).toEqual([
+      ['reservation', 'hold:a', 'Held for a stage'],
+      ['reservation', 'hold:b', 'Held for a stage'],
+    ]);
     const holds = await sql.execute<Array<Record<string, unknown>>>(`select id, amount_cents::int as cents, status from holds where user_id = ? order by id`, [userId]);
     expect(holds).toEqual([{ id: 'a', cents: 700, status: 'open' }, { id: 'b', cents: 300, status: 'open' }]);
     // More than the balance: the locked transaction decides (a hold made before would stand).
