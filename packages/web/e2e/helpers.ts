@@ -80,3 +80,19 @@ export async function buildProjectViaApi(page: Page, idea: string): Promise<stri
 export async function skipEnhanceTip(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.setItem('enhanceTipShown', 'true'));
 }
+
+/**
+ * Resolves once what the last move of Playwright's page clock (runFor, pauseAt) set off has
+ * rendered: React renders the state a timer changed in a task it posts on a MessageChannel, and
+ * that task runs before this one's. A positive signal to read the page by, not a wait.
+ */
+export async function renderedAfterClockMove(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }),
+  );
+}

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { uniqueUsername, useBrowser } from './harness';
-import { delay, openToast, pathOf, saveShot, signUpViaApi, waitForToast } from './helpers';
+import { delay, openToast, pathOf, renderedAfterClockMove, saveShot, signUpViaApi, waitForToast } from './helpers';
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent())?.trim() ?? '';
 
@@ -23,7 +23,20 @@ async function timerMovesOn(page: Page, before: string): Promise<string> {
 /** '1:05.3' → 65300 ms. */
 function readingMs(reading: string): number {
   const parts = reading.split(':').map(Number);
-  return parts.reduce((total, part) => total * 60 + part, 0) * 1000;
+  return Math.round(parts.reduce((total, part) => total * 60 + part, 0) * 1000);
+}
+
+const timerReading = (page: Page) => page.getByTestId('replit-timer-reading');
+
+/** Waits until the timer shows exactly `reading`. */
+async function timerShows(page: Page, reading: string): Promise<void> {
+  await timerReading(page).filter({ hasText: new RegExp(`^${reading.replaceAll('.', '\\.')}$`) }).waitFor();
+}
+
+/** When the server recorded the Replit-only timer's start. */
+async function recordedStart(page: Page, id: string): Promise<number> {
+  const reply = (await (await page.request.get(`/api/experiments/${id}`)).json()) as { experiment: { replitOnlyStartedAt: string } };
+  return Date.parse(reply.experiment.replitOnlyStartedAt);
 }
 
 describe('cost-comparison lab', () => {
@@ -39,6 +52,9 @@ describe('cost-comparison lab', () => {
 
   it('runs an experiment end to end: Wolfpack figures, the timer across a reload, costs, savings and history', async () => {
     const page = await browser.newPage();
+    // The page's clock is Playwright's: it runs as usual until the timer's checks stop it, so
+    // that what the timer shows is exact whatever the machine's load.
+    await page.clock.install();
     await signUpViaApi(page, uniqueUsername('lab'));
     await page.goto('/');
     // The Money menu links the lab.
@@ -80,39 +96,50 @@ describe('cost-comparison lab', () => {
     expect((await waitForToast(page, 'Build the same prompt on Replit alone')).title).toBe('Replit Timer Started');
     await page.getByTestId('replit-timer-complete').waitFor();
     expect(await page.getByTestId('replit-timer-start').count()).toBe(0);
-    const first = await timerMovesOn(page, '0:00.0');
-    await timerMovesOn(page, first);
-    await delay(1200);
-    const beforeReload = readingMs(await text(page, 'replit-timer-reading'));
-    expect(beforeReload).toBeGreaterThanOrEqual(1000);
+    await timerMovesOn(page, '0:00.0');
+    // The clock stopped a minute after the start the server recorded: the reading is that minute.
+    const startedAt = await recordedStart(page, id);
+    await page.clock.pauseAt(startedAt + 60_000);
+    await timerShows(page, '1:00.0');
+    // Ten ticks a second: every 100 ms of the page's clock moves the reading on by a tenth.
+    let reading = '1:00.0';
+    for (let i = 0; i < 5; i += 1) {
+      await page.clock.runFor(100);
+      await timerReading(page).filter({ hasNotText: reading }).waitFor();
+      const next = await text(page, 'replit-timer-reading');
+      expect(readingMs(next) - readingMs(reading), `after ${reading}`).toBe(100);
+      reading = next;
+    }
 
-    // A reload comes back to the same experiment, and the timer resumes from the recorded start.
+    // A reload comes back to the same experiment, and the timer resumes from the recorded start:
+    // two minutes after it, it reads two minutes.
+    await page.clock.resume();
     await page.reload();
     await page.getByTestId('replit-timer').and(page.locator('[data-state="running"]')).waitFor();
     expect(new URL(page.url()).searchParams.get('id')).toBe(id);
-    const resumed = await text(page, 'replit-timer-reading');
-    expect(readingMs(resumed)).toBeGreaterThanOrEqual(beforeReload);
-    const ticked = await timerMovesOn(page, resumed);
-    expect(readingMs(ticked)).toBeGreaterThan(readingMs(resumed));
-    // Ten ticks a second: a reading to the tenth of a second that changes within ~100 ms.
-    const samples = new Set<string>();
-    for (let i = 0; i < 6; i += 1) {
-      samples.add(await text(page, 'replit-timer-reading'));
-      await delay(110);
-    }
-    expect(samples.size).toBeGreaterThanOrEqual(4);
+    await page.clock.pauseAt(startedAt + 120_000);
+    await timerShows(page, '2:00.0');
+    await page.clock.runFor(100);
+    await timerShows(page, '2:00.1');
     expect(await page.getByTestId('replit-timer-start').count()).toBe(0);
     await saveShot(page, 'lab-timer-running', { fullPage: true });
 
     // Complete: only while running and not completed; the reading then stays put.
+    await page.clock.resume();
     await page.getByTestId('replit-timer-complete').click();
-    expect((await waitForToast(page, 'The Replit-only build took')).title).toBe('Replit Timer Complete');
+    const took = (await waitForToast(page, 'The Replit-only build took'));
+    expect(took.title).toBe('Replit Timer Complete');
     await page.getByTestId('replit-timer').and(page.locator('[data-state="completed"]')).waitFor();
     expect(await page.getByTestId('replit-timer-complete').count()).toBe(0);
     expect(await page.getByTestId('replit-timer-start').count()).toBe(0);
-    const stopped = await text(page, 'replit-timer-reading');
-    await delay(350);
+    // It shows the time the server recorded, the one the toast gave, and no tick moves it on.
+    const stopped = /took (\S+)\.$/.exec(took.description ?? '')?.[1];
+    await timerShows(page, stopped!);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+    await page.clock.runFor(1000);
+    await renderedAfterClockMove(page);
     expect(await text(page, 'replit-timer-reading')).toBe(stopped);
+    await page.clock.resume();
 
     // Costs in cents: a decimal is refused in the form, then a valid entry is submitted and the form resets.
     await page.getByTestId('cost-assembly').fill('1.5');
@@ -201,6 +228,8 @@ describe('cost-comparison lab', () => {
       // The toast's text stays inside its box, and the box inside the window.
       const toast = openToast(page).filter({ hasText: 'Wolfpack is building' });
       await toast.waitFor();
+      // Measured where it stays: once it has slid in (toast-in, 180 ms) from beyond the window's edge.
+      await toast.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)));
       const toastFit = await toast.evaluate((box) => {
         const outer = box.getBoundingClientRect();
         const texts = [...box.querySelectorAll('[data-testid^="toast-"]')].map((el) => el.getBoundingClientRect());
