@@ -19,8 +19,8 @@ import { summarize } from './test-summary.mjs';
 
 /** Longest first: the scheduler starts them in this order as lanes free up. */
 const SUITES = [
-  { name: 'server', filter: '@wolfpack/server', args: [] },
   { name: 'web-e2e', filter: '@wolfpack/web', args: ['--config', 'vitest.e2e.config.ts'] },
+  { name: 'server', filter: '@wolfpack/server', args: [] },
   { name: 'cli', filter: '@wolfpack/cli', args: [] },
   { name: 'core', filter: '@wolfpack/core', args: [] },
   { name: 'web-unit', filter: '@wolfpack/web', args: [] },
@@ -48,7 +48,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const suites = wanted.length > 0 ? SUITES.filter((s) => wanted.includes(s.name)) : SUITES;
-const lanes = Math.max(1, Number(process.env.WOLFPACK_TEST_LANES ?? 3));
+const lanes = Math.max(1, Number(process.env.WOLFPACK_TEST_LANES ?? 2));
 const reportDir = process.env.WOLFPACK_TEST_REPORT_DIR ?? mkdtempSync(join(tmpdir(), 'wolfpack-test-reports-'));
 
 if (changed) console.log(`Only the tests of what changed since ${changed === 'HEAD' ? 'the last commit (uncommitted changes)' : changed}.`);

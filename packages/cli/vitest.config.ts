@@ -10,7 +10,12 @@ export default defineConfig({
     // The integration tests run the built binary, which Vite's module graph cannot see into: with
     // --changed (pnpm test:changed), any change to the CLI's own sources reruns them all.
     forceRerunTriggers: ['**/package.json/**', '**/vitest.config.*/**', '**/vite.config.*/**', '**/packages/cli/src/**/!(*.test).{ts,tsx}'],
-    // Integration tests share one PGlite data dir per file; files run in parallel forks.
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. These tests
+    // mostly wait on the binary they run and the server it talks to, so three at a time overlap well.
+    maxWorkers: 3,
+    // File after file in one process: the in-process servers' modules are imported once.
+    // Nothing in these tests changes process-wide state (no mocks, no env writes).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -3,5 +3,7 @@ import { workspaceSource } from '../../vitest.shared.js';
 
 export default defineConfig({
   ...workspaceSource,
-  test: { include: ['src/**/*.test.ts'] },
+  // Vitest's default is one worker fewer than the cores (one on a 2-core machine); the sandbox and
+  // engine tests wait on processes and sockets, so two overlap well.
+  test: { include: ['src/**/*.test.ts'], maxWorkers: 2 },
 });

@@ -6,7 +6,13 @@ export default defineConfig({
   test: {
     globalSetup: ['src/testing/global-setup.ts'],
     include: ['src/**/*.test.ts'],
-    // Integration tests share one PGlite data dir per file; files run in parallel forks.
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. These tests
+    // mostly wait (on PostgreSQL, PGlite, sockets, timers), so three files at a time overlap well.
+    maxWorkers: 3,
+    // A worker runs file after file in one process: the server's modules are imported once, not
+    // once per file, and the file's reusable databases (testing/reusable-databases.ts) serve the
+    // next file too. Nothing in these tests changes process-wide state (no mocks, no env writes).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -5,5 +5,5 @@ import { workspaceSource } from '../../vitest.shared.js';
 // render to static markup in Node: what a screen says without a browser.
 export default defineConfig({
   ...workspaceSource,
-  test: { include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], environment: 'node' },
+  test: { include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], environment: 'node', maxWorkers: 2 },
 });

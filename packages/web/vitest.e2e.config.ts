@@ -11,10 +11,11 @@ export default defineConfig({
     // The specs drive the built app, which Vite's module graph cannot see into: with --changed
     // (pnpm test:changed), any change to the web app's sources reruns them all.
     forceRerunTriggers: ['**/package.json/**', '**/vitest.config.*/**', '**/vite.config.*/**', '**/packages/web/src/**', '**/packages/web/index.html'],
-    // The global setup builds the app and creates a PGlite database (~3 s); Chromium launches per file.
+    // The global setup builds the app, creates a PGlite database and starts the run's one Chromium.
     hookTimeout: 180_000,
     testTimeout: 60_000,
-    // One shared server; files one after another keeps timing-sensitive checks steady on small machines.
-    fileParallelism: false,
+    // Two files at a time against the one shared server (each file its own Chromium, each test its
+    // own users): most of a browser test is waiting, so two overlap well even on two cores.
+    maxWorkers: 2,
   },
 });

@@ -35,6 +35,12 @@ export interface StartServerOptions {
    * ~0.3 s of CPU and 128 MiB); servers people use keep OWASP's. @default PASSWORD_COST
    */
   passwordCost?: ScryptCost;
+  /**
+   * An open, migrated database to serve from instead of opening one (`databaseUrl` and the data
+   * dir's PGlite are then not opened). It stays open when the server closes: its owner closes it.
+   * Test suites hand one database to server after server, emptied in between.
+   */
+  database?: Database;
 }
 
 export interface RunningServer {
@@ -68,7 +74,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     { port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl, webDir },
     options.env,
   );
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const closeDatabase = () => (options.database ? Promise.resolve() : db.close());
   let engines: EngineRegistry | undefined;
   let runs: RunService | undefined;
   try {
@@ -92,6 +99,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     );
     if (registry.demo) log.info('No AI engine configured: demo engines are active (set OPENAI_API_KEY, ANTHROPIC_API_KEY or WOLFPACK_ENGINES).');
     const server = createServer(koa.callback());
+    // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
+    // balancer, often idle for 60 s) that sends its next request just as that happens gets a reset
+    // instead of an answer. Idle connections stay open longer than any such peer keeps them.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1000;
     await listen(server, config.port, config.host);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -120,7 +132,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             server.close(() => resolve());
             void endEventStreams(koa).then(() => server.closeAllConnections());
           });
-          await db.close();
+          await closeDatabase();
         })();
         return closing;
       },
@@ -129,10 +141,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Nothing may stay open when start-up fails, or the process would never exit.
     await runs?.stop();
     await engines?.close();
-    await db.close();
+    await closeDatabase();
     throw error;
   }
 }
+
+const KEEP_ALIVE_MS = 65_000;
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -2,9 +2,9 @@
  * Browser-test harness: the real server (in this process, on a free port, with a fresh PGlite
  * database in a temp dir) serving the real production build, driven by a real Chromium.
  *
- * The global setup (global-setup.ts) builds the web app once and starts one server for the whole
- * run; each spec file launches its own browser and gives every test a fresh context (cookies and
- * localStorage), so tests never see each other's sign-ins.
+ * The global setup (global-setup.ts) builds the web app once and starts one server and one
+ * Chromium for the whole run; each spec file connects to that browser and gives every test a
+ * fresh context (cookies, localStorage, cache), so tests never see each other's sign-ins.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { Database } from '@wolfpack/server';
 
@@ -20,8 +20,12 @@ import type { Database } from '@wolfpack/server';
 export const webRoot = resolve(import.meta.dirname, '..');
 export const distDir = join(webRoot, 'dist');
 
-/** Where screenshots for humans go (not compared by tests). */
-export const screenshotDir = process.env.WOLFPACK_E2E_SHOTS ?? '/tmp/wolfpack-shots';
+/**
+ * Where screenshots for humans go (not compared by tests): WOLFPACK_E2E_SHOTS=/tmp/wolfpack-shots
+ * to look at the screens. Unset (npm test), none are taken: a hundred PNG encodings are CPU the
+ * suite's checks need.
+ */
+export const screenshotDir: string | undefined = process.env.WOLFPACK_E2E_SHOTS || undefined;
 
 const CHROMIUM_PATH = process.env.WOLFPACK_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -39,6 +43,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of the server started by the global setup, e.g. http://127.0.0.1:41234 */
     wolfpackBaseUrl: string;
+    /** The one Chromium of the run (global setup), which every spec file connects to. */
+    chromiumEndpoint: string;
     /** A data dir with a migrated PGlite database; test servers start from a copy of it. */
     pgliteTemplateDir: string;
   }
@@ -122,9 +128,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-/** Launches Chromium headless; Playwright gives every launch a fresh temporary profile. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+/**
+ * The run's one Chromium, started by the global setup: spec files connect to it instead of each
+ * starting their own (a launch costs a second or two of CPU). Every test still gets a fresh
+ * context: its own cookies, storage and cache.
+ */
+export function launchSharedBrowser(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
 /** What a spec file gets from {@link useBrowser}. */
@@ -148,7 +158,7 @@ export function useBrowser(): BrowserFixture {
   const baseUrl = inject('wolfpackBaseUrl');
 
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await chromium.connect(inject('chromiumEndpoint'));
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));

@@ -34,7 +34,8 @@ export function pathOf(page: Page): string {
 }
 
 /** Saves a screenshot for a human to look at. */
-export async function saveShot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+export async function saveShot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string | undefined> {
+  if (screenshotDir === undefined) return undefined;
   await mkdir(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
   // A full-page picture taken while scrolled shows the sticky header in the middle of the page.

@@ -4,7 +4,9 @@
  * Runs on the shared server, whose demo engines enhance and build offline.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { uniqueUsername, useBrowser } from './harness';
@@ -164,7 +166,9 @@ describe('Project detail', () => {
     // The server's archive, saved under the spec's name.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-zip').click()]);
     expect(download.suggestedFilename()).toBe(`project-${projectId.slice(0, 8)}.zip`);
-    const saved = await download.path();
+    // The browser is the run's shared one, reached over a connection: the file is copied here.
+    const saved = join(await mkdtemp(join(tmpdir(), 'wolfpack-download-')), download.suggestedFilename());
+    await download.saveAs(saved);
     const bytes = await readFile(saved);
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
     for (const name of ['index.html', 'app.js', 'styles.css', 'README.md']) expect(bytes.includes(Buffer.from(name))).toBe(true);

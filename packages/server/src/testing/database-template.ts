@@ -59,7 +59,18 @@ export async function createDatabaseTemplates(options: { postgres?: boolean } = 
     postgresTemplate,
     async dispose() {
       await rm(root, { recursive: true, force: true });
-      if (postgresTemplate) await adminQuery(`drop database if exists "${postgresTemplate}" with (force)`);
+      if (postgresTemplate) {
+        // The tests' own databases are named after the template; any a test file left go too.
+        const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [`${postgresTemplate}_`]);
+          for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+          await client.query(`drop database if exists "${postgresTemplate}" with (force)`);
+        } finally {
+          await client.end();
+        }
+      }
     },
   };
 }
