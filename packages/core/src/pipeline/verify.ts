@@ -17,7 +17,7 @@ import { isTypeScriptPath, typeCheckMany } from './verify-types.js';
 /** Checks that read the files without running them (this module). */
 export type StaticCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types' | 'duplicates';
 /** Checks that run the project; an execution gate plugged in as a {@link ProjectCheck} reports them. */
-export type ExecutionCheck = 'install' | 'tests' | 'start' | 'page-load';
+export type ExecutionCheck = 'install' | 'tests' | 'start' | 'page-load' | 'build' | 'render';
 export type VerifyCheck = StaticCheck | ExecutionCheck;
 
 /**

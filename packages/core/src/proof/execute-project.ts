@@ -6,9 +6,11 @@
  */
 import { Budget, skipped, type CheckContext } from './check-context.js';
 import { checkNode } from './check-node.js';
+import { buildSite, renderSite } from './check-bundle.js';
 import { checkPages, type PageCheckOptions } from './check-page.js';
+import { planBundle, type BundlePlan } from './bundle-plan.js';
 import { checkPython } from './check-python.js';
-import type { InstallOptions } from './node-deps.js';
+import { installDependencies, type InstallOptions } from './node-deps.js';
 import { isNodeSource, planNodeProject, readPackageJson, type NodePlan } from './node-project.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
@@ -36,6 +38,8 @@ export interface ProjectKinds {
   node: NodePlan | null;
   python: string[];
   pages: string[];
+  /** A bundled web app: built, then its site rendered (its HTML alone is not the page a user sees). */
+  bundle: BundlePlan | null;
 }
 
 // Pages of these projects are built by a bundler; their HTML alone is not the page a user sees.
@@ -54,11 +58,13 @@ export function projectKinds(files: Readonly<Record<string, string>>): ProjectKi
   // Scripts next to a page are the page's, unless a package.json says the project is Node too.
   const node = files['package.json'] !== undefined || (html.length === 0 && paths.some(isNodeSource));
   const pages = bundled ? [] : [...html.filter((p) => /(^|\/)index\.html?$/i.test(p)), ...html.filter((p) => !/(^|\/)index\.html?$/i.test(p))].slice(0, MAX_PAGES);
-  return {
-    node: node ? planNodeProject(files) : null,
-    python: paths.filter((p) => p.endsWith('.py')).sort(),
-    pages,
-  };
+  const bundle = bundled ? planBundle(files) : null;
+  const plan = node ? planNodeProject(files) : null;
+  // A dev server staying up proves less than the build and the render, which replace it.
+  if (bundle && plan && !('skip' in plan.start) && plan.start.display.startsWith('npm run dev')) {
+    plan.start = { skip: `the app is built with ${bundle.tool} and its page rendered instead of starting its dev server` };
+  }
+  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages, bundle };
 }
 
 function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
@@ -73,11 +79,15 @@ function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
     for (const check of ['syntax', 'imports', 'tests', 'start'] as const) checks.push(skipped(check, 'python', kinds.python, reason));
   }
   for (const page of kinds.pages) checks.push(skipped('page-load', 'web', [page], reason));
+  if (kinds.bundle) {
+    const page = kinds.bundle.sourcePage ? [kinds.bundle.sourcePage] : [];
+    checks.push(skipped('build', 'web', page, reason), skipped('render', 'web', page, reason));
+  }
   return checks;
 }
 
 function runtimesOf(kinds: ProjectKinds): ExecRuntime[] {
-  return [...(kinds.node ? ['node' as const] : []), ...(kinds.python.length ? ['python' as const] : []), ...(kinds.pages.length ? ['web' as const] : [])];
+  return [...(kinds.node ? ['node' as const] : []), ...(kinds.python.length ? ['python' as const] : []), ...(kinds.pages.length || kinds.bundle ? ['web' as const] : [])];
 }
 
 /**
@@ -118,6 +128,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
     if (kinds.node) out.push(...(await checkNode(ctx, kinds.node, options.install ?? {})));
     if (kinds.python.length > 0) out.push(...(await checkPython(ctx, kinds.python)));
     if (kinds.pages.length > 0) out.push(...(await checkPages(ctx, kinds.pages, options.page)));
+    if (kinds.bundle) out.push(...(await checkBundle(ctx, kinds.bundle, kinds.node, options)));
     return out;
   });
   return {
@@ -128,4 +139,15 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
     checks,
     durationMs: elapsed(),
   };
+}
+
+/** The build and the render of a bundled app, with the dependencies the Node checks installed (a cache hit by now). */
+async function checkBundle(ctx: CheckContext, plan: BundlePlan, node: NodePlan | null, options: ExecuteOptions): Promise<ExecCheck[]> {
+  const installed = node ? await installDependencies(node.dependencies, options.install ?? {}) : { status: 'none' as const };
+  const built = await buildSite(ctx, plan, installed.status === 'installed' ? installed.nodeModules : undefined);
+  if (!built.site) {
+    const reason = built.check.status === 'failed' ? `the ${plan.tool} build failed, so there was no page to render` : (built.check.reason ?? 'the app was not built');
+    return [built.check, skipped('render', 'web', built.check.files, reason)];
+  }
+  return [built.check, await renderSite(ctx, plan, built.site, options.page)];
 }

@@ -11,6 +11,8 @@ const AS_VERIFY_CHECK: Record<ExecCheckName, VerifyCheck> = {
   tests: 'tests',
   start: 'start',
   'page-load': 'page-load',
+  build: 'build',
+  render: 'render',
 };
 
 /** What the repair prompt gets beside a problem: the command and the output that shows it. */

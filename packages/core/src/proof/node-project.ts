@@ -58,13 +58,14 @@ export function readPackageJson(files: Readonly<Record<string, string>>): { pkg:
   }
 }
 
-function script(pkg: PackageJson | null, name: string): string | undefined {
+/** A script of package.json, when it is a non-empty string. */
+export function script(pkg: PackageJson | null, name: string): string | undefined {
   const value = pkg?.scripts?.[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /** A script with its pre/post scripts, as npm runs them; `main` replaces the script itself. */
-function withHooks(pkg: PackageJson | null, name: string, main = script(pkg, name)): string {
+export function withHooks(pkg: PackageJson | null, name: string, main = script(pkg, name)): string {
   return [script(pkg, `pre${name}`), main, script(pkg, `post${name}`)].filter(Boolean).join(' && ');
 }
 

@@ -5,7 +5,7 @@
  * ran and part could not (Python imports of packages this server cannot install).
  */
 
-export type ExecCheckName = 'install' | 'syntax' | 'imports' | 'tests' | 'start' | 'page-load';
+export type ExecCheckName = 'install' | 'syntax' | 'imports' | 'tests' | 'start' | 'page-load' | 'build' | 'render';
 export type ExecRuntime = 'node' | 'python' | 'web';
 export type ExecStatus = 'passed' | 'failed' | 'skipped';
 

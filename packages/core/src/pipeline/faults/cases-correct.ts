@@ -3,7 +3,7 @@
  * call. A false alarm costs the user money and trust as much as a missed defect.
  */
 import type { FaultCase } from './fault-case.js';
-import { NODE_JS, NODE_TS, PYTHON, REACT_TS, STATIC_WEB } from './projects.js';
+import { NODE_JS, NODE_TS, PYTHON, STATIC_WEB } from './projects.js';
 
 const correct = (id: string, kind: FaultCase['kind'], files: Record<string, string>, extra: Partial<FaultCase> = {}): FaultCase => ({
   id,
@@ -17,7 +17,6 @@ const correct = (id: string, kind: FaultCase['kind'], files: Record<string, stri
 export const CORRECT_CASES: FaultCase[] = [
   correct('correct-node-js', 'node-js', NODE_JS),
   correct('correct-node-ts', 'node-ts', NODE_TS),
-  correct('correct-react-ts', 'node-ts', REACT_TS),
   correct('correct-python', 'python', PYTHON),
   correct('correct-static-web', 'static-web', STATIC_WEB),
   // The same page, written the way models drift from the format: a bold path line above a bare

@@ -6,7 +6,7 @@
 import type { ScriptedAnswer } from '../testing-engines.js';
 import type { FileOperation } from '../file-operations.js';
 
-export type ProjectKind = 'node-js' | 'node-ts' | 'python' | 'static-web';
+export type ProjectKind = 'node-js' | 'node-ts' | 'python' | 'static-web' | 'bundled-web';
 
 /** What a scripted call is, read from its prompts. */
 export type FaultCallKind = 'plan' | 'build' | 'build-all' | 'completion' | 'repair' | 'polish';

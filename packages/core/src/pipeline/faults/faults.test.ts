@@ -20,7 +20,7 @@ describe('the faulty-engine corpus, static checks only', () => {
   it('has unique ids, one defect or none per case, and correct projects of every kind', () => {
     expect(new Set(FAULT_CASES.map((c) => c.id)).size).toBe(FAULT_CASES.length);
     const correctKinds = new Set(FAULT_CASES.filter((c) => c.defect === null).map((c) => c.kind));
-    expect([...correctKinds].sort()).toEqual(['node-js', 'node-ts', 'python', 'static-web']);
+    expect([...correctKinds].sort()).toEqual(['bundled-web', 'node-js', 'node-ts', 'python', 'static-web']);
     expect(FAULT_CASES.filter((c) => c.defect !== null).every((c) => c.expect !== undefined)).toBe(true);
   });
 

@@ -183,7 +183,7 @@ export const REACT_TS: Record<string, string> = {
   "type": "module",
   "scripts": { "dev": "vite", "build": "tsc -b && vite build" },
   "dependencies": { "react": "^19.0.0", "react-dom": "^19.0.0" },
-  "devDependencies": { "@types/react": "^19.0.0", "@types/react-dom": "^19.0.0", "@vitejs/plugin-react": "^5.0.0", "typescript": "^5.6.0", "vite": "^7.0.0" }
+  "devDependencies": { "@types/react": "^19.0.0", "@types/react-dom": "^19.0.0", "@vitejs/plugin-react": "^6.0.0", "typescript": "^5.6.0", "vite": "^8.0.0" }
 }
 `,
   'vite.config.ts': `import { defineConfig } from 'vite';
@@ -232,6 +232,66 @@ export function App({ start = 0 }: Props) {
 }
 `,
   'src/App.css': 'button {\n  font-size: 1.5rem;\n}\n',
+};
+
+/** A React app in plain JavaScript (JSX) with Vite: no type check stands between it and the build. */
+export const REACT_JS: Record<string, string> = {
+  'package.json': `{
+  "name": "tally",
+  "private": true,
+  "type": "module",
+  "scripts": { "dev": "vite", "build": "vite build", "preview": "vite preview" },
+  "dependencies": { "react": "^19.0.0", "react-dom": "^19.0.0" },
+  "devDependencies": { "@vitejs/plugin-react": "^6.0.0", "vite": "^8.0.0" }
+}
+`,
+  'vite.config.js': `import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({ plugins: [react()] });
+`,
+  'index.html': `<!doctype html>
+<html lang="en">
+  <head><meta charset="UTF-8"><title>Tally</title></head>
+  <body>
+    <div id="root"></div>
+    <script type="module" src="/src/main.jsx"></script>
+  </body>
+</html>
+`,
+  'src/main.jsx': `import { createRoot } from 'react-dom/client';
+import App from './App.jsx';
+
+createRoot(document.getElementById('root')).render(<App />);
+`,
+  'src/App.jsx': `import { useState } from 'react';
+import { formatTally } from './format.js';
+
+export default function App() {
+  const [items, setItems] = useState([]);
+  const [text, setText] = useState('');
+  const add = () => {
+    if (text.trim() === '') return;
+    setItems([...items, text.trim()]);
+    setText('');
+  };
+  return (
+    <main>
+      <h1>Tally</h1>
+      <input aria-label="Item" value={text} onChange={(e) => setText(e.target.value)} />
+      <button type="button" onClick={add}>Add</button>
+      <p>{formatTally(items.length)}</p>
+    </main>
+  );
+}
+`,
+  'src/format.js': `/** "No items yet", "1 item", "3 items". */
+export function formatTally(count) {
+  if (count === 0) return 'No items yet';
+  return \`\${count} item\${count === 1 ? '' : 's'}\`;
+}
+`,
+  'README.md': '# Tally\n\n```bash\nnpm install\nnpm run dev\n```\n',
 };
 
 /** A copy of `base` with some files replaced (a value of null removes the file). */

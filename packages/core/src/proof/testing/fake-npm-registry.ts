@@ -39,17 +39,30 @@ export const CORPUS_PACKAGES: FakePackages = {
   },
 };
 
-export async function startFakeNpmRegistry(packages: FakePackages): Promise<FakeNpmRegistry> {
+/** A package as it is published: its manifest and its gzipped tarball (see workspace-packages.ts). */
+export interface PackedPackage {
+  manifest: Record<string, unknown> & { name: string; version: string };
+  tgz: Buffer;
+}
+
+export async function startFakeNpmRegistry(packages: FakePackages, packed: readonly PackedPackage[] = []): Promise<FakeNpmRegistry> {
   const requests: string[] = [];
   const tarballs = new Map<string, Buffer>();
   let base = '';
   const packuments = new Map<string, () => unknown>();
+  const byName = new Map<string, Array<{ version: string; manifest: Record<string, unknown>; tgz: Buffer }>>();
   for (const [name, versions] of Object.entries(packages)) {
-    const built: Record<string, { manifest: Record<string, unknown>; file: string; integrity: string; shasum: string }> = {};
     for (const [version, files] of Object.entries(versions)) {
       const manifest = { name, version, type: 'module', main: Object.keys(files)[0], exports: `./${Object.keys(files)[0]}` };
       const entries = [{ name: 'package/package.json', data: JSON.stringify(manifest, null, 2) }, ...Object.entries(files).map(([path, data]) => ({ name: `package/${path}`, data }))];
       const tgz = Buffer.from(await createTarGzip(entries, { attrs: { mode: '644', mtime: 0 } }));
+      byName.set(name, [...(byName.get(name) ?? []), { version, manifest, tgz }]);
+    }
+  }
+  for (const { manifest, tgz } of packed) byName.set(manifest.name, [...(byName.get(manifest.name) ?? []), { version: manifest.version, manifest, tgz }]);
+  for (const [name, versions] of byName) {
+    const built: Record<string, { manifest: Record<string, unknown>; file: string; integrity: string; shasum: string }> = {};
+    for (const { version, manifest, tgz } of versions) {
       const file = `${name.split('/').at(-1)}-${version}.tgz`;
       tarballs.set(`/${name}/-/${file}`, tgz);
       built[version] = {
@@ -59,7 +72,7 @@ export async function startFakeNpmRegistry(packages: FakePackages): Promise<Fake
         shasum: createHash('sha1').update(tgz).digest('hex'),
       };
     }
-    const latest = Object.keys(versions).at(-1)!;
+    const latest = versions.at(-1)!.version;
     packuments.set(name, () => ({
       name,
       'dist-tags': { latest },

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { REACT_JS, REACT_TS } from '../pipeline/faults/projects.js';
+import { buildErrorLine, mountSelector } from './check-bundle.js';
+import { planBundle, SITE_DIR } from './bundle-plan.js';
+
+const pkg = (deps: Record<string, string>, scripts: Record<string, string> = {}) => JSON.stringify({ name: 'x', scripts, devDependencies: deps });
+
+describe('planBundle', () => {
+  it('builds a Vite app with Vite itself: source maps, relative URLs, its own output folder, no tsc in front', () => {
+    expect(planBundle(REACT_TS)).toEqual({
+      tool: 'vite',
+      command: `vite build --sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`,
+      display: 'vite build --sourcemap --base ./',
+      outDirs: [SITE_DIR],
+      env: { NODE_ENV: 'production' },
+      sourcePage: 'index.html',
+    });
+    expect(planBundle(REACT_JS)?.tool).toBe('vite');
+  });
+
+  it('runs the build script of the other bundlers, with npm\'s pre and post scripts, and looks in their output folders', () => {
+    const webpack = planBundle({ 'package.json': pkg({ webpack: '5' }, { prebuild: 'node gen.js', build: 'webpack --mode production' }), 'src/index.html': '<div id="app"></div>' });
+    expect(webpack).toMatchObject({ tool: 'webpack', command: 'node gen.js && webpack --mode production', display: 'npm run build (webpack --mode production)', outDirs: ['dist', 'build', 'public', 'out'] });
+    const cra = planBundle({ 'package.json': pkg({ 'react-scripts': '5' }, { build: 'react-scripts build' }), 'public/index.html': '<div id="root"></div>' });
+    expect(cra).toMatchObject({ tool: 'react-scripts', outDirs: ['build', 'dist', 'out'], env: { NODE_ENV: 'production', PUBLIC_URL: '.', GENERATE_SOURCEMAP: 'true' }, sourcePage: 'public/index.html' });
+    expect(planBundle({ 'package.json': pkg({ '@sveltejs/kit': '2', vite: '6' }, { build: 'vite build' }) })).toMatchObject({ tool: 'sveltekit', outDirs: ['build', 'dist', 'out'] });
+  });
+
+  it('leaves out what builds no site: no bundler, a library, a Next app that needs its server, a bundler without a build script', () => {
+    expect(planBundle({ 'package.json': pkg({ express: '4' }), 'index.js': '' })).toBeNull();
+    expect(planBundle({ 'package.json': pkg({ vite: '8' }, { build: 'vite build' }), 'src/lib.ts': 'export const x = 1;' })).toBeNull();
+    expect(planBundle({ 'package.json': pkg({ next: '15' }, { build: 'next build' }), 'next.config.js': 'module.exports = {};' })).toBeNull();
+    expect(planBundle({ 'package.json': pkg({ next: '15' }, { build: 'next build' }), 'next.config.mjs': "export default { output: 'export' };" })).toMatchObject({ tool: 'next', outDirs: ['out', 'dist', 'build'] });
+    expect(planBundle({ 'package.json': pkg({ webpack: '5' }), 'index.html': '' })).toBeNull();
+    expect(planBundle({ 'index.html': '' })).toBeNull();
+  });
+});
+
+describe('mountSelector', () => {
+  it('finds the empty element with an id the app mounts into', () => {
+    expect(mountSelector(REACT_TS['index.html'])).toBe('#root');
+    expect(mountSelector('<html><head><div id="head-thing"></div></head><body><header id="top">Hi</header><main id="app">\n</main></body></html>')).toBe('#app');
+    expect(mountSelector('<body><h1>Static</h1></body>')).toBeUndefined();
+    expect(mountSelector(undefined)).toBeUndefined();
+  });
+});
+
+describe('buildErrorLine', () => {
+  it('picks the line that says what is wrong, whatever the bundler', () => {
+    expect(buildErrorLine('vite v8 building…\n\u001b[31merror during build:\nBuild failed with 1 error:\n\n[MISSING_EXPORT] "x" is not exported by "src/a.js".\n   ╭─[ src/b.jsx:2:10 ]\n}')).toBe('[MISSING_EXPORT] "x" is not exported by "src/a.js".');
+    expect(buildErrorLine('✘ [ERROR] Could not resolve "./missing"\n\n    src/index.ts:1:7:')).toBe('[ERROR] Could not resolve "./missing"');
+    expect(buildErrorLine("ERROR in ./src/index.js 3:0-27\nModule not found: Error: Can't resolve './nope' in '/project/src'")).toBe("Module not found: Error: Can't resolve './nope' in '/project/src'");
+    expect(buildErrorLine('src/main.ts(3,5): error TS2304: Cannot find name \'x\'.')).toBe("src/main.ts(3,5): error TS2304: Cannot find name 'x'.");
+    expect(buildErrorLine('something odd happened\nand then it stopped')).toBe('and then it stopped');
+  });
+});

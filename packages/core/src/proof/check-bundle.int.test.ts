@@ -1,0 +1,104 @@
+/**
+ * Bundled web apps through the real execution gate: installed with the real npm from a local
+ * registry serving the real Vite, React and their dependencies (packed from this workspace), built
+ * in the sandbox, rendered in Chromium in the sandbox. Correct apps pass clean with no repair
+ * call; each defect is found at its source line and repaired, through the real pipeline.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_CASES } from '../pipeline/faults/cases-bundled.js';
+import { runFaultCase } from '../pipeline/faults/index.js';
+import { changed, REACT_JS, REACT_TS } from '../pipeline/faults/projects.js';
+import { needTool } from '../testing/required-tool.js';
+import { sandboxCheck } from '../testing/sandbox-tool.js';
+import { createExecutionGate } from './execution-gate.js';
+import { executeProject, type ExecuteOptions } from './execute-project.js';
+import type { ExecCheck, ExecutionReport } from './report.js';
+import { startFakeNpmRegistry, type FakeNpmRegistry } from './testing/fake-npm-registry.js';
+import { workspacePackages } from './testing/workspace-packages.js';
+
+const sandboxed = needTool(await sandboxCheck(), 'the bundled-app checks (build and render in the sandbox)');
+
+const check = (report: ExecutionReport, name: ExecCheck['check']) => report.checks.find((c) => c.check === name);
+
+describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox', () => {
+  let registry: FakeNpmRegistry;
+  let cacheDir: string;
+  let options: ExecuteOptions;
+  beforeAll(async () => {
+    const packed = await workspacePackages(['vite@8', 'react@19', 'react-dom@19', '@vitejs/plugin-react@6', 'typescript@5', '@types/react@19', '@types/react-dom@19']);
+    registry = await startFakeNpmRegistry({}, packed);
+    cacheDir = await mkdtemp(join(tmpdir(), 'wolfpack-bundle-test-deps-'));
+    await chmod(cacheDir, 0o755); // the sandbox user reads the installed packages
+    options = { env: {}, install: { cacheDir, env: { npm_config_registry: registry.url } } };
+  }, 120_000);
+  afterAll(async () => {
+    await registry?.close();
+    if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('builds a correct React + Vite + TypeScript app with vite and renders it with no errors, instead of starting its dev server', async () => {
+    const report = await executeProject(REACT_TS, options);
+    expect(registry.requests).toContain('/vite');
+    expect(check(report, 'build')).toMatchObject({ status: 'passed', runtime: 'web', command: 'vite build --sourcemap --base ./', summary: expect.stringMatching(/^built with vite: \d+ files, \d+ KB$/) });
+    // The source maps say what the build covered.
+    expect(check(report, 'build')!.files).toEqual(expect.arrayContaining(['index.html', 'src/App.tsx', 'src/main.tsx']));
+    expect(check(report, 'render')).toMatchObject({ status: 'passed', summary: 'page rendered: 1 route, no errors (clicks and other interactions are not exercised)' });
+    expect(check(report, 'start')).toMatchObject({ status: 'skipped', reason: 'the app is built with vite and its page rendered instead of starting its dev server' });
+    expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
+  }, 120_000);
+
+  it('names the source line of a crash in the first render, from the source maps', async () => {
+    const crashing = BUNDLED_CASES.find((c) => c.id === 'render-crash-first-visit')!;
+    const report = await executeProject(crashing.files, options);
+    expect(check(report, 'build')!.status).toBe('passed');
+    const render = check(report, 'render')!;
+    expect(render.status).toBe('failed');
+    const line = crashing.files['src/App.tsx']!.split('\n').findIndex((l) => l.includes('recent.map')) + 1;
+    expect(render.problems[0]).toMatchObject({ path: 'src/App.tsx', line, message: "uncaught TypeError: Cannot read properties of null (reading 'map')" });
+    // The stack is the source's too: no hashed bundle name where a map says better.
+    expect(render.problems[0]!.output).toMatch(new RegExp(`src/App\\.tsx:${line}:\\d+`));
+  }, 120_000);
+
+  it('reports a build error at the file and line the bundler names, and renders nothing', async () => {
+    const broken = BUNDLED_CASES.find((c) => c.id === 'build-error-missing-export')!;
+    const report = await executeProject(broken.files, options);
+    const build = check(report, 'build')!;
+    expect(build.status).toBe('failed');
+    expect(build.problems[0]).toMatchObject({ path: 'src/App.jsx', line: 2, message: 'the vite build failed: [MISSING_EXPORT] "formatCount" is not exported by "src/format.js".' });
+    expect(check(report, 'render')).toMatchObject({ status: 'skipped', reason: 'the vite build failed, so there was no page to render' });
+  }, 120_000);
+
+  it('finds an app that mounts nothing, an asset that is not there, and an unhandled rejection', async () => {
+    const empty = await executeProject(BUNDLED_CASES.find((c) => c.id === 'empty-root')!.files, options);
+    expect(check(empty, 'render')!.problems).toEqual([expect.objectContaining({ path: 'index.html', message: 'the app rendered nothing into #root: the page stays blank' })]);
+
+    const missing = await executeProject(BUNDLED_CASES.find((c) => c.id === 'missing-asset')!.files, options);
+    expect(check(missing, 'render')!.problems).toEqual([expect.objectContaining({ message: 'loads logo.svg, which is not in the project (404)' })]);
+
+    const rejecting = changed(REACT_JS, {
+      'src/main.jsx': `${REACT_JS['src/main.jsx']!}\nfetchTotals();\nasync function fetchTotals() {\n  throw new Error('totals are not ready');\n}\n`,
+    });
+    const rejected = await executeProject(rejecting, options);
+    const thrown = rejecting['src/main.jsx']!.split('\n').findIndex((l) => l.includes('throw')) + 1;
+    expect(check(rejected, 'render')!.problems).toEqual([expect.objectContaining({ path: 'src/main.jsx', line: thrown, message: 'uncaught Error: totals are not ready' })]);
+  }, 120_000);
+
+  it.each(BUNDLED_CASES.map((c) => [c.id, c] as const))('the corpus through the pipeline: %s', async (_id, fault) => {
+    const gate = createExecutionGate(options);
+    const { result, outcome } = await runFaultCase(fault, { verify: gate.check });
+    expect(result.notes).toEqual([]);
+    expect(result.ok).toBe(true);
+    if (fault.defect === null) {
+      // A false alarm costs money and trust: a correct app passes with no repair call.
+      expect(outcome.verification.passed).toBe(true);
+      expect(result.repairCalls).toBe(0);
+    } else {
+      expect(result.detected).toBe(true);
+      expect(result.repaired).toBe(true);
+      expect(result.repairCalls).toBeLessThanOrEqual(2);
+    }
+  }, 180_000);
+});

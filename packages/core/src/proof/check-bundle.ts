@@ -1,0 +1,172 @@
+/**
+ * A bundled web app, built and rendered: the build runs in the sandbox with the installed
+ * dependencies (no network), and its site is loaded in Chromium in the sandbox. A build error is
+ * a problem at the file and line the bundler names; a crash while rendering, at the source line
+ * the build's source maps give; an app that mounts nothing leaves its root empty, and says so.
+ *
+ * The site comes out of the sandbox as a tar stream on stdout (base64, so it travels as text),
+ * bounded by the command's output limit: the build writes nothing to the host's disk.
+ */
+import { posix } from 'node:path';
+import { parseTar } from 'nanotar';
+import { checkResult, plural, sandboxFailed, skipped, type CheckContext } from './check-context.js';
+import { loadPage, ORIGIN, pageCheck, pageWall, withSandboxedBrowser, type PageCheckOptions, type PageSite } from './check-page.js';
+import { SITE_DIR, type BundlePlan } from './bundle-plan.js';
+import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
+import { combinedOutput, errorLine, limitSentence, problemFromRun } from './output.js';
+import type { ExecCheck } from './report.js';
+import { SiteSourceMaps } from './source-maps.js';
+
+/** A build gets up to this much of the project's time budget. */
+const BUILD_WALL_MS = 30_000;
+/** The site and the build's log together, base64-encoded: a site past ~45 MB is not a generated app's. */
+const BUILD_OUTPUT_BYTES = 64 * 1024 * 1024;
+const SITE_MARK = '@@wolfpack-site:';
+
+/** A built site: its files by path (relative to its root), and where it was built in the sandbox. */
+export interface BuiltSite {
+  tool: string;
+  files: Map<string, Uint8Array>;
+  /** Absolute, inside the sandbox: what the source maps' relative sources are relative to. */
+  dir: string;
+  /** The project's files the build's source maps name (what the build covered). */
+  sources: string[];
+}
+
+/** The shell that builds, then writes the site as base64 tar on stdout (the build's own output goes to stderr). */
+function buildShell(plan: BundlePlan): string {
+  const pack = 'tar -cf - . | base64 -w0';
+  if (plan.outDirs.length === 1 && plan.outDirs[0]!.startsWith('/')) {
+    const dir = plan.outDirs[0]!;
+    return `${plan.command} >&2 && echo '${SITE_MARK}${dir}@@' >&2 && cd ${dir} && ${pack}`;
+  }
+  const dirs = plan.outDirs.join(' ');
+  return [
+    `{ ${plan.command} ; } >&2 || exit $?`,
+    `for d in ${dirs}; do if [ -f "$d/index.html" ]; then echo "${SITE_MARK}${SANDBOX_PROJECT_DIR}/$d@@" >&2; cd "$d" && ${pack}; exit $?; fi; done`,
+    `echo "the build finished but wrote no index.html into ${plan.outDirs.join(', ')}" >&2`,
+    'exit 3',
+  ].join('\n');
+}
+
+function readSite(base64: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const item of parseTar(Buffer.from(base64, 'base64'))) {
+    if (item.type !== 'file' || item.data === undefined) continue;
+    const path = posix.normalize(item.name).replace(/^(\.\/)+/, '');
+    if (path === '' || path.startsWith('../')) continue;
+    files.set(path, item.data);
+  }
+  return files;
+}
+
+/** Project files the site's source maps name: what the build really covered. */
+function mappedSources(files: ReadonlyMap<string, Uint8Array>, dir: string, paths: ReadonlySet<string>): string[] {
+  const found = new Set<string>();
+  for (const [path, data] of files) {
+    if (!path.endsWith('.map')) continue;
+    try {
+      const map = JSON.parse(Buffer.from(data).toString('utf8')) as { sources?: unknown; sourceRoot?: unknown };
+      const root = typeof map.sourceRoot === 'string' ? map.sourceRoot : '';
+      for (const source of Array.isArray(map.sources) ? map.sources : []) {
+        if (typeof source !== 'string') continue;
+        const absolute = posix.resolve(posix.dirname(posix.join(dir, path)), root, source.replace(/^webpack:\/\/[^/]*\/(?:\.\/)?/, `${SANDBOX_PROJECT_DIR}/`));
+        const relative = absolute.startsWith(`${SANDBOX_PROJECT_DIR}/`) ? absolute.slice(SANDBOX_PROJECT_DIR.length + 1) : undefined;
+        if (relative !== undefined && paths.has(relative)) found.add(relative);
+      }
+    } catch {
+      // a map that does not parse names nothing
+    }
+  }
+  return [...found].sort();
+}
+
+// The line of a bundler's report that says what is wrong: rolldown's `[MISSING_EXPORT] …`,
+// esbuild's `✘ [ERROR] …`, webpack's `Module not found: …`, Vite's plugins' `[vite:css] …`, tsc's `error TS2304: …`.
+const BUNDLER_ERROR = /^\s*(?:\[[A-Z][A-Z_]+\]\s|✘ \[ERROR\]\s|\[vite:[\w-]+\]\s|\[plugin:[\w:-]+\]\s|Module not found:|Module parse failed:|SyntaxError:|Error:\s|ERROR:\s)|\berror TS\d+:/;
+
+/** What a failed build says is wrong, in one line. */
+export function buildErrorLine(output: string): string {
+  // Colours stay on in some bundlers whatever NO_COLOR says.
+  const line = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').find((l) => BUNDLER_ERROR.test(l));
+  return line ? line.replace(/^\s*(?:✘\s*|Error:\s*)/, '').trim().slice(0, 300) : errorLine(output);
+}
+
+const kilobytes = (files: ReadonlyMap<string, Uint8Array>) => Math.round([...files.values()].reduce((n, f) => n + f.length, 0) / 1024);
+
+/**
+ * Runs the build in the sandbox. Passed with the site, failed with the bundler's error at its
+ * file and line, or skipped when it could not run here (no installed dependencies, no time left).
+ */
+export async function buildSite(ctx: CheckContext, plan: BundlePlan, nodeModules: string | undefined): Promise<{ check: ExecCheck; site?: BuiltSite }> {
+  const covered = plan.sourcePage ? [plan.sourcePage] : [];
+  if (nodeModules === undefined) return { check: skipped('build', 'web', covered, `the dependencies were not installed, so the app could not be built with ${plan.tool}`) };
+  const wall = ctx.budget.wallFor(BUILD_WALL_MS);
+  if (wall === 0) return { check: skipped('build', 'web', covered, ctx.budget.spentReason()) };
+  const result = await ctx.sandbox.run(ctx.dir, {
+    argv: ['sh', '-c', buildShell(plan)],
+    env: plan.env,
+    readOnlyBinds: ctx.binds,
+    nodeModules,
+    // Bundlers work on several threads: CPU time is what the wall clock allows, not the default.
+    limits: { wallMs: wall, outputBytes: BUILD_OUTPUT_BYTES, cpuSeconds: Math.ceil((wall * 2) / 1000) },
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const setup = sandboxFailed('build', 'web', covered, result);
+  if (setup) return { check: setup };
+  const base = { files: covered, command: plan.display, durationMs: result.durationMs };
+  const fallbackPath = plan.sourcePage ?? 'package.json';
+  if (result.stopped === 'time' && wall < BUILD_WALL_MS) return { check: skipped('build', 'web', covered, ctx.budget.spentReason()) };
+  if (result.stopped !== undefined || result.exitCode !== 0) {
+    // The build's own output is on stderr; stdout is the site, which there is none of.
+    const log = { ...result, stdout: '' };
+    const why = limitSentence(result, wall) ?? buildErrorLine(combinedOutput(log));
+    const problem = problemFromRun(log, { files: ctx.paths, fallbackPath, order: 'first', message: `the ${plan.tool} build failed: ${why}`, command: plan.display });
+    return { check: checkResult('build', 'web', { ...base, status: 'failed', problems: [problem] }) };
+  }
+  const dir = new RegExp(`${SITE_MARK}(.+?)@@`).exec(result.stderr)?.[1] ?? SITE_DIR;
+  let files: Map<string, Uint8Array>;
+  try {
+    files = readSite(result.stdout.trim());
+  } catch (error) {
+    return { check: skipped('build', 'web', covered, `the built site could not be read back from the sandbox (${(error as Error).message})`) };
+  }
+  const sources = mappedSources(files, dir, ctx.paths);
+  const built = [...new Set([...covered, ...sources])].sort();
+  const summary = `built with ${plan.tool}: ${plural(files.size, 'file')}, ${kilobytes(files)} KB${sources.length === 0 ? ' (no source maps: errors name the built files)' : ''}`;
+  return { check: checkResult('build', 'web', { ...base, files: built, status: 'passed', summary }), site: { tool: plan.tool, files, dir, sources } };
+}
+
+/** The element an app mounts into: the first empty element with an id in the page's body (`<div id="root"></div>`). */
+export function mountSelector(html: string | undefined): string | undefined {
+  if (html === undefined) return undefined;
+  const body = html.slice(Math.max(0, html.search(/<body[\s>]/i)));
+  const empty = /<(div|main|section|app|span)\b[^>]*\bid\s*=\s*["']([\w-]+)["'][^>]*>\s*<\/\1>/i.exec(body);
+  return empty ? `#${empty[2]}` : undefined;
+}
+
+/** Loads the built site's index.html in Chromium in the sandbox: one `render` check. */
+export async function renderSite(ctx: CheckContext, plan: BundlePlan, site: BuiltSite, options: PageCheckOptions = {}): Promise<ExecCheck> {
+  const maps = new SiteSourceMaps(site.files, ORIGIN, site.dir);
+  const built = site.files.get('index.html');
+  const page: PageSite = {
+    read: (path) => site.files.get(path),
+    paths: ctx.paths,
+    mapStack: (text) => maps.mapText(text),
+    locate: (url, line, column) => maps.locate(url, line, column),
+    ...(() => {
+      const selector = mountSelector(plan.sourcePage ? ctx.files[plan.sourcePage] : undefined) ?? mountSelector(built ? Buffer.from(built).toString('utf8') : undefined);
+      return selector ? { mountSelector: selector } : {};
+    })(),
+  };
+  const covered = [...new Set([...(plan.sourcePage ? [plan.sourcePage] : []), ...site.sources])].sort();
+  if (!built) return checkResult('render', 'web', { files: covered, status: 'failed', durationMs: 0, problems: [{ path: plan.sourcePage ?? 'package.json', message: `the ${plan.tool} build wrote no index.html, so there is no page to open` }] });
+  const result = await withSandboxedBrowser(ctx, options, async (browser, started) => {
+    const wall = pageWall(ctx);
+    if (wall === 0) return skipped('render', 'web', covered, ctx.budget.spentReason());
+    const found = await loadPage(browser, page, 'index.html', wall, plan.sourcePage ?? 'index.html');
+    const base = { files: covered, command: `open the built index.html in Chromium`, durationMs: Math.round(performance.now() - started) };
+    return pageCheck('render', found, base, 'page rendered: 1 route, no errors (clicks and other interactions are not exercised)');
+  });
+  return 'unavailable' in result ? skipped('render', 'web', covered, result.unavailable) : result;
+}
