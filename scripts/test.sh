@@ -6,23 +6,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/toolchain.sh
 
-need_apt=()
-[ -x /usr/bin/chromium ] || need_apt+=(chromium)
-command -v tmux >/dev/null || need_apt+=(tmux)
-# Proven Code runs generated code only inside bubblewrap (its sandbox tests need it too).
-command -v bwrap >/dev/null || need_apt+=(bubblewrap)
-# Exports are checked with `unzip -t` as well as with a zip library.
-command -v unzip >/dev/null || need_apt+=(unzip)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "wolfpack: installing ${need_apt[*]} with apt-get" >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
-  else
-    echo "wolfpack: the tests need ${need_apt[*]}; install them (Debian: sudo apt-get install ${need_apt[*]})" >&2
-    exit 1
-  fi
-fi
+# Chromium, tmux, bubblewrap and unzip with apt-get when missing (as root), or a line saying what
+# to install and exit 1 (system-packages.sh, shared with start.sh).
+source scripts/system-packages.sh
+wolfpack_test_packages || exit 1
 # Every tool a test needs is here now: a test that finds one missing fails instead of skipping.
 export WOLFPACK_TEST_REQUIRE_TOOLS=1
 

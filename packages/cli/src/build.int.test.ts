@@ -103,6 +103,24 @@ describe('from a script', () => {
     expect(result.stderr).toMatch(/^Note: Demo engines are active/);
   });
 
+  it('says once, before the run, why the verdict is "not proven" and the command that fixes it (issue 28)', async () => {
+    // The test server runs with WOLFPACK_SANDBOX=off.
+    const sentence = /^Note: Proven Code cannot run generated code on this server \(the sandbox is turned off with WOLFPACK_SANDBOX=off(; Chromium is not installed)?\), so verdicts are "not proven"\. Fix: (sudo apt-get install chromium, then )?restart the server without WOLFPACK_SANDBOX=off$/;
+    for (const args of [[], ['--json']]) {
+      const result = await wolfpack(['build', 'a tip calculator', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      const notes = result.stderr.split('\n').filter((line) => line.includes('Proven Code cannot'));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(sentence);
+      // Before the run: stdout (its events) never carries it, however many events there are.
+      expect(result.stdout).not.toContain('Proven Code cannot');
+      // Under --json the summary goes to stderr too, after it: the note came first.
+      const summary = args.length > 0 ? result.stderr : result.stdout;
+      expect(summary).toContain('Proven Code: not proven');
+      if (args.length > 0) expect(result.stderr.indexOf(notes[0]!)).toBeLessThan(result.stderr.indexOf('Proven Code: not proven'));
+    }
+  });
+
   it('attach replays a finished run and writes its files', async () => {
     const first = await wolfpack(['build', 'a metronome', '--json']);
     const runId = jsonLines(first.stdout)[0]!['runId'] as string;

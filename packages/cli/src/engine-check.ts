@@ -4,12 +4,14 @@ import { explainLoggedOut, type CommandContext } from './context.js';
 import { wantsColor } from './output.js';
 
 /**
- * Before a run starts (`build`, `repair`): refuses engine keys the server does not have, naming
- * the ones it has (the server would refuse them too, in less helpful words), and shows the demo
- * notice on stderr when the server has no real engines.
+ * Before a run starts (`build`): refuses engine keys the server does not have, naming the ones it
+ * has (the server would refuse them too, in less helpful words), and shows on stderr the demo
+ * notice when the server has no real engines and the proof notice when it cannot run Proven Code.
  */
 export async function checkEngines(context: CommandContext, api: ApiClient, modelOrder: readonly string[]): Promise<void> {
-  demoNotice(context, await knownEngines(api, modelOrder));
+  const engines = await knownEngines(api, modelOrder);
+  demoNotice(context, engines);
+  proofNotice(context, engines);
 }
 
 /** The server's engines, once every key in `modelOrder` is among them (see {@link checkEngines}). */
@@ -27,9 +29,20 @@ export async function knownEngines(api: ApiClient, modelOrder: readonly string[]
 
 /** The demo notice on stderr, when the server has no real engines. */
 export function demoNotice(context: CommandContext, engines: EnginesReply): void {
-  if (engines.demo && engines.notice) {
-    const { stderr, env } = context.io;
-    const note = `Note: ${engines.notice}`;
-    stderr.write(`${wantsColor(stderr, env, context.globals.color) && !context.output.json ? `\u001B[33m${note}\u001B[39m` : note}\n`);
-  }
+  if (engines.demo && engines.notice) note(context, engines.notice);
+}
+
+/**
+ * Once, before the run (issue 28): why its verdict will be "not proven" (or its pages not loaded)
+ * and the command that fixes it, when the server cannot run Proven Code. Servers before issue 28
+ * do not say, and nothing is printed.
+ */
+export function proofNotice(context: CommandContext, engines: EnginesReply): void {
+  if (engines.proof?.notice) note(context, engines.proof.notice);
+}
+
+function note(context: CommandContext, sentence: string): void {
+  const { stderr, env } = context.io;
+  const line = `Note: ${sentence}`;
+  stderr.write(`${wantsColor(stderr, env, context.globals.color) && !context.output.json ? `\u001B[33m${line}\u001B[39m` : line}\n`);
 }

@@ -46,6 +46,7 @@ import { EnhancementService } from './services/enhancement-service.js';
 import { FolderService } from './services/folder-service.js';
 import { GithubPublisher } from './services/github-publisher.js';
 import { PreviewService } from './services/preview-service.js';
+import { ProofCapabilityService } from './services/proof-capability.js';
 import { SecretBox } from './services/secret-box.js';
 import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
@@ -77,6 +78,8 @@ export interface AppDeps {
   env?: NodeJS.ProcessEnv;
   /** scrypt's cost for passwords; tests lower it. @default PASSWORD_COST (OWASP's N=2^17, r=8, p=1) */
   passwordCost?: ScryptCost;
+  /** What Proven Code can run here, as clients are told (startServer shares it with its start-up line). @default found from `env` */
+  proof?: ProofCapabilityService;
 }
 
 /** One route of the routers, e.g. `{ method: 'GET', path: '/api/projects/:id' }`. */
@@ -95,7 +98,7 @@ export interface WolfpackApp {
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost, proof = new ProofCapabilityService({ env }) }: AppDeps): WolfpackApp {
   const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
   const ledger = new LedgerService(db.orm, clock);
   const referrals = new ReferralService(db.orm, ledger, { log, clock });
@@ -180,7 +183,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     }
   });
   const routers = [healthRoutes(db), authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, log }),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
     previewRoutes(new PreviewService(db.orm, secretKey, clock)),

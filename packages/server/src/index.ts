@@ -6,6 +6,7 @@ import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { EngineRegistry } from './services/engine-registry.js';
+import { ProofCapabilityService } from './services/proof-capability.js';
 import type { ScryptCost } from './services/password.js';
 import type { RunService } from './services/run-service.js';
 import { loadOrCreateSecrets, secretsPath } from './services/secrets.js';
@@ -74,6 +75,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     { port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl, webDir },
     options.env,
   );
+  const env = options.env ?? process.env;
+  // Probed while the database opens (it starts a sandbox once); the runs' own findSandbox reuses it.
+  const proof = new ProofCapabilityService({ env });
+  const proofLine = proof.startupLine();
   const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const closeDatabase = () => (options.database ? Promise.resolve() : db.close());
   let engines: EngineRegistry | undefined;
@@ -83,10 +88,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const sessionKeys = config.sessionKeys ?? stored!.sessionKeys;
     const secretKey = config.secretKey ?? stored!.secretKey;
     const adminSecret = config.adminSecret ?? stored!.adminSecret;
-    const env = options.env ?? process.env;
     const registry = await EngineRegistry.create(env);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, ...(options.clock ? { clock: options.clock } : {}), ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}) });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, proof, ...(options.clock ? { clock: options.clock } : {}), ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
     await runs.startBackgroundWork();
@@ -98,6 +102,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : `Admin metrics (/admin/metrics): the admin secret is the "adminSecret" field of ${secretsPath(config.dataDir)} (or set WOLFPACK_ADMIN_SECRET).`,
     );
     if (registry.demo) log.info('No AI engine configured: demo engines are active (set OPENAI_API_KEY, ANTHROPIC_API_KEY or WOLFPACK_ENGINES).');
+    // One line, the same sentence clients show: a newcomer's verdicts would otherwise be "not proven" without a word why.
+    const proofWarning = await proofLine;
+    if (proofWarning) log.warn(proofWarning);
     const server = createServer(koa.callback());
     // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
     // balancer, often idle for 60 s) that sends its next request just as that happens gets a reset

@@ -30,15 +30,36 @@ export type RunInfo = z.infer<typeof runInfo>;
 export const runInfoReply = z.object({ run: runInfo });
 export type RunInfoReply = z.infer<typeof runInfoReply>;
 
-/** GET /api/engines: generic labels only; `demo` is true when no real engine is configured. */
+/** GET /api/engines: generic labels only; `demo` is true when no real engine is configured, `proof` says what Proven Code can run. */
 export const engineInfo = z.object({ key: z.string(), supportsImages: z.boolean() });
 export type EngineInfo = z.infer<typeof engineInfo>;
+
+/**
+ * What Proven Code can do on this server (issue 28): run generated code (a bubblewrap sandbox) and
+ * load its pages (Chromium). Without them verdicts are "not proven", and clients say why once.
+ * Words and commands only: no path, no sandbox output, nothing from the server's environment.
+ */
+export const proofCapability = z.object({
+  /** Generated code can run here: a working bubblewrap sandbox. */
+  sandbox: z.boolean(),
+  /** Pages can be loaded here: Chromium is installed. */
+  browser: z.boolean(),
+  /** Why not, in a few words ("bubblewrap is not installed"); absent when both work. */
+  reason: z.string().optional(),
+  /** The one command that fixes it ("sudo apt-get install bubblewrap chromium"); absent when both work. */
+  fix: z.string().optional(),
+  /** The sentence clients show (reason, what it means for verdicts, then "Fix: " and the fix); null when both work. */
+  notice: z.string().nullable(),
+});
+export type ProofCapability = z.infer<typeof proofCapability>;
 
 export const enginesReply = z.object({
   engines: z.array(engineInfo),
   demo: z.boolean(),
   /** A sentence for the interface when demo engines are active: how to configure real ones. */
   notice: z.string().nullable(),
+  /** Proven Code on this server; absent from servers older than issue 28. */
+  proof: proofCapability.optional(),
 });
 export type EnginesReply = z.infer<typeof enginesReply>;
 

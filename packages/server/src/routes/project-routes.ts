@@ -5,6 +5,7 @@ import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/zip-export.js';
 import { requireUser } from '../middleware/authenticate.js';
 import type { EngineRegistry } from '../services/engine-registry.js';
+import type { ProofCapabilityService } from '../services/proof-capability.js';
 import type { ProjectService } from '../services/project-service.js';
 import type { StatsService } from '../services/stats-service.js';
 import type { VerificationService } from '../services/verification-service.js';
@@ -14,16 +15,17 @@ export interface ProjectRoutesDeps {
   stats: StatsService;
   engines: EngineRegistry;
   verifications: VerificationService;
+  proof: ProofCapabilityService;
   log: Logger;
 }
 
-/** Projects, run history, statistics and the engine list. */
-export function projectRoutes({ projects, stats, engines, verifications, log }: ProjectRoutesDeps): Router {
+/** Projects, run history, statistics and the engine list (with what Proven Code can run here). */
+export function projectRoutes({ projects, stats, engines, verifications, proof, log }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
-  router.get('/engines', (ctx) => {
+  router.get('/engines', async (ctx) => {
     requireUser(ctx);
-    ctx.body = engines.info() satisfies EnginesReply;
+    ctx.body = { ...engines.info(), proof: await proof.capability() } satisfies EnginesReply;
   });
 
   router.get('/stats', async (ctx) => {

@@ -10,6 +10,7 @@ import { EnhanceTipDialog } from '../components/enhance-tip-dialog';
 import { HistoryPanel } from '../components/history-panel';
 import { LearnMore } from '../components/learn-more';
 import { PipelineProgress } from '../components/pipeline-progress';
+import { ProofNotice } from '../components/proof-notice';
 import { PromptPanel } from '../components/prompt-panel';
 import { usePublishDialog } from '../components/publish-dialog';
 import { RunStatusCallout } from '../components/run-status-callout';
@@ -189,6 +190,7 @@ export function HomePage() {
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="flex min-w-0 flex-col gap-6">
           {notice ? <DemoNotice notice={notice} /> : null}
+          <ProofNotice proof={engines.data?.proof} />
           {visitor ? (
             <div
               className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-zinc-200 bg-white px-4 py-3 text-sm shadow-xs dark:border-zinc-800 dark:bg-zinc-900"
