@@ -130,8 +130,12 @@ async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
     const problem = problemFromRun(result, { files: ctx.paths, fallbackPath: 'package.json', order: 'first', command: `npm run build (${command.buildFirst})`, message: `the build failed: ${errorLine(combinedOutput(result))}` });
     return checkResult('start', 'node', { ...base, status: 'failed', problems: [problem] });
   }
+  // Still running at a deadline the budget brought forward: it did not get its window, so nothing
+  // can be said either way (after a build, the clock restarts with the whole window).
+  if (result.stopped === 'time' && !command.buildFirst && wall < ctx.startMs) return skipped('start', 'node', command.files, ctx.budget.spentReason());
   const clean = { ...result, stderr: result.stderr.replace(`${BUILD_DONE}\n`, '') };
-  return verdictToCheck(startVerdict(clean, ctx, { order: 'first', fallbackPath: command.files[0] ?? 'package.json', command: command.display }), 'node', base);
+  const options = { runtime: 'node' as const, order: 'first' as const, fallbackPath: command.files[0] ?? 'package.json', command: command.display, dependencies: Object.keys(plan.dependencies) };
+  return verdictToCheck(startVerdict(clean, ctx, options), 'node', base);
 }
 
 /** Install, tests and start of the Node part of a project. */

@@ -160,7 +160,10 @@ async function startCheck(ctx: CheckContext, files: string[], analysis: Analysis
   const result = await ctx.sandbox.run(ctx.dir, { argv, readOnlyBinds: ctx.binds, env: { PORT: '8000' }, limits: { wallMs: wall, runtimeReserveBytes: PYTHON_RUNTIME_RESERVE_BYTES }, keepStdinOpen: true, stopWhenListening: true, signal: ctx.signal });
   const setup = sandboxFailed('start', 'python', [entry], result);
   if (setup) return setup;
-  return verdictToCheck(startVerdict(result, ctx, { order: 'last', fallbackPath: entry, command }), 'python', { files: [entry], command, durationMs: result.durationMs });
+  // Still running at a deadline the budget brought forward: it did not get its window.
+  if (result.stopped === 'time' && wall < ctx.startMs) return skipped('start', 'python', [entry], ctx.budget.spentReason());
+  const options = { runtime: 'python' as const, order: 'last' as const, fallbackPath: entry, command, dependencies: declaredPythonPackages(ctx.files) };
+  return verdictToCheck(startVerdict(result, ctx, options), 'python', { files: [entry], command, durationMs: result.durationMs });
 }
 
 /** Syntax, imports, tests and start for the Python files of a project. */

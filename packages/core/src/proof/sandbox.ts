@@ -7,7 +7,7 @@
  * code never runs unsandboxed.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join, posix } from 'node:path';
 import { contentDir } from './content-dir.js';
 import {
@@ -61,6 +61,13 @@ export interface SandboxResult {
   outputTruncated: boolean;
   /** The command as a person would type it, for reports. */
   command: string;
+  /**
+   * CPU time (user + system, all threads, in ms) used by the processes still running in the
+   * sandbox when its wall-time deadline stopped it: with a stdin that stays open, what tells a
+   * program blocked waiting (near 0) from one busy in a loop (near the whole window). Set only for
+   * a run stopped by the deadline, when /proc could be read.
+   */
+  cpuMs?: number;
   /**
    * Set when the sandbox itself could not start (a bind source it cannot read, a bad working
    * folder): nothing of the project ran, and the output is bwrap's, not the program's.
@@ -138,6 +145,50 @@ function listening(pid: number): boolean {
   return false;
 }
 
+// /proc/<pid>/stat counts CPU in clock ticks of USER_HZ, which the kernel's ABI fixes at 100 a second.
+const MS_PER_TICK = 10;
+
+/**
+ * CPU time of `root` and every process below it, from /proc/<pid>/stat (readable by anyone);
+ * undefined when `root` is gone or /proc cannot be read. Only live processes count: a build that
+ * ran and exited before the start does not (its time sits in its parent's cutime, left out on
+ * purpose).
+ */
+function treeCpuMs(root: number): number | undefined {
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return undefined; // no /proc here: the figure is unknown, never a reason not to stop the run
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    // From there: state, ppid, … utime (field 14) and stime (field 15).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(name);
+    const ppid = Number(fields[1]);
+    cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK);
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  if (!cpu.has(root)) return undefined;
+  let total = 0;
+  const queue = [root];
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+    total += cpu.get(pid) ?? 0;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
 class Bubblewrap implements Sandbox {
   readonly kind = 'bubblewrap' as const;
   constructor(
@@ -203,6 +254,7 @@ class Bubblewrap implements Sandbox {
       let truncated = false;
       let stopped: StopReason | undefined;
       let innerPid: number | undefined;
+      let cpuMs: number | undefined;
       const kill = (reason: StopReason) => {
         stopped ??= reason;
         try {
@@ -211,7 +263,12 @@ class Bubblewrap implements Sandbox {
           child.kill('SIGKILL');
         }
       };
-      let deadline = setTimeout(() => kill('time'), limits.wallMs);
+      // Measured before the kill, while the processes still exist.
+      const timeUp = () => {
+        if (stopped === undefined && innerPid !== undefined) cpuMs = treeCpuMs(innerPid);
+        kill('time');
+      };
+      let deadline = setTimeout(timeUp, limits.wallMs);
       let seen = '';
       const watch = (chunk: Buffer) => {
         const clock = command.clockFrom;
@@ -221,7 +278,7 @@ class Bubblewrap implements Sandbox {
         if (!seen.includes(clock.marker)) return;
         seen = clock.marker;
         clearTimeout(deadline);
-        deadline = setTimeout(() => kill('time'), clock.wallMs);
+        deadline = setTimeout(timeUp, clock.wallMs);
       };
       const collect = (into: Buffer[]) => (chunk: Buffer) => {
         watch(chunk);
@@ -280,6 +337,7 @@ class Bubblewrap implements Sandbox {
           ...(stopped ? { stopped } : {}),
           outputTruncated: truncated,
           command: display,
+          ...(stopped === 'time' && cpuMs !== undefined ? { cpuMs } : {}),
           ...(setupError ? { setupError } : {}),
         });
       });

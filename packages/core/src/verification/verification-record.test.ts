@@ -168,6 +168,28 @@ describe('buildVerificationRecord, check by check', () => {
     );
   });
 
+  it('says what was assumed of a start that passed only because it kept running, and fails a hang with its problem', () => {
+    const paths = ['bot.js', 'main.py', 'index.html'];
+    const start = (runtime: 'node' | 'python', file: string, summary: string) => ({ check: 'start' as const, runtime, status: 'passed' as const, files: [file], summary, problems: [], durationMs: 3000 });
+    const record = (checks: ExecutionReport['checks']) => buildVerificationRecord({ version: 1, paths, staticReport: noStatic(paths), execution: node(checks, ['node', 'python']) });
+    const bot = start('node', 'bot.js', 'still running after 3 s; assumed to be a long-running bot (discord.js)');
+    const prompt = start('python', 'main.py', 'still running after 3 s and idle (0 s of CPU time); assumed to be waiting for input on stdin (main.py: input)');
+    expect(record([bot]).proven).toBe('1 file checked (start), starts (still running after 3 s; assumed to be a long-running bot (discord.js)).');
+    expect(record([bot]).verdict).toBe('passed');
+    // One start that needed no assumption does not make the other clean.
+    expect(record([start('python', 'main.py', 'ran and exited 0'), bot]).proven).toBe('2 files checked (start), starts (still running after 3 s; assumed to be a long-running bot (discord.js)).');
+    expect(record([bot, prompt]).proven).toBe(
+      '2 files checked (start), starts (still running after 3 s; assumed to be a long-running bot (discord.js)) and (still running after 3 s and idle (0 s of CPU time); assumed to be waiting for input on stdin (main.py: input)).',
+    );
+    // Only a start's summary speaks for the start.
+    expect(record([start('python', 'main.py', 'ran and exited 0'), { ...bot, check: 'page-load', runtime: 'web', files: ['index.html'] }]).proven).toBe('2 files checked (start, page-load), starts cleanly, the page loads without errors.');
+    // A hang is a failed start with its problem: never "starts", and the verdict fails.
+    const hang = { path: 'main.py', message: 'it was still running after 3 s and not listening, busy (2.9 s of CPU time: a loop that never ends?); nothing in the project says it should run until stopped', command: 'python3 main.py', output: '' };
+    const hung = record([{ check: 'start', runtime: 'python', status: 'failed', files: ['main.py'], command: 'python3 main.py', problems: [hang], durationMs: 3000 }]);
+    expect(hung).toMatchObject({ verdict: 'failed', proven: '1 file checked (start).', notProven: 'start failed: 1 problem; 2 files not covered by any check (bot.js, index.html).' });
+    expect(hung.checks[0]!.problems).toEqual([hang]);
+  });
+
   it('counts only the tests of test runs that passed, and only when the runner gave counts', () => {
     const paths = ['a.test.js', 'b.test.js', 'c.test.js'];
     const record = buildVerificationRecord({

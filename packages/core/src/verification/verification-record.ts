@@ -1,6 +1,7 @@
 import type { VerificationCheck, VerificationRecord } from '../schemas/verification.js';
 import type { VerifyReport } from '../pipeline/verify.js';
 import type { ExecCheck, ExecutionReport } from '../proof/report.js';
+import { ASSUMED } from '../proof/start-verdict.js';
 
 export interface VerificationInput {
   /** The project version the record describes. */
@@ -90,11 +91,20 @@ function provenText(checks: VerificationCheck[], covered: number): string {
   const parts = [`${plural(covered, 'file')} checked (${names.join(', ')})`];
   const passedTests = ran.filter((c) => c.check === 'tests' && c.status === 'passed').reduce((sum, c) => sum + (c.tests?.passed ?? 0), 0);
   if (passedTests > 0) parts.push(`${plural(passedTests, 'test')} passed`);
-  if (ran.some((c) => c.check === 'start' && c.status === 'passed') && !ran.some((c) => c.check === 'start' && c.status === 'failed')) parts.push('starts cleanly');
+  if (ran.some((c) => c.check === 'start' && c.status === 'passed') && !ran.some((c) => c.check === 'start' && c.status === 'failed')) parts.push(startText(ran));
   if (ran.some((c) => c.check === 'page-load' && c.status === 'passed') && !ran.some((c) => c.check === 'page-load' && c.status === 'failed')) {
     parts.push('the page loads without errors');
   }
   return `${parts.join(', ')}.`;
+}
+
+/**
+ * "starts cleanly", unless a start passed only on an assumption (a program still running at the
+ * deadline, taken for a bot, a server or a prompt waiting for input): then what was assumed.
+ */
+function startText(ran: VerificationCheck[]): string {
+  const assumed = ran.filter((c) => c.check === 'start' && c.summary?.includes(ASSUMED)).map((c) => c.summary!);
+  return assumed.length === 0 ? 'starts cleanly' : `starts ${assumed.map((summary) => `(${summary})`).join(' and ')}`;
 }
 
 /** What was not proven: failures, checks that could not run and why, files nothing covered. */
