@@ -8,7 +8,9 @@ import { formatFileBlock } from './file-blocks.js';
 import { FAULT_CASES, runFaultCase, type FaultCase } from './faults/index.js';
 import { STATIC_WEB } from './faults/projects.js';
 import { runPipeline, type PipelineCheckpoint } from './run-pipeline.js';
+import { directImports, filesNamedIn } from './stage-repair.js';
 import { scriptedEngine, systemOf } from './testing-engines.js';
+import type { ProjectCheck } from './verify.js';
 
 const corpus = (id: string): FaultCase => FAULT_CASES.find((c) => c.id === id)!;
 const messages = (run: { logs: { message: string }[] }) => run.logs.map((l) => l.message);
@@ -167,5 +169,96 @@ describe('the Proven Code line', () => {
       'Proven Code: no file was covered by a check; 6 files not covered by any check (README.md, inventory/__init__.py, inventory/store.py, main.py, requirements.txt, …).',
     );
     expect(python.outcome.verification).toEqual({ passed: true, checkedFiles: 0, problems: [] });
+  });
+});
+
+describe('what a repair of a runtime problem is shown', () => {
+  const project = new Set(['main.js', 'src/view.js', 'src/cart.js', 'src/a.ts', 'pricing.js', 'app/util.py', 'main.py', 'css/site.css', 'js/app.js']);
+
+  it('names every project file on a stack or in the output, in the order printed, each once', () => {
+    const node = "TypeError: x is undefined\n    at render (src/view.js:3:9)\n    at main.js:5:1\n    at node_modules/lib/index.js:2:2\n    at render (src/view.js:8:1)";
+    expect(filesNamedIn(node, project)).toEqual(['src/view.js', 'main.js']);
+    const page = "TypeError: Cannot read properties of undefined (reading 'toFixed')\n    at http://project.local/pricing.js:2:9\n    at http://project.local/main.js:3:70";
+    expect(filesNamedIn(page, project)).toEqual(['pricing.js', 'main.js']);
+    const python = 'Traceback (most recent call last):\n  File "main.py", line 9, in <module>\n  File "app/util.py", line 4, in run\nKeyError: \'PORT\'';
+    expect(filesNamedIn(python, project)).toEqual(['main.py', 'app/util.py']);
+    expect(filesNamedIn('src/a.ts(3,5): error TS2322; see ./src/cart.js: and main.js.', project)).toEqual(['src/a.ts', 'src/cart.js', 'main.js']);
+    expect(filesNamedIn('loaded [main.js] and {pricing.js}, then `js/app.js`', project)).toEqual(['main.js', 'pricing.js', 'js/app.js']);
+    // Only whole paths of the project: not a file of the same name elsewhere, not a longer name.
+    expect(filesNamedIn('at lib/main.js:1:1 and mainjs and main.jsx and /usr/lib/main.js', project)).toEqual([]);
+  });
+
+  it('lists the project files a module imports directly, resolved as the imports check resolves them', () => {
+    const js = "import { a } from './src/cart';\nimport b from './src/a.js';\nimport './css/site.css';\nimport c from 'chalk';\nimport fs from 'node:fs';\nconst d = require('./pricing.js');\nconst e = await import('/js/app.js');\nimport f from './missing.js';\nimport g from './main.js';\n";
+    expect(directImports('main.js', js, project)).toEqual(['src/cart.js', 'src/a.ts', 'css/site.css', 'pricing.js', 'js/app.js']);
+    expect(directImports('src/view.js', "import { total } from './cart.js';\nimport { p } from '../pricing.js?v=2';\nimport { again } from './cart.js';\n", project)).toEqual(['src/cart.js', 'pricing.js']);
+  });
+
+  it("lists a page's own scripts and stylesheets", () => {
+    const html =
+      '<!doctype html><html><head><link rel="stylesheet" href="css/site.css"><script src="https://cdn.example.com/lib.js"></script><script src="//cdn.example.com/x.js"></script><script type="module" src="/main.js"></script><script src="js/app.js?v=1"></script></head><body></body></html>';
+    expect(directImports('index.html', html, project)).toEqual(['css/site.css', 'main.js', 'js/app.js']);
+  });
+
+  it("lists a Python module's local imports: relative, absolute from the root or its folder, and modules imported by name", () => {
+    const files = new Set(['main.py', 'shop/__init__.py', 'shop/pricing.py', 'shop/tax.py', 'shop/cart/__init__.py', 'app/helpers.py', 'app/run.py', 'config.py']);
+    const main = 'import os\nimport config, shop.tax as tax\nfrom shop.pricing import price_with_tax\nfrom shop import cart\nfrom shop import (tax,\n    pricing)\n';
+    expect(directImports('main.py', main, files)).toEqual(['config.py', 'shop/tax.py', 'shop/pricing.py', 'shop/__init__.py', 'shop/cart/__init__.py']);
+    expect(directImports('shop/pricing.py', 'from .tax import rate\nfrom . import cart\nfrom .. import config\n', files)).toEqual(['shop/tax.py', 'shop/cart/__init__.py', 'config.py']);
+    // A script's own folder is on the path when it runs.
+    expect(directImports('app/run.py', 'import helpers\nfrom helpers import go\nimport main\n', files)).toEqual(['app/helpers.py', 'main.py']);
+  });
+
+  it('shows the files on the stack and those the failing file imports, within a cap, the files with problems first', async () => {
+    const big = `export const TABLE = ${JSON.stringify('x'.repeat(31_000))};\n`;
+    const fault: FaultCase = {
+      id: 'runtime-context',
+      kind: 'node-js',
+      defect: 'cart.js returns nothing and view.js crashes on it',
+      files: {
+        'package.json': JSON.stringify({ name: 'shop', type: 'module', scripts: { start: 'node main.js' } }),
+        'main.js': "import { render } from './src/view.js';\n\nrender();\n",
+        'src/view.js': "import { total } from './cart.js';\nimport { TABLE } from './table.js';\n\nexport function render() {\n  console.log(total([1]).toFixed(2), TABLE.length);\n}\n",
+        'src/cart.js': 'export function total(items) {\n  items.reduce((a, b) => a + b, 0);\n}\n',
+        'src/table.js': big,
+        'src/unrelated.js': 'export const UNRELATED = 1;\n',
+      },
+      fix: { files: { 'src/cart.js': 'export function total(items) {\n  return items.reduce((a, b) => a + b, 0);\n}\n' } },
+      engineFixes: true,
+    };
+    // The execution gate's verdict for these files, as it would report the crash (with the command
+    // and the output as detail); the gate itself runs in proof/repair-context.int.test.ts.
+    const check: ProjectCheck = async (files) => ({
+      checked: [{ path: 'main.js', checks: ['start'] }],
+      problems: files['src/cart.js']!.includes('return')
+        ? []
+        : [
+            {
+              path: 'src/view.js',
+              check: 'start',
+              line: 5,
+              message: "it exited with status 1 within 3 s: TypeError: Cannot read properties of undefined (reading 'toFixed')",
+              detail: "$ npm start (node main.js src/unrelated.js)\nTypeError: Cannot read properties of undefined (reading 'toFixed')\n    at render (src/view.js:5:30)\n    at main.js:3:1",
+            },
+          ],
+    });
+    const run = await runFaultCase(fault, { verify: check });
+    const prompt = repairs(run)[0]!.user;
+    const files = prompt.slice(prompt.indexOf('The files involved:'));
+    const order = ['src/view.js', 'package.json', 'main.js', 'src/cart.js'].map((path) => files.indexOf(fault.files[path]!));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // Too big for the room the related files get: named, not shown. Not on the stack, not imported (only in the command): left out.
+    expect(files).toContain('Other files (not shown for lack of room): src/table.js');
+    expect(files).not.toContain(big.slice(0, 200));
+    expect(files).not.toContain('UNRELATED');
+    expect(run.result).toMatchObject({ repaired: true, repairCalls: 1 });
+  });
+
+  it('leaves the context of a static problem as it was: the file itself and the manifest', async () => {
+    const run = await runFaultCase(corpus('never-fixes-syntax'));
+    const files = repairs(run)[0]!.user.split('The files involved:')[1]!;
+    expect(files).toMatch(/app\.js/);
+    expect(files).not.toContain('<!doctype html>');
   });
 });

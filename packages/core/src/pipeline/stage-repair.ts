@@ -4,11 +4,14 @@
  * in the next prompt and moves to another engine, and no round may bring back a problem an
  * earlier version had and lost (see run-memory.ts).
  */
+import { formatFilesForPrompt } from './context-budget.js';
 import { applyFileChanges } from './file-operations.js';
 import { REPAIR_SYSTEM, repairUser } from './prompts/index.js';
+import { classifySpecifier, dirname, joinPath, resolveFile, stripQuery } from './resolve-imports.js';
 import { markReplaced, problemKey, problemLine, regressions, remember, type FailedRepair, type RunMemory } from './run-memory.js';
-import { prescanModules } from './scan-module.js';
-import { ask, commitFiles, filesForPrompt, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
+import { prescanModules, scanModule } from './scan-module.js';
+import { ask, commitFiles, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
+import { checkHtml } from './verify-html.js';
 import { describeCoverage, formatProblems, verifyProject, type VerifyProblem, type VerifyReport } from './verify.js';
 
 /** The static part of a report {@link verifyAll} merged (the verification record keeps it apart). */
@@ -43,12 +46,128 @@ export function summarize(report: VerifyReport): string {
   return `${report.problems.length} problem(s) in ${files.size} file(s): ${formatProblems(report).split('\n').slice(0, 3).join('; ')}`;
 }
 
-/** The files a repair needs to see: those with problems, those a problem names, the manifest. */
-function involvedFiles(files: Record<string, string>, problems: VerifyProblem[], alsoChanged: readonly string[]): Record<string, string> {
-  const involved = new Set([...problems.map((p) => p.path), ...alsoChanged]);
-  if (files['package.json'] !== undefined) involved.add('package.json');
-  for (const path of Object.keys(files)) if (problems.some((p) => p.message.includes(path))) involved.add(path);
-  return Object.fromEntries(Object.entries(files).filter(([p]) => involved.has(p)));
+/** Checks that ran the code: their problems may show up far from where the code is wrong. */
+const RAN_CODE: ReadonlySet<string> = new Set(['tests', 'start', 'page-load', 'build', 'render']);
+/**
+ * What the files around runtime problems (on their stacks, imported by the failing file) may add
+ * to a repair prompt, beyond the files with problems: a few modules' worth, so the prompt stays
+ * about the problem. A file that does not fit is named, not shown.
+ */
+const RELATED_CHARS = 30_000;
+
+/**
+ * Project files a run's output names, in the order printed: every frame of a stack, not only the
+ * top one (`at f (src/a.js:3:5)`, `File "app/util.py", line 4`, `http://project.local/pricing.js:2:9`).
+ */
+export function filesNamedIn(output: string, files: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  for (const token of output.split(/[\s()"'`,;<>[\]{}]+/)) {
+    const path = token
+      .replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '') // a URL's scheme and host: the page's origin
+      .replace(/^\.?\/+/, '')
+      .replace(/(:\d+)*[:.]?$/, ''); // a line and column, or the punctuation of a sentence
+    if (files.has(path) && !found.includes(path)) found.push(path);
+  }
+  return found;
+}
+
+// `from .store import Store`, `from inventory.store import Store`, `import a.b as c, d`.
+const PY_IMPORT = /^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)|import[ \t]+([\w., \t]+))/gm;
+
+/** Local modules a Python file imports: relative ones from its package, absolute ones from the root or its folder. */
+function pythonImports(path: string, content: string, files: ReadonlySet<string>): string[] {
+  const dir = dirname(path);
+  const found: string[] = [];
+  const add = (bases: (string | null)[], module: string) => {
+    const stem = module.replaceAll('.', '/');
+    const candidates = bases.flatMap((base) => (base === null ? [] : [joinPath(base, `${stem}.py`), joinPath(base, `${stem}/__init__.py`)]));
+    const hit = candidates.find((c): c is string => c !== null && files.has(c));
+    if (hit !== undefined && hit !== path && !found.includes(hit)) found.push(hit);
+  };
+  for (const m of content.matchAll(PY_IMPORT)) {
+    const names = (m[3] ?? m[4] ?? '').split(',').map((n) => n.trim().split(/\s+/)[0]!).filter(Boolean);
+    if (m[4] !== undefined) {
+      for (const name of names) add(['', dir], name);
+      continue;
+    }
+    const dots = m[1]!.length;
+    const bases = dots > 0 ? [joinPath(dir, '../'.repeat(dots - 1))] : ['', dir];
+    if (m[2]) add(bases, m[2]);
+    // `from pkg import module` names modules as well as names.
+    for (const name of names) add(bases, m[2] ? `${m[2]}.${name}` : name);
+  }
+  return found;
+}
+
+/**
+ * Project files `path` imports directly: relative and root-absolute specifiers resolved as the
+ * imports check resolves them, a page's own scripts and stylesheets, a Python module's local imports.
+ */
+export function directImports(path: string, content: string, files: ReadonlySet<string>): string[] {
+  if (path.endsWith('.py')) return pythonImports(path, content, files);
+  const page = /\.html?$/i.test(path);
+  const specifiers = page ? checkHtml(content).references.map((r) => r.url) : (scanModule(path, content)?.imports.map((i) => i.specifier) ?? []);
+  const found: string[] = [];
+  for (const raw of specifiers) {
+    const specifier = stripQuery(raw);
+    const kind = classifySpecifier(specifier);
+    // In a page every URL without a scheme or a leading "/" is relative.
+    const relative = kind.type === 'relative' || (page && kind.type !== 'ignored' && kind.type !== 'root');
+    const candidate = relative ? joinPath(dirname(path), specifier) : kind.type === 'root' ? joinPath('', specifier.slice(1)) : null;
+    const file = candidate === null ? null : resolveFile(candidate, files);
+    if (file !== null && file !== path && !found.includes(file)) found.push(file);
+  }
+  return found;
+}
+
+/**
+ * The files a repair needs to see, in this order: those with problems, those the last round
+ * changed, those a problem names, the manifest; then, for a problem found by running the code,
+ * the files on its stack and those the failing file imports. The error often shows where a bad
+ * value is used (main.js), not where it was made (the pricing.js function that returned nothing).
+ */
+function involvedFiles(files: Record<string, string>, problems: VerifyProblem[], alsoChanged: readonly string[]): { shown: Array<[string, string]>; named: string[] } {
+  const order: string[] = [];
+  const add = (path: string) => {
+    if (files[path] !== undefined && !order.includes(path)) order.push(path);
+  };
+  for (const p of problems) add(p.path);
+  for (const path of alsoChanged) add(path);
+  for (const path of Object.keys(files)) if (problems.some((p) => p.message.includes(path))) add(path);
+  add('package.json');
+  const paths = new Set(Object.keys(files));
+  const named: string[] = [];
+  let room = RELATED_CHARS;
+  for (const problem of problems) {
+    if (!RAN_CODE.has(problem.check) || problem.detail === undefined) continue;
+    // The detail is `$ command` then the output; the command may list every file (a test run).
+    const output = problem.detail.replace(/^\$ [^\n]*\n?/, '');
+    const source = files[problem.path];
+    for (const path of [...filesNamedIn(output, paths), ...(source === undefined ? [] : directImports(problem.path, source, paths))]) {
+      if (order.includes(path) || named.includes(path)) continue;
+      if (files[path]!.length > room) named.push(path);
+      else {
+        room -= files[path]!.length;
+        order.push(path);
+      }
+    }
+  }
+  return { shown: order.map((path) => [path, files[path]!]), named };
+}
+
+/** The involved files for the prompt, in their order (the files with problems first), within the engine's room. */
+function promptFiles(ctx: StageContext, involved: ReturnType<typeof involvedFiles>): string {
+  const included: Array<[string, string]> = [];
+  const omitted = [...involved.named];
+  let used = 0;
+  for (const [path, content] of involved.shown) {
+    const cost = content.length + path.length + 16;
+    if (used + cost <= ctx.budgetChars) {
+      included.push([path, content]);
+      used += cost;
+    } else omitted.push(path);
+  }
+  return formatFilesForPrompt({ included, omitted });
 }
 
 /** What the next round is told about a round that did not work. */
@@ -102,9 +221,9 @@ async function repairRound(ctx: StageContext, report: VerifyReport, offset: numb
   const memory = ctx.state.memory;
   const lastFailed = memory.lastFailed;
   const note = lastFailed ? previousAttemptNote(lastFailed, report) : '';
-  const subset = involvedFiles(ctx.state.files, report.problems, lastFailed?.changed ?? []);
+  const involved = involvedFiles(ctx.state.files, report.problems, lastFailed?.changed ?? []);
   // The output that shows each problem (a stack trace, the failing assertion) goes with it.
-  const user = repairUser(ctx.ideaText, formatProblems(report, 50, { details: true }), filesForPrompt(ctx, subset), note);
+  const user = repairUser(ctx.ideaText, formatProblems(report, 50, { details: true }), promptFiles(ctx, involved), note);
   const { text, engine } = await ask(ctx, REPAIR_SYSTEM, user, offset, 'repair');
   const answer = await readAnswer(ctx, text);
   const before = ctx.state.files;
