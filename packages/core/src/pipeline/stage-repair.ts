@@ -22,13 +22,22 @@ export function staticPartOf(report: VerifyReport): VerifyReport {
   return staticParts.get(report) ?? report;
 }
 
-/** The static checks and, when one is plugged in, the extra check, as one report. */
+/** Where the packages a report's type check read were installed (see verifyAll). */
+const installedPackages = new WeakMap<VerifyReport, string>();
+
+/**
+ * The static checks and, when one is plugged in, the extra check, as one report. The extra check
+ * runs first: when it installed the dependencies, the type check reads their real declarations
+ * (a correct `z.infer<typeof Schema>` is not a stand-in's false alarm, a wrong use of a package
+ * is caught) and stand-ins type only what could not be installed.
+ */
 export async function verifyAll(ctx: StageContext, files: Readonly<Record<string, string>>): Promise<VerifyReport> {
   await prescanModules(Object.entries(files).map(([path, content]) => ({ path, content })));
-  const report = verifyProject(files);
-  if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return report;
-  staticParts.set(report, structuredClone(report));
+  if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return verifyProject(files);
   const extra = await ctx.extraCheck(files, { role: ctx.role, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const report = verifyProject(files, extra.nodeModules ? { nodeModules: extra.nodeModules } : {});
+  staticParts.set(report, structuredClone(report));
+  if (extra.nodeModules) installedPackages.set(report, extra.nodeModules);
   for (const entry of extra.checked) {
     const own = report.checked.find((c) => c.path === entry.path);
     if (own) own.checks.push(...entry.checks.filter((c) => !own.checks.includes(c)));
@@ -197,12 +206,13 @@ function revert(files: Record<string, string>, before: Readonly<Record<string, s
  * regression (the static checks decide, they are cheap); when only the extra check sees the
  * regression, the changed files it names, else the whole answer.
  */
-function culprits(memory: RunMemory, report: VerifyReport, before: Record<string, string>, after: Record<string, string>, changed: string[], found: VerifyProblem[]): string[] {
-  const base = regressions(memory, report, verifyProject(after)).length;
+function culprits(memory: RunMemory, report: VerifyReport, before: Record<string, string>, after: Record<string, string>, changed: string[], found: VerifyProblem[], nodeModules?: string): string[] {
+  const options = nodeModules ? { nodeModules } : {};
+  const base = regressions(memory, report, verifyProject(after, options)).length;
   const guilty = changed.filter((path) => {
     const trial = { ...after };
     revert(trial, before, path);
-    return regressions(memory, report, verifyProject(trial)).length < base;
+    return regressions(memory, report, verifyProject(trial, options)).length < base;
   });
   if (guilty.length > 0) return guilty;
   const named = changed.filter((path) => found.some((p) => p.path === path));
@@ -234,7 +244,7 @@ async function repairRound(ctx: StageContext, report: VerifyReport, offset: numb
   const refused: string[] = [];
   const back = regressions(memory, report, trial);
   if (back.length > 0) {
-    for (const path of culprits(memory, report, before, applied.files, applied.changed, back)) {
+    for (const path of culprits(memory, report, before, applied.files, applied.changed, back, installedPackages.get(trial))) {
       revert(applied.files, before, path);
       const shown = problemLine(back.find((p) => p.path === path) ?? back[0]!);
       refused.push(`${path} (${shown})`);

@@ -1,21 +1,26 @@
 /**
  * Type-checks the TypeScript files of a generated project with the classic TypeScript compiler
- * (5.x, which still has a JS API; the repo's own TypeScript 7 is native), entirely in memory.
+ * (5.x, which still has a JS API; the repo's own TypeScript 7 is native). The project's files stay
+ * in memory.
  *
- * The project's packages are not installed, so every import that does not resolve to a project
- * .ts/.tsx file (packages, CSS, images, JS and JSON files) is typed `any` by an ambient
- * `declare module '*'`: their absence is the imports check's business, not this one's. The
- * options are lenient (no `strict`) so only mistakes that would break `tsc` in any setup are
- * reported: wrong types, wrong argument counts, missing properties, unknown names.
+ * When the execution gate installed the project's dependencies, their real declarations are read
+ * from that node_modules folder (see installed-packages.ts): `z.infer<typeof Schema>` is checked
+ * against zod's own types. Otherwise, and for an installed package that ships no types, imports
+ * of packages are typed by stand-ins (package-stubs.ts, and an ambient `declare module '*'` for
+ * everything else that does not resolve to a project .ts/.tsx file: CSS, images, JS and JSON);
+ * their absence is the imports check's business, and an error only a stand-in can cause is
+ * never reported (stand-in-diagnostics.ts). The options are lenient (no `strict`) so only
+ * mistakes that would break `tsc` in any setup are reported: wrong types, wrong argument counts,
+ * missing properties, unknown names.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname as osDirname, join as osJoin } from 'node:path';
 import type TS from 'typescript-checker';
 import { ts } from './typescript-lazy.js';
 import { aliasCandidates, classifySpecifier, dirname, joinPath, readTsconfigs, resolveFile } from './resolve-imports.js';
+import { InstalledPackages, isTypedResolution, NODE_MODULES } from './installed-packages.js';
 import { packageStubs } from './package-stubs.js';
+import { causedByStandIn } from './stand-in-diagnostics.js';
+import { ambientFile, extensionOf, isStandInFile, LIBS, PACKAGE_STUB_FILE, projectFile, sharedFile, VIRTUAL_LIB_DIR, type AmbientParts } from './typescript-files.js';
 import type { VerifyProblem } from './verify.js';
 
 /** At most this many type problems per project: past that, more lines only bury the first. */
@@ -28,62 +33,23 @@ export function isTypeScriptPath(path: string): boolean {
   return TS_FILE.test(path) && !path.split('/').includes('node_modules');
 }
 
-const LIB_DIR = osDirname(createRequire(import.meta.url).resolve('typescript-checker'));
-/** Where lib files live in the virtual file system. */
-const VIRTUAL_LIB_DIR = '/__wolfpack_lib__';
-const STUB_FILE = '/__wolfpack_stub__/ambient.d.ts';
-
-// Newer library APIs (`findLast`, `Object.groupBy`, `Set.prototype.union`) run in today's
-// browsers and Node; generated code using them is not wrong.
-const LIBS = ['lib.esnext.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts', 'lib.dom.asynciterable.d.ts'];
-
-const STUB = `
-declare module '*';
-declare module '*.css';
-declare module '*.scss';
-declare module '*.sass';
-declare module '*.less';
-declare module '*.svg';
-declare module '*.png';
-declare module '*.jpg';
-declare module '*.jpeg';
-declare module '*.gif';
-declare module '*.webp';
-declare module '*.ico';
-declare module '*.json';
-// Vite's import.meta.env / import.meta.hot / import.meta.glob come from vite/client.
-interface ImportMeta { [key: string]: any }
-// React's JSX types are not installed: any element, any attribute; components are still
-// checked against their props.
-declare namespace JSX {
-  interface IntrinsicElements { [name: string]: any }
-  interface IntrinsicAttributes { key?: any; ref?: any }
-  interface IntrinsicClassAttributes<T> { key?: any; ref?: any }
-  interface ElementChildrenAttribute { children: {} }
-  interface ElementAttributesProperty { props: {} }
-  type Element = any;
-  type ElementClass = any;
+/** Where the type check finds the packages' declarations. */
+export interface TypeCheckOptions {
+  /**
+   * A node_modules folder where the project's dependencies are installed (the execution gate's
+   * cache, read-only): their real declarations are checked against. Without it, or when it is
+   * gone, packages are typed by stand-ins.
+   */
+  nodeModules?: string;
 }
-// Globals of @types/node and test runners that tsc does not already flag with its "install type
-// definitions" hint (those diagnostics are dropped).
-declare var __dirname: string;
-declare var __filename: string;
-declare var global: any;
-declare var expect: any;
-declare var vi: any;
-declare var jest: any;
-declare var beforeAll: any;
-declare var afterAll: any;
-declare var beforeEach: any;
-declare var afterEach: any;
-`;
 
 // "Cannot find name 'process'. Do you need to install type definitions for node?" and the like:
 // the missing types are the uninstalled packages', not the code's fault. 2688: a
 // `/// <reference types>` to a package that is not installed.
 // 2347: type arguments on a call of an `any` package function (`useState<T>()`). 2607: a class
-// component whose base (`React.Component`) is `any` has no typed `props`.
-const IGNORED_CODES = new Set([2580, 2581, 2582, 2591, 2592, 2593, 2688, 2347, 2607]);
+// component whose base (`React.Component`) is `any` has no typed `props`. 1202: `import x =
+// require()` is right in a CommonJS project, and the check does not read the project's `module`.
+const IGNORED_CODES = new Set([2580, 2581, 2582, 2591, 2592, 2593, 2688, 2347, 2607, 1202]);
 
 let baseOptions: TS.CompilerOptions | undefined;
 /** The compiler options (built on first use: they read the compiler's enums). */
@@ -107,55 +73,8 @@ const BASE_OPTIONS = (): TS.CompilerOptions =>
   lib: LIBS,
   });
 
-/** Lib and stub files, parsed once per process and shared by every program (binding included). */
-const sharedFiles = new Map<string, TS.SourceFile>();
-
-function sharedFile(fileName: string): TS.SourceFile | undefined {
-  const cached = sharedFiles.get(fileName);
-  if (cached) return cached;
-  let text: string;
-  if (fileName === STUB_FILE) text = STUB;
-  else if (fileName.startsWith(`${VIRTUAL_LIB_DIR}/`)) {
-    try {
-      text = readFileSync(osJoin(LIB_DIR, fileName.slice(VIRTUAL_LIB_DIR.length + 1)), 'utf8');
-    } catch {
-      return undefined;
-    }
-  } else return undefined;
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false);
-  sharedFiles.set(fileName, file);
-  return file;
-}
-
-/** Project source files by path and content, so an edit re-parses only the edited files. */
-const projectFiles = new Map<string, TS.SourceFile>();
-const PROJECT_FILE_ENTRIES = 4000;
-
-function projectFile(fileName: string, text: string): TS.SourceFile {
-  const key = `${fileName}\u0000${text}`;
-  const cached = projectFiles.get(key);
-  if (cached) return cached;
-  const kind = /\.tsx$/i.test(fileName) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false, kind);
-  projectFiles.set(key, file);
-  if (projectFiles.size > PROJECT_FILE_ENTRIES) projectFiles.delete(projectFiles.keys().next().value!);
-  return file;
-}
-
-/** Extensions by suffix, named as the compiler's Extension enum names them (read on first use). */
-const EXTENSION_BY_SUFFIX: [RegExp, keyof typeof TS.Extension][] = [
-  [/\.d\.ts$/i, 'Dts'],
-  [/\.d\.mts$/i, 'Dmts'],
-  [/\.d\.cts$/i, 'Dcts'],
-  [/\.tsx$/i, 'Tsx'],
-  [/\.mts$/i, 'Mts'],
-  [/\.cts$/i, 'Cts'],
-  [/\.ts$/i, 'Ts'],
-];
-
-function extensionOf(path: string): TS.Extension {
-  return ts.Extension[EXTENSION_BY_SUFFIX.find(([re]) => re.test(path))?.[1] ?? 'Ts'];
-}
+/** Everything stands in: nothing is installed. */
+const ALL_STAND_INS: AmbientParts = { jsx: true, node: true };
 
 /** Resolves a specifier to a project TS file (project-relative path), or null. */
 function makeResolver(tsFiles: ReadonlySet<string>, files: Readonly<Record<string, string>>): (specifier: string, importer: string) => string | null {
@@ -196,8 +115,6 @@ function toProblem(diagnostic: TS.Diagnostic, root: string): VerifyProblem | nul
   return problem;
 }
 
-const PACKAGE_STUB_FILE = '/__wolfpack_stub__/packages.d.ts';
-
 /** One project of a check: its files, its TS paths, and where they sit in the virtual file system. */
 interface CheckedProject {
   files: Readonly<Record<string, string>>;
@@ -209,12 +126,39 @@ interface CheckedProject {
   stubs: string;
 }
 
-function prepare(files: Readonly<Record<string, string>>, tsPaths: readonly string[], root: string): CheckedProject {
+/** A check against installed packages: where they are, how the compiler reaches them. */
+interface Installed {
+  packages: InstalledPackages;
+  host: TS.ModuleResolutionHost;
+  cache: TS.ModuleResolutionCache;
+  options: TS.CompilerOptions;
+  /** A package specifier's real declarations, as imported from `containingFile`. */
+  resolve(specifier: string, containingFile: string, mode?: TS.ResolutionMode): TS.ResolvedModuleFull | undefined;
+}
+
+function openInstalled(nodeModules: string): Installed | null {
+  const packages = InstalledPackages.open(nodeModules);
+  if (!packages) return null;
+  const host = packages.resolutionHost();
+  // tsc includes every installed @types package when a tsconfig names none.
+  const options: TS.CompilerOptions = { ...BASE_OPTIONS(), types: packages.typesPackages() };
+  const cache = ts.createModuleResolutionCache('/', (fileName) => fileName, options);
+  const resolve = (specifier: string, containingFile: string, mode?: TS.ResolutionMode) => {
+    const resolved = ts.resolveModuleName(specifier, containingFile, options, host, cache, undefined, mode).resolvedModule;
+    return isTypedResolution(resolved) ? resolved : undefined;
+  };
+  return { packages, host, cache, options, resolve };
+}
+
+function prepare(files: Readonly<Record<string, string>>, tsPaths: readonly string[], root: string, installed?: Installed): CheckedProject {
   const tsFiles = new Set(tsPaths);
   const resolve = makeResolver(tsFiles, files);
   const sources = tsPaths.map((p) => projectFile(`${root}/${p}`, files[p] ?? ''));
   // packageStubs names importers by file name without the leading '/': drop the rest of the root.
-  const stubs = packageStubs(sources, (specifier, importer) => resolve(specifier, importer.slice(root.length)) !== null);
+  // Installed packages with types need no stand-in (an exact-name ambient module would hide them).
+  const isLocal = (specifier: string, importer: string) =>
+    resolve(specifier, importer.slice(root.length)) !== null || (installed !== undefined && installed.resolve(specifier, `/${importer}`) !== undefined);
+  const stubs = packageStubs(sources, isLocal, { globalReact: !installed?.resolve('react', '/index.ts') });
   return { files, tsPaths, root, resolve, sources, stubs };
 }
 
@@ -236,16 +180,22 @@ function isSelfContained(project: CheckedProject): boolean {
  * Type-checks projects in one TypeScript program. A program's checker first merges the lib files'
  * globals (most of a small project's check), so several self-contained projects with the same
  * package stubs (the candidates of one njin iteration) are checked for about the price of one.
+ * With `installed` (one project only), packages resolve into its node_modules.
  */
-function check(projects: readonly CheckedProject[], stubs: string): VerifyProblem[][] {
+function check(projects: readonly CheckedProject[], stubs: string, installed?: Installed): VerifyProblem[][] {
   const byFileName = new Map<string, { project: CheckedProject; path: string }>();
   for (const project of projects) for (const path of project.tsPaths) byFileName.set(`${project.root}/${path}`, { project, path });
+  const packages = installed?.packages;
+  const ambient = ambientFile(
+    installed ? { jsx: !installed.resolve('react/jsx-runtime', '/index.tsx'), node: !installed.options.types?.includes('node') } : ALL_STAND_INS,
+  );
+  const inNodeModules = (fileName: string) => fileName.startsWith(`${NODE_MODULES}/`);
   const host: TS.CompilerHost = {
-    getSourceFile: (fileName) => {
+    getSourceFile: (fileName, languageVersion) => {
       if (fileName === PACKAGE_STUB_FILE) return projectFile(fileName, stubs);
       const entry = byFileName.get(fileName);
       if (entry) return projectFile(fileName, entry.project.files[entry.path] ?? '');
-      return sharedFile(fileName);
+      return sharedFile(fileName) ?? packages?.sourceFile(fileName, languageVersion);
     },
     getDefaultLibFileName: () => `${VIRTUAL_LIB_DIR}/lib.d.ts`,
     getDefaultLibLocation: () => VIRTUAL_LIB_DIR,
@@ -254,29 +204,43 @@ function check(projects: readonly CheckedProject[], stubs: string): VerifyProble
     getCanonicalFileName: (fileName) => fileName,
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
-    fileExists: (fileName) => byFileName.has(fileName) || sharedFile(fileName) !== undefined,
+    fileExists: (fileName) => byFileName.has(fileName) || sharedFile(fileName) !== undefined || (packages?.fileExists(fileName) ?? false),
     readFile: (fileName) => {
       const entry = byFileName.get(fileName);
-      return entry ? entry.project.files[entry.path] : sharedFile(fileName)?.text;
+      return entry ? entry.project.files[entry.path] : (sharedFile(fileName)?.text ?? packages?.readFile(fileName));
     },
-    directoryExists: () => false,
-    getDirectories: () => [],
-    resolveModuleNameLiterals: (literals, containingFile) =>
+    directoryExists: (directory) => packages?.directoryExists(directory) ?? false,
+    getDirectories: (directory) => packages?.getDirectories(directory) ?? [],
+    realpath: (path) => path,
+    resolveModuleNameLiterals: (literals, containingFile, _redirected, _options, containingSourceFile) =>
       literals.map((literal) => {
         const entry = byFileName.get(containingFile);
         const found = entry ? entry.project.resolve(literal.text, entry.path) : null;
-        if (!entry || found === null) return { resolvedModule: undefined };
-        return { resolvedModule: { resolvedFileName: `${entry.project.root}/${found}`, extension: extensionOf(found), isExternalLibraryImport: false } };
+        if (entry && found !== null) {
+          return { resolvedModule: { resolvedFileName: `${entry.project.root}/${found}`, extension: extensionOf(found), isExternalLibraryImport: false } };
+        }
+        // With packages installed: a package the project imports, or anything a package imports.
+        const packageOfProject = entry !== undefined && !literal.text.startsWith('.') && !literal.text.startsWith('/');
+        if (!installed || !(packageOfProject || inNodeModules(containingFile))) return { resolvedModule: undefined };
+        return { resolvedModule: installed.resolve(literal.text, containingFile, ts.getModeForUsageLocation(containingSourceFile, literal, installed.options)) };
       }),
-    resolveTypeReferenceDirectiveReferences: (references) => references.map(() => ({ resolvedTypeReferenceDirective: undefined })),
+    resolveTypeReferenceDirectiveReferences: (references, containingFile) =>
+      references.map((reference) => {
+        if (!installed) return { resolvedTypeReferenceDirective: undefined };
+        const name = (typeof reference === 'string' ? reference : reference.fileName).toLowerCase();
+        return ts.resolveTypeReferenceDirective(name, containingFile, installed.options, installed.host);
+      }),
   };
-  const program = ts.createProgram({ rootNames: [...byFileName.keys(), STUB_FILE, PACKAGE_STUB_FILE], options: BASE_OPTIONS(), host });
+  const options = installed?.options ?? BASE_OPTIONS();
+  const program = ts.createProgram({ rootNames: [...byFileName.keys(), ambient, PACKAGE_STUB_FILE], options, host });
+  const checker = program.getTypeChecker();
   return projects.map((project) => {
     const problems: VerifyProblem[] = [];
     for (const path of project.tsPaths) {
       const file = program.getSourceFile(`${project.root}/${path}`);
       if (!file) continue;
       for (const diagnostic of program.getSemanticDiagnostics(file)) {
+        if (causedByStandIn(diagnostic, checker, isStandInFile)) continue;
         const problem = toProblem(diagnostic, project.root);
         if (problem) problems.push(problem);
         if (problems.length >= MAX_TYPE_PROBLEMS) return problems;
@@ -286,12 +250,12 @@ function check(projects: readonly CheckedProject[], stubs: string): VerifyProble
   });
 }
 
-/** Results by a hash of the TS files and tsconfigs: the pipeline verifies the same files often. */
+/** Results by a hash of the TS files and tsconfigs (and the node_modules checked against): the pipeline verifies the same files often. */
 const results = new Map<string, VerifyProblem[]>();
 const RESULT_ENTRIES = 200;
 
-function resultKey(files: Readonly<Record<string, string>>): string {
-  const hash = createHash('sha1');
+function resultKey(files: Readonly<Record<string, string>>, nodeModules = ''): string {
+  const hash = createHash('sha1').update(nodeModules).update('\u0000');
   for (const path of Object.keys(files).sort()) {
     if (!isTypeScriptPath(path) && !/(^|\/)(tsconfig|jsconfig)[^/]*\.json$/i.test(path)) continue;
     hash.update(path).update('\u0000').update(files[path] ?? '').update('\u0000');
@@ -299,12 +263,28 @@ function resultKey(files: Readonly<Record<string, string>>): string {
   return hash.digest('base64');
 }
 
+function cached(key: string): VerifyProblem[] | undefined {
+  const found = results.get(key);
+  if (found) {
+    results.delete(key);
+    results.set(key, found);
+  }
+  return found;
+}
+
+function store(key: string, problems: VerifyProblem[]): void {
+  results.set(key, problems);
+  if (results.size > RESULT_ENTRIES) results.delete(results.keys().next().value!);
+}
+
 /**
  * Type errors in each project's .ts/.tsx files, at most MAX_TYPE_PROBLEMS per project, each with
  * its line: exactly what checking each project alone gives. Callers run it only when those files
- * parse (syntax errors make for noisy type errors).
+ * parse (syntax errors make for noisy type errors). With `options.nodeModules` every project is
+ * checked against the packages installed there (each in a program of its own).
  */
-export function typeCheckMany(list: readonly Readonly<Record<string, string>>[]): VerifyProblem[][] {
+export function typeCheckMany(list: readonly Readonly<Record<string, string>>[], options: TypeCheckOptions = {}): VerifyProblem[][] {
+  if (options.nodeModules !== undefined) return list.map((files) => typeCheck(files, options));
   const answers: (VerifyProblem[] | undefined)[] = list.map(() => undefined);
   // Projects still to check, by result key (the same files sent twice are checked once).
   const todo = new Map<string, { files: Readonly<Record<string, string>>; tsPaths: string[]; indexes: number[] }>();
@@ -312,12 +292,8 @@ export function typeCheckMany(list: readonly Readonly<Record<string, string>>[])
     const tsPaths = Object.keys(files).filter(isTypeScriptPath).sort();
     if (tsPaths.length === 0) return void (answers[index] = []);
     const key = resultKey(files);
-    const cached = results.get(key);
-    if (cached) {
-      results.delete(key);
-      results.set(key, cached);
-      return void (answers[index] = cached);
-    }
+    const hit = cached(key);
+    if (hit) return void (answers[index] = hit);
     const entry = todo.get(key);
     if (entry) entry.indexes.push(index);
     else todo.set(key, { files, tsPaths, indexes: [index] });
@@ -334,26 +310,39 @@ export function typeCheckMany(list: readonly Readonly<Record<string, string>>[])
     if (group) group.push(i);
     else groups.set(project.stubs, [i]);
   });
-  const store = (i: number, problems: VerifyProblem[]) => {
+  const answer = (i: number, problems: VerifyProblem[]) => {
     const [key, entry] = entries[i]!;
-    results.set(key, problems);
-    if (results.size > RESULT_ENTRIES) results.delete(results.keys().next().value!);
+    store(key, problems);
     for (const index of entry.indexes) answers[index] = problems;
   };
   for (const [stubs, members] of groups) {
     if (members.length === 1) alone.push(members[0]!);
-    else check(members.map((i) => shared[i]!), stubs).forEach((problems, k) => store(members[k]!, problems));
+    else check(members.map((i) => shared[i]!), stubs).forEach((problems, k) => answer(members[k]!, problems));
   }
   if (entries.length === 1) alone.push(0);
   for (const i of alone) {
     const [, entry] = entries[i]!;
     const project = prepare(entry.files, entry.tsPaths, '');
-    store(i, check([project], project.stubs)[0]!);
+    answer(i, check([project], project.stubs)[0]!);
   }
   return answers.map((problems) => (problems ?? []).map((p) => ({ ...p })));
 }
 
-/** {@link typeCheckMany} of one project. */
-export function typeCheck(files: Readonly<Record<string, string>>): VerifyProblem[] {
-  return typeCheckMany([files])[0]!;
+/**
+ * {@link typeCheckMany} of one project: against the packages installed in `options.nodeModules`
+ * when that folder is there, else against stand-ins.
+ */
+export function typeCheck(files: Readonly<Record<string, string>>, options: TypeCheckOptions = {}): VerifyProblem[] {
+  const installed = options.nodeModules === undefined ? null : openInstalled(options.nodeModules);
+  if (!installed) return typeCheckMany([files])[0]!;
+  const tsPaths = Object.keys(files).filter(isTypeScriptPath).sort();
+  if (tsPaths.length === 0) return [];
+  const key = resultKey(files, installed.packages.folder);
+  let problems = cached(key);
+  if (!problems) {
+    const project = prepare(files, tsPaths, '', installed);
+    problems = check([project], project.stubs, installed)[0]!;
+    store(key, problems);
+  }
+  return problems.map((p) => ({ ...p }));
 }

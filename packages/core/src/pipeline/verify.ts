@@ -2,8 +2,9 @@
  * Static checks of a generated project, run before it is shown or saved, so an engine can be
  * asked to fix what is broken while the context is still warm. Everything runs in memory.
  *
- * TypeScript type-checking runs with packages typed `any` (they are not installed). Not done here
- * yet: Python syntax (needs a Python parser in JS), SCSS/Less, Vue/Svelte single-file components.
+ * TypeScript type-checking reads the real declarations of the packages when they are installed
+ * (`nodeModules`, from the execution gate), else types them with stand-ins. Not done here yet:
+ * Python syntax (needs a Python parser in JS), SCSS/Less, Vue/Svelte single-file components.
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { familyFor } from './code-scan.js';
@@ -12,7 +13,7 @@ import { checkHtml } from './verify-html.js';
 import { checkPaths } from './verify-paths.js';
 import { ImportChecker } from './verify-imports.js';
 import { classifySpecifier } from './resolve-imports.js';
-import { isTypeScriptPath, typeCheckMany } from './verify-types.js';
+import { isTypeScriptPath, typeCheckMany, type TypeCheckOptions } from './verify-types.js';
 
 /** Checks that read the files without running them (this module). */
 export type StaticCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types' | 'duplicates';
@@ -23,11 +24,13 @@ export type VerifyCheck = StaticCheck | ExecutionCheck;
 /**
  * A check beyond the static ones (the execution gate), run wherever the pipeline verifies a whole
  * project: its problems are repaired and guarded like any other. `role` says which stage asks.
+ * When it installed the project's dependencies it says where (`nodeModules`), and the static
+ * type check of the same files reads their real declarations there instead of stand-ins.
  */
 export type ProjectCheck = (
   files: Readonly<Record<string, string>>,
   context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal },
-) => Promise<Pick<VerifyReport, 'checked' | 'problems'>>;
+) => Promise<Pick<VerifyReport, 'checked' | 'problems'> & Pick<TypeCheckOptions, 'nodeModules'>>;
 
 export interface VerifyProblem {
   path: string;
@@ -127,22 +130,23 @@ const LOCAL_URL = /^(?![a-z][a-z0-9+.-]*:|\/\/|#|\{\{|<%|%)/i;
  * dependencies, JS/TS/JSX/CSS syntax (esbuild), local imports and HTML script/stylesheet
  * references resolving to generated files, HTML well-formedness, and TypeScript types.
  */
-export function verifyProject(files: Readonly<Record<string, string>>): VerifyReport {
-  return verifyProjects([files])[0]!;
+export function verifyProject(files: Readonly<Record<string, string>>, options: TypeCheckOptions = {}): VerifyReport {
+  return verifyProjects([files], options)[0]!;
 }
 
 /**
  * {@link verifyProject} of each project, with the same reports; the type checks of projects that
  * share nothing global run in one TypeScript program (njin checks its candidates this way).
+ * `options.nodeModules` applies to every project of the list.
  */
-export function verifyProjects(list: readonly Readonly<Record<string, string>>[]): VerifyReport[] {
+export function verifyProjects(list: readonly Readonly<Record<string, string>>[], options: TypeCheckOptions = {}): VerifyReport[] {
   const reports = list.map(checkWithoutTypes);
   // Type errors on top of syntax errors are mostly noise: type-check once the TS files parse.
   const typed = reports.flatMap((report, index) => {
     const tsChecked = report.checked.filter((c) => isTypeScriptPath(c.path));
     return tsChecked.length > 0 && !report.problems.some((p) => p.check === 'syntax' && isTypeScriptPath(p.path)) ? [{ index, tsChecked }] : [];
   });
-  const typeProblems = typeCheckMany(typed.map(({ index }) => list[index]!));
+  const typeProblems = typeCheckMany(typed.map(({ index }) => list[index]!), options);
   typed.forEach(({ index, tsChecked }, k) => {
     reports[index]!.problems.push(...typeProblems[k]!);
     for (const entry of tsChecked) entry.checks.push('types');

@@ -138,20 +138,23 @@ async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
   return verdictToCheck(startVerdict(clean, ctx, options), 'node', base);
 }
 
-/** Install, tests and start of the Node part of a project. */
-export async function checkNode(ctx: CheckContext, plan: NodePlan, install: InstallOptions): Promise<ExecCheck[]> {
+/**
+ * Install, tests and start of the Node part of a project, and where the dependencies were
+ * installed (for the type check's real declarations).
+ */
+export async function checkNode(ctx: CheckContext, plan: NodePlan, install: InstallOptions): Promise<{ checks: ExecCheck[]; nodeModules?: string }> {
   const installed = await installCheck(plan, install);
   const checks = [installed.check];
   if (installed.check.status === 'failed') {
     const reason = `${installed.check.problems[0]?.message ?? 'the dependencies could not be installed'}, so nothing could run`;
     const testFiles = 'skip' in plan.tests ? plan.testFiles : plan.tests.files;
     checks.push(skipped('tests', 'node', testFiles, reason), skipped('start', 'node', 'skip' in plan.start ? [] : plan.start.files, reason));
-    return checks;
+    return { checks };
   }
   const typescript = plan.sourceFiles.some((f) => /\.(c|m)?tsx?$/.test(f));
   const run: NodeRun = { ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}), env: typescript ? { NODE_OPTIONS: TYPESCRIPT_NODE_OPTIONS } : {} };
   checks.push(await testsCheck(ctx, plan, run));
   checks.push(await startCheck(ctx, plan, run));
-  return checks;
+  return { checks, ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}) };
 }
 

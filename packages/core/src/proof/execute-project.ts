@@ -112,6 +112,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
   }
   const { sandbox } = found;
   const timeLimitMs = options.timeLimitMs ?? positiveIntFromEnv(env, 'WOLFPACK_PROOF_TIME_LIMIT_MS') ?? 20_000;
+  let nodeModules: string | undefined;
   const startMs = options.startMs ?? positiveIntFromEnv(env, 'WOLFPACK_PROOF_START_MS') ?? 3000;
   const checks = await withProjectCopy(files, async (dir) => {
     const ctx: CheckContext = {
@@ -125,7 +126,11 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
       ...(options.signal ? { signal: options.signal } : {}),
     };
     const out: ExecCheck[] = [];
-    if (kinds.node) out.push(...(await checkNode(ctx, kinds.node, options.install ?? {})));
+    if (kinds.node) {
+      const node = await checkNode(ctx, kinds.node, options.install ?? {});
+      out.push(...node.checks);
+      nodeModules = node.nodeModules;
+    }
     if (kinds.python.length > 0) out.push(...(await checkPython(ctx, kinds.python)));
     if (kinds.pages.length > 0) out.push(...(await checkPages(ctx, kinds.pages, options.page)));
     if (kinds.bundle) out.push(...(await checkBundle(ctx, kinds.bundle, kinds.node, options)));
@@ -138,6 +143,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
     runtimes,
     checks,
     durationMs: elapsed(),
+    ...(nodeModules ? { nodeModules } : {}),
   };
 }
 

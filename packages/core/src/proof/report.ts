@@ -51,6 +51,11 @@ export interface ExecutionReport {
   runtimes: ExecRuntime[];
   checks: ExecCheck[];
   durationMs: number;
+  /**
+   * The host folder where the Node dependencies were installed (the read-only cache), when they
+   * were: the static type check reads the packages' real declarations there.
+   */
+  nodeModules?: string;
 }
 
 /** The first failed check's problems first: what a repair should look at. */
