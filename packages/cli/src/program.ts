@@ -24,6 +24,7 @@ import type { IterateOptions } from './commands/iterate.js';
 import type { LoginOptions } from './commands/login.js';
 import type { ProjectsListOptions, ProjectsMoveOptions, ProjectsRemoveOptions } from './commands/projects.js';
 import type { PublishOptions } from './commands/publish.js';
+import type { PreviewOptions } from './commands/preview.js';
 import type { PullOptions } from './commands/pull.js';
 import type { RepairOptions } from './commands/repair.js';
 import type { ServeOptions } from './commands/serve.js';
@@ -205,6 +206,12 @@ export function createProgram(io: CliIo): Command {
     .option('-o, --out <file>', 'file to write, a folder to write into, or - for stdout (default: the server\'s file name, project-XXXXXXXX.zip, here)')
     .option('--force', 'replace the file if it exists')
     .action(async (id: string, options: ExportOptions, command: Command) => (await import('./commands/export.js')).exportProject(id, options, await ctx(command)));
+
+  program
+    .command('preview')
+    .description('print the link that shows a project\'s app: its pages, or its sandboxed build')
+    .argument('<id>', 'the project id (its first 8 characters are enough)')
+    .action(async (id: string, options: PreviewOptions, command: Command) => (await import('./commands/preview.js')).preview(id, options, await ctx(command)));
 
   program
     .command('pull')

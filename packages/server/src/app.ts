@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Koa from 'koa';
 import session from 'koa-session';
 import { AppError } from '@wolfpack/core';
@@ -45,6 +46,7 @@ import type { EngineRegistry } from './services/engine-registry.js';
 import { EnhancementService } from './services/enhancement-service.js';
 import { FolderService } from './services/folder-service.js';
 import { GithubPublisher } from './services/github-publisher.js';
+import { PreviewBuilds } from './services/preview-builds.js';
 import { PreviewService } from './services/preview-service.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
 import { SecretBox } from './services/secret-box.js';
@@ -186,7 +188,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
-    previewRoutes(new PreviewService(db.orm, secretKey, clock)),
+    ...previewRoutes(new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env })), config.publicOrigin),
     billingRoutes(billing),
     paymentRoutes(payments, config.publicOrigin),
     listingRoutes({ listings, publicOrigin: config.publicOrigin }),

@@ -17,7 +17,7 @@ import { createExecutionGate } from './execution-gate.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from './testing/fake-npm-registry.js';
-import { workspacePackages } from './testing/workspace-packages.js';
+import { workspaceTree } from './testing/workspace-tree.js';
 
 const sandboxed = needTool(await sandboxCheck(), 'the bundled-app checks (build and render in the sandbox)');
 
@@ -28,7 +28,7 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
   let cacheDir: string;
   let options: ExecuteOptions;
   beforeAll(async () => {
-    const packed = await workspacePackages(['vite@8', 'react@19', 'react-dom@19', '@vitejs/plugin-react@6', 'typescript@5', '@types/react@19', '@types/react-dom@19']);
+    const packed = await workspaceTree(['vite@8', 'react@19', 'react-dom@19', '@vitejs/plugin-react@6', 'typescript@5', '@types/react@19', '@types/react-dom@19']);
     registry = await startFakeNpmRegistry({}, packed);
     cacheDir = await mkdtemp(join(tmpdir(), 'wolfpack-bundle-test-deps-'));
     await chmod(cacheDir, 0o755); // the sandbox user reads the installed packages

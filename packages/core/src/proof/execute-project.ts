@@ -10,7 +10,7 @@ import { buildSite, renderSite } from './check-bundle.js';
 import { checkPages, type PageCheckOptions } from './check-page.js';
 import { planBundle, type BundlePlan } from './bundle-plan.js';
 import { checkPython } from './check-python.js';
-import { installDependencies, type InstallOptions } from './node-deps.js';
+import { installOptionsFrom, type InstallOptions } from './node-deps.js';
 import { isNodeSource, planNodeProject, readPackageJson, type NodePlan } from './node-project.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
@@ -127,13 +127,13 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
     };
     const out: ExecCheck[] = [];
     if (kinds.node) {
-      const node = await checkNode(ctx, kinds.node, options.install ?? {});
+      const node = await checkNode(ctx, kinds.node, options.install ?? installOptionsFrom(env));
       out.push(...node.checks);
       nodeModules = node.nodeModules;
     }
     if (kinds.python.length > 0) out.push(...(await checkPython(ctx, kinds.python)));
     if (kinds.pages.length > 0) out.push(...(await checkPages(ctx, kinds.pages, options.page)));
-    if (kinds.bundle) out.push(...(await checkBundle(ctx, kinds.bundle, kinds.node, options)));
+    if (kinds.bundle) out.push(...(await checkBundle(ctx, kinds.bundle, nodeModules, options)));
     return out;
   });
   return {
@@ -147,10 +147,9 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
   };
 }
 
-/** The build and the render of a bundled app, with the dependencies the Node checks installed (a cache hit by now). */
-async function checkBundle(ctx: CheckContext, plan: BundlePlan, node: NodePlan | null, options: ExecuteOptions): Promise<ExecCheck[]> {
-  const installed = node ? await installDependencies(node.dependencies, options.install ?? {}) : { status: 'none' as const };
-  const built = await buildSite(ctx, plan, installed.status === 'installed' ? installed.nodeModules : undefined);
+/** The build and the render of a bundled app, with the dependencies the Node checks installed. */
+async function checkBundle(ctx: CheckContext, plan: BundlePlan, nodeModules: string | undefined, options: ExecuteOptions): Promise<ExecCheck[]> {
+  const built = await buildSite(ctx, plan, nodeModules);
   if (!built.site) {
     const reason = built.check.status === 'failed' ? `the ${plan.tool} build failed, so there was no page to render` : (built.check.reason ?? 'the app was not built');
     return [built.check, skipped('render', 'web', built.check.files, reason)];

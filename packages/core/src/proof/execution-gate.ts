@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ProjectCheck, VerifyCheck, VerifyReport } from '../pipeline/verify.js';
+import type { ProjectCheck, VerifyCheck } from '../pipeline/verify.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
 import type { ExecCheckName, ExecutionReport } from './report.js';
 
@@ -44,7 +44,7 @@ export function createExecutionGate(options: ExecuteOptions = {}): ExecutionGate
 }
 
 /** The report as the pipeline's checks: what ran on which file, and the problems of what failed. */
-export function asVerifyReport(report: ExecutionReport): Pick<VerifyReport, 'checked' | 'problems'> {
+export function asVerifyReport(report: ExecutionReport): Awaited<ReturnType<ProjectCheck>> {
   const byFile = new Map<string, VerifyCheck[]>();
   for (const c of report.checks) {
     if (c.status === 'skipped') continue;
@@ -58,7 +58,8 @@ export function asVerifyReport(report: ExecutionReport): Pick<VerifyReport, 'che
         return { path: p.path, check: AS_VERIFY_CHECK[c.check], message: p.message, ...(p.line ? { line: p.line } : {}), ...(detail ? { detail } : {}) };
       }),
     );
-  return { checked: [...byFile].map(([path, checks]) => ({ path, checks })), problems };
+  // The installed dependencies: the type check then reads their real declarations.
+  return { checked: [...byFile].map(([path, checks]) => ({ path, checks })), problems, ...(report.nodeModules ? { nodeModules: report.nodeModules } : {}) };
 }
 
 function filesKey(files: Readonly<Record<string, string>>): string {

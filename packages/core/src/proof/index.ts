@@ -9,6 +9,7 @@
 //                                            "nobody" when the server runs as root
 //   WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS     npm install time (120000)
 //   WOLFPACK_PROOF_INSTALL_MAX_BYTES         largest node_modules (400 MiB)
+//   WOLFPACK_PREVIEW_BUILD_TIME_LIMIT_MS     sandbox time for a preview's build (60000)
 //   WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS, _CPU_SECONDS, _MEMORY_BYTES, _PROCESSES, _OUTPUT_BYTES,
 //   _FILE_BYTES, _DISK_BYTES, _TMP_BYTES, _OPEN_FILES, _RUNTIME_RESERVE_BYTES   per-command limits (sandbox-limits.ts)
 export {
@@ -42,3 +43,6 @@ export { withProjectCopy } from './project-copy.js';
 export { asVerifyReport, createExecutionGate, type ExecutionGate } from './execution-gate.js';
 export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
 export type { PageCheckOptions } from './check-page.js';
+export { buildPreview, planPreview, type PreviewBuild, type PreviewBuildOptions, type PreviewPlan, type PreviewStep } from './preview-site.js';
+export type { BuiltSite } from './check-bundle.js';
+export type { BundlePlan } from './bundle-plan.js';

@@ -77,6 +77,21 @@ function networkEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => NETWORK_ENV.test(e[0]) && e[1] !== undefined));
 }
 
+/**
+ * Install settings from a server's environment (which, in tests and embedded use, is not always
+ * the process's): its npm registry, proxies and CAs, the cache folder and the limits.
+ */
+export function installOptionsFrom(env: NodeJS.ProcessEnv): InstallOptions {
+  const timeoutMs = positiveIntFromEnv(env, 'WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS');
+  const maxBytes = positiveIntFromEnv(env, 'WOLFPACK_PROOF_INSTALL_MAX_BYTES');
+  return {
+    ...(env.WOLFPACK_PROOF_CACHE_DIR ? { cacheDir: env.WOLFPACK_PROOF_CACHE_DIR } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
+    ...(maxBytes ? { maxBytes } : {}),
+    env: networkEnv(env),
+  };
+}
+
 /** Runs a command to completion or the deadline (then kills its process group), collecting ≤ 1 MiB. */
 function runTool(file: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }) {
   return new Promise<{ code: number | null; output: string; timedOut: boolean }>((done) => {

@@ -339,6 +339,15 @@ export const replitCodeReply = z.object({
 });
 export type ReplitCodeReply = z.infer<typeof replitCodeReply>;
 
+/** GET /api/projects/{id}/preview: the signed link "Open Preview" goes to (`wolfpack preview`). */
+export const previewLinkReply = z.object({
+  /** Absolute: the server's public origin and `path`. */
+  url: z.url(),
+  path: z.string().startsWith('/preview/'),
+  expiresAt: z.iso.datetime(),
+});
+export type PreviewLinkReply = z.infer<typeof previewLinkReply>;
+
 // ---------------------------------------------------------------------------------------------
 // Publish to GitHub: POST /api/projects/{id}/publish-to-github
 // ---------------------------------------------------------------------------------------------

@@ -82,6 +82,7 @@ const MATRIX: Record<string, RouteCase> = {
   'DELETE /api/projects/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, last: 1 },
   'PUT /api/projects/:id/folder': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, body: (ids) => ({ folderId: ids.folderId }) },
   'GET /api/projects/:id/export': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  'GET /api/projects/:id/preview': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'GET /api/projects/:id/replit-code': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
 
   'GET /api/folders': { visitor: NEED_ACCOUNT, other: [200] },

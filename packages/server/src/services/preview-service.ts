@@ -1,11 +1,13 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { AppError } from '@wolfpack/core';
+import { planPreview, type ExecProblem, type PreviewPlan } from '@wolfpack/core/proof';
 import { Project, ProjectFile } from '../entities/index.js';
+import type { PreviewBuilds } from './preview-builds.js';
 import { isUuid } from './project-service.js';
 
 /** How long a preview link works. */
-const PREVIEW_TTL_MS = 6 * 3600_000;
+export const PREVIEW_TTL_MS = 6 * 3600_000;
 
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -14,60 +16,153 @@ const CONTENT_TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   mjs: 'text/javascript; charset=utf-8',
   json: 'application/json; charset=utf-8',
+  map: 'application/json; charset=utf-8',
   svg: 'image/svg+xml',
   txt: 'text/plain; charset=utf-8',
   md: 'text/plain; charset=utf-8',
   xml: 'application/xml; charset=utf-8',
   webmanifest: 'application/manifest+json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  wasm: 'application/wasm',
 };
 
+/** What a preview link answers for a path. */
+export type PreviewAnswer =
+  | { kind: 'file'; content: string | Uint8Array; contentType: string }
+  /** A page of Wolfpack's own about the preview: building, failed, nothing to show. */
+  | { kind: 'page'; status: number; title: string; text: string; refreshSeconds?: number; problem?: ExecProblem; command?: string; repairHref?: string }
+  | { kind: 'missing'; path: string };
+
+const STEP_TEXT = { installing: 'Installing the dependencies…', building: 'Building the app…' } as const;
+
 /**
- * Previews of generated static sites. The owner's browser opens /preview/{id} with its session,
- * gets a signed, expiring link, and every file is then served under that link without cookies,
- * because the pages run sandboxed (an opaque origin) and their requests carry none.
+ * Previews of generated projects. The owner's browser opens /preview/{id} with its session, gets
+ * a signed, expiring link, and every file is then served under that link without cookies,
+ * because the pages run sandboxed (an opaque origin) and their requests carry none. A static site
+ * is served as stored; a bundled app as its sandboxed build (PreviewBuilds), built on demand.
  */
 export class PreviewService {
+  /** The plan of each project's current version, so an asset request does not read every file. */
+  private readonly plans = new Map<string, { version: number; hash: string; plan: PreviewPlan }>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly secret: string,
     /** The time links are issued and checked against; tests move it to expire a link. */
     private readonly clock: () => Date = () => new Date(),
+    private readonly builds?: PreviewBuilds,
   ) {}
 
-  async link(userId: string, projectId: string): Promise<string> {
+  async link(userId: string, projectId: string): Promise<{ path: string; expiresAt: Date }> {
     const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId, userId }, { fields: ['id'] }) : null;
     if (!project) throw new AppError('NOT_FOUND', 'Project not found');
     const expires = this.clock().getTime() + PREVIEW_TTL_MS;
-    return `/preview/${projectId}/${expires}.${this.sign(projectId, userId, expires)}/`;
+    return { path: `/preview/${projectId}/${expires}.${this.sign(projectId, userId, expires)}/`, expiresAt: new Date(expires) };
   }
 
-  /** The file a signed link asks for, or null when the project has no such file. */
-  async file(projectId: string, token: string, path: string): Promise<{ content: string; contentType: string } | null> {
-    const userId = await this.verify(projectId, token);
-    const file = await this.orm.em.fork().findOne(ProjectFile, { projectId, path }, { populate: ['content'] });
-    if (!file) {
-      const project = await this.orm.em.fork().findOne(Project, { id: projectId, userId }, { fields: ['id'] });
-      if (!project) throw new AppError('NOT_FOUND', 'Project not found');
-      return null;
+  /** What the signed link answers for `path` (index.html for the link itself). */
+  async answer(projectId: string, token: string, path: string): Promise<PreviewAnswer> {
+    const project = await this.verify(projectId, token);
+    const current = await this.planOf(projectId, project.version);
+    switch (current.plan.kind) {
+      case 'static':
+        return this.storedFile(projectId, path);
+      case 'bundled':
+        return this.builtFile(projectId, current.hash, current.plan, path);
+      case 'none':
+        return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: `${current.plan.reason} Open the project in Wolfpack to view its files or download them as a ZIP.` } : { kind: 'missing', path };
+      default: {
+        const unreachable: never = current.plan;
+        throw new Error(`unknown preview plan ${JSON.stringify(unreachable)}`);
+      }
     }
-    const ext = path.split('.').pop()?.toLowerCase() ?? '';
-    return { content: file.content, contentType: CONTENT_TYPES[ext] ?? 'text/plain; charset=utf-8' };
+  }
+
+  private async storedFile(projectId: string, path: string): Promise<PreviewAnswer> {
+    const file = await this.orm.em.fork().findOne(ProjectFile, { projectId, path }, { populate: ['content'] });
+    if (!file) return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: 'This project has no index.html, so there is no page to show. Open the project in Wolfpack to view its files or download them as a ZIP.' } : { kind: 'missing', path };
+    return { kind: 'file', content: file.content, contentType: contentType(path) };
+  }
+
+  private async builtFile(projectId: string, hash: string, plan: Extract<PreviewPlan, { kind: 'bundled' }>, path: string): Promise<PreviewAnswer> {
+    if (!this.builds) return { kind: 'page', status: 503, title: 'No preview here', text: 'This server does not build previews.' };
+    const state = await this.builds.site(hash, plan.plan, () => this.allFiles(projectId));
+    const repairHref = `/projects/${projectId}`;
+    switch (state.status) {
+      case 'waiting':
+      case 'building':
+        return {
+          kind: 'page',
+          status: 200,
+          title: 'Building preview…',
+          text: state.status === 'waiting' ? 'Waiting for another preview to finish building…' : `${STEP_TEXT[state.step]} This page shows the app as soon as it is built.`,
+          refreshSeconds: 1,
+        };
+      case 'failed':
+        return { kind: 'page', status: 200, title: 'The preview could not be built', text: `The ${state.tool} build of this version failed. Repair it in Wolfpack, then open the preview again.`, problem: state.problem, command: state.command, repairHref };
+      case 'unavailable':
+        return { kind: 'page', status: 503, title: 'No preview for this app here', text: `This app is built by a bundler, and it cannot be built on this server: ${state.reason}.` };
+      case 'ready': {
+        const found = state.files.get(path);
+        if (found) return { kind: 'file', content: found, contentType: contentType(path) };
+        // An app that routes by path (history API) asks for its routes; they are its index.html.
+        const spa = !/\.[\w]+$/.test(path.split('/').pop() ?? '') && state.files.get('index.html');
+        return spa ? { kind: 'file', content: spa, contentType: contentType('index.html') } : { kind: 'missing', path };
+      }
+      default: {
+        const unreachable: never = state;
+        throw new Error(`unknown build state ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  private async allFiles(projectId: string): Promise<Record<string, string>> {
+    const rows = await this.orm.em.fork().find(ProjectFile, { projectId }, { populate: ['content'] });
+    return Object.fromEntries(rows.map((r) => [r.path, r.content]));
+  }
+
+  /** The project version's preview plan: read once per version (all files), then kept. */
+  private async planOf(projectId: string, version: number): Promise<{ version: number; hash: string; plan: PreviewPlan }> {
+    const known = this.plans.get(projectId);
+    if (known && known.version === version) return known;
+    const files = await this.allFiles(projectId);
+    const hash = createHash('sha256');
+    for (const path of Object.keys(files).sort()) hash.update(path).update('\0').update(files[path]!).update('\0');
+    const entry = { version, hash: hash.digest('hex').slice(0, 40), plan: planPreview(files) };
+    this.plans.set(projectId, entry);
+    return entry;
   }
 
   private sign(projectId: string, userId: string, expires: number): string {
     return createHmac('sha256', this.secret).update(`preview\u0000${projectId}\u0000${userId}\u0000${expires}`).digest('base64url');
   }
 
-  /** The owner the link was made for; refuses forged, altered and expired links alike. */
-  private async verify(projectId: string, token: string): Promise<string> {
+  /** The project the link was made for; refuses forged, altered and expired links alike. */
+  private async verify(projectId: string, token: string): Promise<{ userId: string; version: number }> {
     const [expiresText, signature] = token.split('.');
     const expires = Number(expiresText);
-    const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId }, { fields: ['userId'] }) : null;
+    const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId }, { fields: ['userId', 'version'] }) : null;
     const expected = project && Number.isFinite(expires) ? Buffer.from(this.sign(projectId, project.userId, expires)) : null;
     const given = Buffer.from(signature ?? '');
     if (!project || !expected || expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.clock().getTime()) {
       throw new AppError('NOT_FOUND', 'This preview link is not valid or has expired. Open the preview again from Wolfpack.');
     }
-    return project.userId;
+    return { userId: project.userId, version: project.version };
   }
+}
+
+function contentType(path: string): string {
+  const ext = path.split('.').pop()?.toLowerCase() ?? '';
+  // Anything else is shown as text, never run or downloaded.
+  return CONTENT_TYPES[ext] ?? 'text/plain; charset=utf-8';
 }

@@ -6,7 +6,7 @@ import { STATIC_CASES } from './cases-static.js';
 import type { FaultCase } from './fault-case.js';
 
 export type { FaultCall, FaultCallKind, FaultCase, FaultResult, ProjectKind } from './fault-case.js';
-export { classifyCall, fixedFiles, runFaultCase, type FaultRun, type FaultRunOptions } from './run-fault-case.js';
+export { classifyCall, fixedFiles, replyForRequest, runFaultCase, type FaultRun, type FaultRunOptions } from './run-fault-case.js';
 export { summarizeFaults, type FaultTotals } from './fault-totals.js';
 
 /** Every case: static defects, answer defects, runtime defects (needsExecution), correct projects, bundled web apps. */

@@ -90,6 +90,16 @@ function defaultReply(fault: FaultCase, call: FaultCall): ScriptedAnswer {
   }
 }
 
+/**
+ * What a case's engine answers to one chat request, for a fake OpenAI server that plays the case
+ * through a real Wolfpack server (browser tests): the case's own reply, else the default.
+ */
+export function replyForRequest(fault: FaultCase, messages: readonly { role: string; content: unknown }[], attempt = 0): ScriptedAnswer {
+  const text = (role: string) => messages.filter((m) => m.role === role).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+  const call: FaultCall = { ...classifyCall(text('system'), text('user')), attempt, engine: 'alpha', user: text('user') };
+  return fault.reply?.(call) ?? defaultReply(fault, call);
+}
+
 function defaultIsFixed(fault: FaultCase, files: Readonly<Record<string, string>>): boolean {
   for (const [path, content] of Object.entries(fault.fix?.files ?? {})) if (files[path] !== content) return false;
   for (const op of fault.fix?.operations ?? []) {

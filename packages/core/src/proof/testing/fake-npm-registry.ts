@@ -39,7 +39,7 @@ export const CORPUS_PACKAGES: FakePackages = {
   },
 };
 
-/** A package as it is published: its manifest and its gzipped tarball (see workspace-packages.ts). */
+/** A package as it is published: its manifest and its gzipped tarball (see workspace-tree.ts). */
 export interface PackedPackage {
   manifest: Record<string, unknown> & { name: string; version: string };
   tgz: Buffer;

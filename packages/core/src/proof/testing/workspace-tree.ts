@@ -3,9 +3,9 @@
  * registry (startFakeNpmRegistry's `packed`): every version pnpm linked, found the way Node finds
  * a dependency from the package's real folder. A tree where two packages need different majors
  * of a third (Koa's: http-errors 1 and 2, mime-types 2 and 3, content-type 1 and 2) then installs
- * as it does from the real registry; workspace-packages.ts serves one version per name, which is
- * enough for Vite and React but not for Koa. Also packs hand-written packages with their own
- * package.json.
+ * as it does from the real registry, and a bundler gets this platform's native binaries (its
+ * optional dependencies; other platforms' are left out of the manifests). Also packs hand-written
+ * packages with their own package.json.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -46,6 +46,7 @@ function findRoot(spec: string): string | null {
 }
 
 const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+const optionalDependencies = (manifest: Manifest) => (manifest['optionalDependencies'] ?? {}) as Record<string, string>;
 
 /**
  * The real folders of `specs` (`name` or `name@versionPrefix`) and of everything they need
@@ -66,6 +67,11 @@ export function workspaceFolders(specs: readonly string[]): Map<string, string> 
       const found = findFrom(name, dir);
       if (found === null) throw new Error(`${name} (needed by ${key}) is not installed in this workspace, so the tests cannot serve it`);
       visit(found);
+    }
+    // This platform's native binaries (Vite's rolldown and lightningcss) come as optional dependencies.
+    for (const name of Object.keys(optionalDependencies(manifest))) {
+      const found = findFrom(name, dir);
+      if (found !== null) visit(found);
     }
   };
   for (const spec of specs) {
@@ -102,6 +108,9 @@ export async function workspaceTree(specs: readonly string[]): Promise<PackedPac
       if (!packed) {
         const manifest = readManifest(dir);
         delete manifest['scripts'];
+        // Other platforms' binaries are not installed here, so not served: npm skips them unasked.
+        const optional = Object.entries(optionalDependencies(manifest)).filter(([name]) => findFrom(name, dir) !== null);
+        if (manifest['optionalDependencies']) manifest['optionalDependencies'] = Object.fromEntries(optional);
         packed = pack(manifest, filesOf(dir).map((path) => ({ path, data: readFileSync(join(dir, path)) })));
         packs.set(dir, packed);
       }
