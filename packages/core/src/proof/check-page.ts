@@ -23,7 +23,8 @@ export const ORIGIN = 'http://project.local';
 const SETTLE_MS = 500;
 const PAGE_WALL_MS = 8000;
 const LAUNCH_TIMEOUT_MS = 15_000;
-const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+/** Where Chromium is looked for, in order (Debian's binary first, its wrapper script next). */
+export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const CALLS = ['script', 'fetch', 'xhr', 'eventsource', 'websocket'];
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--js-flags=--max-old-space-size=256'];
 const TYPES: Record<string, string> = {

@@ -42,7 +42,7 @@ export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopRea
 export { withProjectCopy } from './project-copy.js';
 export { asVerifyReport, createExecutionGate, type ExecutionGate } from './execution-gate.js';
 export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
-export type { PageCheckOptions } from './check-page.js';
+export { CHROMIUM_CANDIDATES, type PageCheckOptions } from './check-page.js';
 export { buildPreview, planPreview, type PreviewBuild, type PreviewBuildOptions, type PreviewPlan, type PreviewStep } from './preview-site.js';
 export type { BuiltSite } from './check-bundle.js';
 export type { BundlePlan } from './bundle-plan.js';

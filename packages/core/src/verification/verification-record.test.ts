@@ -168,6 +168,29 @@ describe('buildVerificationRecord, check by check', () => {
     );
   });
 
+  it('says a bundled app was built and rendered, in their own words, and not what failed', () => {
+    const paths = ['index.html', 'src/App.tsx'];
+    const check = (name: 'build' | 'render', status: 'passed' | 'failed', summary?: string) => ({
+      check: name,
+      runtime: 'web' as const,
+      status,
+      files: paths,
+      ...(summary ? { summary } : {}),
+      problems: status === 'failed' ? [{ path: 'src/App.tsx', line: 4, message: 'uncaught TypeError' }] : [],
+      durationMs: 100,
+    });
+    const proven = (checks: ExecutionReport['checks']) => buildVerificationRecord({ version: 1, paths, staticReport: noStatic(paths), execution: node(checks, ['web']) });
+    const rendered = 'page rendered: 1 route, no errors (clicks and other interactions are not exercised)';
+    expect(proven([check('build', 'passed', 'built with vite: 4 files, 220 KB'), check('render', 'passed', rendered)]).proven).toBe(
+      `2 files checked (build, render), built with vite, ${rendered}.`,
+    );
+    const crashed = proven([check('build', 'passed', 'built with vite: 4 files, 220 KB'), check('render', 'failed')]);
+    expect(crashed.proven).toBe('2 files checked (build, render), built with vite.');
+    expect(crashed.notProven).toBe('render failed: 1 problem.');
+    expect(crashed.verdict).toBe('failed');
+    expect(proven([check('build', 'failed')]).proven).toBe('2 files checked (build).');
+  });
+
   it('says what was assumed of a start that passed only because it kept running, and fails a hang with its problem', () => {
     const paths = ['bot.js', 'main.py', 'index.html'];
     const start = (runtime: 'node' | 'python', file: string, summary: string) => ({ check: 'start' as const, runtime, status: 'passed' as const, files: [file], summary, problems: [], durationMs: 3000 });

@@ -95,6 +95,11 @@ function provenText(checks: VerificationCheck[], covered: number): string {
   if (ran.some((c) => c.check === 'page-load' && c.status === 'passed') && !ran.some((c) => c.check === 'page-load' && c.status === 'failed')) {
     parts.push('the page loads without errors');
   }
+  // A bundled app: "built with vite", then what its render proved, in the render's own words.
+  const build = ran.find((c) => c.check === 'build' && c.status === 'passed');
+  if (build?.summary) parts.push(build.summary.split(':')[0]!);
+  const render = ran.find((c) => c.check === 'render' && c.status === 'passed');
+  if (render?.summary && !ran.some((c) => c.check === 'render' && c.status === 'failed')) parts.push(render.summary);
   return `${parts.join(', ')}.`;
 }
 

@@ -8,13 +8,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ProofCapability } from '@wolfpack/core';
-import { findSandbox } from '@wolfpack/core/proof';
+import { CHROMIUM_CANDIDATES, findSandbox } from '@wolfpack/core/proof';
 
 /**
  * Where Proven Code's page check looks for Chromium, in its order (core's proof/check-page.ts,
  * which does not export its list).
  */
-export const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+/** Where the page checks look for Chromium (core's list, so both agree). */
+export const CHROMIUM_PATHS = CHROMIUM_CANDIDATES;
 
 /** Why generated code cannot run here, as far as it can be told (see {@link describeProof}). */
 export type SandboxState =
