@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REACT_JS, REACT_TS } from '../pipeline/faults/projects.js';
 import { buildErrorLine, mountSelector } from './check-bundle.js';
 import { planBundle, SITE_DIR } from './bundle-plan.js';
+import { projectKinds } from './execute-project.js';
 
 const pkg = (deps: Record<string, string>, scripts: Record<string, string> = {}) => JSON.stringify({ name: 'x', scripts, devDependencies: deps });
 
@@ -33,6 +34,19 @@ describe('planBundle', () => {
     expect(planBundle({ 'package.json': pkg({ next: '15' }, { build: 'next build' }), 'next.config.mjs': "export default { output: 'export' };" })).toMatchObject({ tool: 'next', outDirs: ['out', 'dist', 'build'] });
     expect(planBundle({ 'package.json': pkg({ webpack: '5' }), 'index.html': '' })).toBeNull();
     expect(planBundle({ 'index.html': '' })).toBeNull();
+  });
+});
+
+describe('projectKinds of a bundled app', () => {
+  it('builds and renders it instead of starting it, unless it has a server of its own to start', () => {
+    // src/main.js is the browser's entry: Node would fail on its .vue import, a false alarm.
+    const vue = projectKinds({ ...REACT_JS, 'package.json': pkg({ vite: '8' }, { dev: 'vite', build: 'vite build' }), 'src/main.js': "import App from './App.vue';" });
+    expect(vue.bundle?.tool).toBe('vite');
+    expect(vue.node?.start).toEqual({ skip: 'the app is built with vite and its page rendered instead of starting its dev server' });
+    expect(projectKinds({ ...REACT_JS, 'package.json': pkg({ vite: '8' }, { start: 'vite preview', build: 'vite build' }) }).node?.start).toHaveProperty('skip');
+    const served = projectKinds({ ...REACT_JS, 'package.json': pkg({ vite: '8', express: '5' }, { start: 'node server.js', build: 'vite build' }), 'server.js': 'import express from "express";' });
+    expect(served.node?.start).toMatchObject({ display: 'npm start (node server.js)' });
+    expect(served.pages).toEqual([]);
   });
 });
 

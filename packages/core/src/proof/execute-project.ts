@@ -11,7 +11,7 @@ import { checkPages, type PageCheckOptions } from './check-page.js';
 import { planBundle, type BundlePlan } from './bundle-plan.js';
 import { checkPython } from './check-python.js';
 import { installOptionsFrom, type InstallOptions } from './node-deps.js';
-import { isNodeSource, planNodeProject, readPackageJson, type NodePlan } from './node-project.js';
+import { isNodeSource, planNodeProject, readPackageJson, script, type NodePlan } from './node-project.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
@@ -47,6 +47,8 @@ const BUNDLERS = ['vite', 'webpack', 'parcel', 'react-scripts', 'next', 'nuxt', 
 // Server-side templates (Jinja, EJS, Handlebars) are not pages until rendered.
 const TEMPLATE = /\{\{|\{%|<%/;
 const MAX_PAGES = 5;
+// A start script that only serves the bundle (a dev or preview server), as opposed to a server of the app's own.
+const BUNDLER_SERVER = /^(?:npx\s+)?(?:vite|next|nuxt|nuxi|astro|react-scripts|parcel|webpack(?:-dev-server)?|vue-cli-service|ng|svelte-kit|serve|http-server|live-server)\b/;
 
 /** What kinds of project these files make, and what would run for each. */
 export function projectKinds(files: Readonly<Record<string, string>>): ProjectKinds {
@@ -60,8 +62,11 @@ export function projectKinds(files: Readonly<Record<string, string>>): ProjectKi
   const pages = bundled ? [] : [...html.filter((p) => /(^|\/)index\.html?$/i.test(p)), ...html.filter((p) => !/(^|\/)index\.html?$/i.test(p))].slice(0, MAX_PAGES);
   const bundle = bundled ? planBundle(files) : null;
   const plan = node ? planNodeProject(files) : null;
-  // A dev server staying up proves less than the build and the render, which replace it.
-  if (bundle && plan && !('skip' in plan.start) && plan.start.display.startsWith('npm run dev')) {
+  // The build and the render replace starting a bundled app: its dev server staying up proves
+  // less, and its src/main.js is a browser's entry, which Node cannot run. A start script of its
+  // own that is not the bundler's server (an Express server that serves the built app) still runs.
+  const start = script(pkg, 'start');
+  if (bundle && plan && !('skip' in plan.start) && (start === undefined || BUNDLER_SERVER.test(start))) {
     plan.start = { skip: `the app is built with ${bundle.tool} and its page rendered instead of starting its dev server` };
   }
   return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages, bundle };
