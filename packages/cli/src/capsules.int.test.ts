@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CAPSULE_NOT_FOUND } from './commands/capsules.js';
-import { loginCli, runCli, startTestServer, type CliResult, type RunOptions, type TestServer } from './testing/cli-harness.js';
+import { loginCli, runCli, startTestServer, storedToken, type CliResult, type RunOptions, type TestServer } from './testing/cli-harness.js';
 
 const PASSWORD = 'correct-horse-battery';
 
@@ -19,7 +19,8 @@ interface CapsuleRow {
   id: string;
   slug: string;
   title: string;
-  isPublic: boolean;
+  /** As the API sends it: the string "true" or "false". */
+  isPublic: 'true' | 'false';
   viewCount: number;
   shareCount: number;
   url: string;
@@ -69,7 +70,11 @@ describe('wolfpack capsules', () => {
     const { capsules } = json<{ capsules: CapsuleRow[] }>(await owner(['capsules', 'ls', '--json']));
     expect(capsules).toHaveLength(1);
     recorded = capsules[0]!;
-    expect(recorded).toMatchObject({ isPublic: false, viewCount: 0, shareCount: 0 });
+    expect(recorded).toMatchObject({ isPublic: 'false', viewCount: 0, shareCount: 0 });
+    // The API's shape exactly (isPublic a string, as README says), plus the link.
+    const token = await storedToken(join(home, 'recorder.json'), server.url);
+    const api = (await (await fetch(`${server.url}/api/capsules/user/my-capsules`, { headers: { authorization: `Bearer ${token}` } })).json()) as { capsules: object[] };
+    expect(capsules).toEqual(api.capsules.map((capsule) => ({ ...capsule, url: recorded.url })));
     expect(recorded.title).toContain('habit tracker');
     expect(recorded.url).toBe(`${server.url}/capsules/${recorded.slug}`);
     expect(await openLoggedOut(recorded.slug)).toBe(404);
@@ -88,20 +93,20 @@ describe('wolfpack capsules', () => {
     expect(published.stdout).toBe(`${recorded.url}\n`);
     expect(published.stderr).toMatch(/^".*habit tracker.*" is public now\. Anyone with this link can watch it:\n$/);
     expect(await openLoggedOut(recorded.slug)).toBe(200);
-    expect(json<{ capsules: CapsuleRow[] }>(await owner(['capsules', 'ls', '--json'])).capsules[0]).toMatchObject({ id: recorded.id, isPublic: true });
+    expect(json<{ capsules: CapsuleRow[] }>(await owner(['capsules', 'ls', '--json'])).capsules[0]).toMatchObject({ id: recorded.id, isPublic: 'true' });
     expect((await owner(['capsules', 'ls'])).stdout).toContain('1 capsule (1 public, 0 private)');
 
     // The link works as the id too.
-    const hidden = json<{ id: string; isPublic: boolean; url: string }>(await owner(['capsules', 'unpublish', recorded.url, '--json']));
-    expect(hidden).toEqual({ id: recorded.id, slug: recorded.slug, isPublic: false, url: recorded.url });
+    const hidden = json<{ id: string; isPublic: string; url: string }>(await owner(['capsules', 'unpublish', recorded.url, '--json']));
+    expect(hidden).toEqual({ id: recorded.id, slug: recorded.slug, isPublic: 'false', url: recorded.url });
     expect(await openLoggedOut(recorded.slug)).toBe(404);
     const plain = await owner(['capsules', 'unpublish', recorded.slug]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stderr).toBe('');
     expect(plain.stdout).toMatch(new RegExp(`^".*habit tracker.*" is private now: only you can open ${recorded.url.replace(/[.?]/g, '\\$&')}\\.\\n$`));
 
-    const asJson = json<{ isPublic: boolean; url: string }>(await owner(['capsules', 'publish', recorded.id, '--json']));
-    expect(asJson).toEqual({ id: recorded.id, slug: recorded.slug, isPublic: true, url: recorded.url });
+    const asJson = json<{ isPublic: string; url: string }>(await owner(['capsules', 'publish', recorded.id, '--json']));
+    expect(asJson).toEqual({ id: recorded.id, slug: recorded.slug, isPublic: 'true', url: recorded.url });
   });
 
   it('someone else has no capsules and cannot publish or hide this one; no login, no capsules', async () => {

@@ -23,6 +23,7 @@ export { sleep } from './util/sleep.js';
 export * from './community/tech-stack.js';
 export * from './community/cover-image.js';
 export * from './community/listing-fees.js';
+export * from './community/listing-copy.js';
 // Capsules (issue 9): recording a run as a capsule, trending order.
 export * from './community/capsule-recorder.js';
 export * from './community/trending.js';

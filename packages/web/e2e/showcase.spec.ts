@@ -95,6 +95,18 @@ describe('Showcase', () => {
     await saveShot(seller, 'showcase-list-dialog');
     await seller.unroute('**/api/listings');
 
+    // A file that only starts like a PNG passes the browser's checks; the server decodes it and
+    // refuses it, and its sentence shows under the cover picker. A real image then goes through.
+    await cover.setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.concat([Buffer.from(PNG_1X1, 'base64').subarray(0, 8), Buffer.alloc(1000)]) });
+    await seller.getByTestId('listing-submit').click();
+    await seller.getByTestId('listing-cover-error').waitFor();
+    expect(await seller.getByTestId('listing-cover-error').textContent()).toBe(
+      'The cover image (coverImage) is not a readable PNG: its chunks are damaged. Send a PNG, JPEG, WebP or GIF image that opens in an image viewer, at most 1 MB and 8192 pixels on a side.',
+    );
+    expect(await seller.getByTestId('listing-tags-input').inputValue()).toBe('astronomy, night-sky');
+    await cover.setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
+    expect(await seller.getByTestId('listing-cover-error').count()).toBe(0);
+
     await seller.getByTestId('listing-submit').click();
     await seller.getByTestId('listing-created').waitFor();
     await waitForToast(seller, 'is now in the Community Showcase.');

@@ -15,12 +15,13 @@ const publishReply = z.object({ capsule: capsuleSchema });
 /**
  * `wolfpack capsules ls`: the user's PackCast capsules, newest first (GET
  * /api/capsules/user/my-capsules): short id, title, public or private, views, shares and the
- * link, then the totals. `--json`: `{capsules}`, each with its `url` and `isPublic` as a boolean.
+ * link, then the totals. `--json`: `{capsules}` as the API answers them (`isPublic` the string
+ * "true" or "false"), each with its `url` added.
  */
 export async function capsulesList(_options: object, context: CommandContext): Promise<void> {
   const api = await loggedInApi(context);
   const capsules = await withSpinner('Fetching your capsules', () => myCapsules(api), spinnerOptions(context));
-  if (context.output.json) return context.output.result('', { capsules: capsules.map((c) => ({ ...c, url: capsuleUrl(api.server, c) })) });
+  if (context.output.json) return context.output.result('', { capsules: capsules.map((c) => ({ ...asSent(c), url: capsuleUrl(api.server, c) })) });
 
   if (capsules.length === 0) {
     context.io.stdout.write('No capsules yet. Every completed `wolfpack build` records one, private until you publish it.\n');
@@ -35,7 +36,7 @@ export async function capsulesList(_options: object, context: CommandContext): P
  * `wolfpack capsules publish ID` / `unpublish ID`: makes a capsule public (anyone with the link
  * can open it) or private again (POST /api/capsules/{id}/publish {isPublic}). Publishing prints
  * the public URL alone on stdout, so `wolfpack capsules publish ID | pbcopy` works; `--json`:
- * `{id, slug, isPublic, url}`.
+ * `{id, slug, isPublic, url}`, `isPublic` as the API has it ("true" or "false").
  */
 export async function capsulesPublish(id: string, isPublic: boolean, _options: object, context: CommandContext): Promise<void> {
   const api = await loggedInApi(context);
@@ -46,10 +47,18 @@ export async function capsulesPublish(id: string, isPublic: boolean, _options: o
     spinnerOptions(context),
   );
   const url = capsuleUrl(api.server, capsule);
-  const data = { id: capsule.id, slug: capsule.slug, isPublic: capsule.isPublic, url };
+  const data = { id: capsule.id, slug: capsule.slug, isPublic: asSent(capsule).isPublic, url };
   if (!isPublic) return context.output.result(`"${capsule.title}" is private now: only you can open ${url}.`, data);
   if (!context.output.json) context.io.stderr.write(`"${capsule.title}" is public now. Anyone with this link can watch it:\n`);
   context.output.result(url, data);
+}
+
+/**
+ * A capsule as the API sends it. Parsing makes `isPublic` a boolean for the CLI's own use; scripts
+ * reading `--json` get the API's string, so one parser serves the API and the CLI alike.
+ */
+function asSent(capsule: Capsule): Omit<Capsule, 'isPublic'> & { isPublic: 'true' | 'false' } {
+  return { ...capsule, isPublic: capsule.isPublic ? 'true' : 'false' };
 }
 
 function myCapsules(api: ApiClient): Promise<Capsule[]> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trendingScore } from './trending.js';
+import { countsAsAudience, trendingScore } from './trending.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
@@ -46,5 +46,14 @@ describe('trendingScore', () => {
 
   it('lets a fresh capsule beat a day-old one with five times the views', () => {
     expect(trendingScore(10, 0, hoursAgo(1), NOW)).toBeGreaterThan(trendingScore(50, 0, hoursAgo(24), NOW));
+  });
+});
+
+describe('countsAsAudience', () => {
+  it("counts views and shares of anyone but the capsule's owner, signed in or not", () => {
+    expect(countsAsAudience('owner-id', 'owner-id')).toBe(false);
+    expect(countsAsAudience('fan-id', 'owner-id')).toBe(true);
+    expect(countsAsAudience(undefined, 'owner-id')).toBe(true);
+    expect(countsAsAudience(null, 'owner-id')).toBe(true);
   });
 });

@@ -22,3 +22,12 @@ export function trendingScore(viewCount: number, shareCount: number, createdAt: 
   const attention = Math.max(0, viewCount) + TRENDING_SHARE_WEIGHT * Math.max(0, shareCount);
   return attention / (ageHours + TRENDING_AGE_OFFSET_HOURS) ** TRENDING_GRAVITY;
 }
+
+/**
+ * Whether a view or a share counts towards a capsule's figures (and so its trending place): only
+ * when it comes from somebody other than the capsule's owner. Owners open and share their own
+ * capsules to check them; counting that would let anyone lift their own capsule.
+ */
+export function countsAsAudience(viewerUserId: string | null | undefined, ownerUserId: string): boolean {
+  return viewerUserId !== ownerUserId;
+}

@@ -74,11 +74,15 @@ export type ListingJson = z.input<typeof listing>;
 /** Cover uploads: a data URL of one of these types, at most this many bytes once decoded. */
 export const COVER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export const COVER_IMAGE_MAX_BYTES = 1_000_000;
+/** Cover uploads: at most this many pixels on a side (a 1 MB file cannot be a sharper cover). */
+export const COVER_IMAGE_MAX_SIDE = 8_192;
 /** A commercial listing costs at least $1. */
 export const LISTING_MIN_PRICE_CENTS = 100;
 export const LISTING_MAX_PRICE_CENTS = 1_000_000;
 export const LISTING_MAX_TAGS = 10;
 export const LISTING_MAX_TECH = 20;
+/** The longest listing title; the draft cuts a longer first line of the idea to this. */
+export const LISTING_TITLE_MAX_LENGTH = 120;
 
 const httpUrl = (field: string) =>
   z
@@ -90,7 +94,7 @@ const httpUrl = (field: string) =>
 const optionalUrl = (field: string) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), httpUrl(field).nullish());
 
 const listingFields = {
-  title: z.string({ error: 'Give the listing a title' }).trim().min(1, 'Give the listing a title').max(120, 'The title must be at most 120 characters'),
+  title: z.string({ error: 'Give the listing a title' }).trim().min(1, 'Give the listing a title').max(LISTING_TITLE_MAX_LENGTH, 'The title must be at most 120 characters'),
   summary: z.string({ error: 'Give the listing a summary' }).trim().min(1, 'Give the listing a summary').max(2000, 'The summary must be at most 2,000 characters'),
   visibility: z.enum(LISTING_VISIBILITIES, { error: 'visibility must be "free" or "commercial"' }),
   priceCents: z.number({ error: 'priceCents must be a whole number of cents' }).int('priceCents must be a whole number of cents').min(0).max(LISTING_MAX_PRICE_CENTS, 'priceCents must be at most 1000000 ($10,000)').optional(),

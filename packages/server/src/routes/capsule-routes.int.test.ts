@@ -257,19 +257,24 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     const [capsule] = await myCapsules(owner);
     const share = (client: TestClient, body: unknown) => client.post(`/api/capsules/${capsule!.id}/share`, body);
 
-    // The owner may share a private capsule (to try the link); nobody else can.
-    expect((await share(owner, { shareMethod: 'copy' })).json).toEqual({ shareCount: 1 });
+    // The owner may share a private capsule (to try the link); nobody else can. Like the owner's
+    // views, the owner's shares are logged but never counted.
+    expect((await share(owner, { shareMethod: 'copy' })).json).toEqual({ shareCount: 0 });
     const hidden = await share(fan, { shareMethod: 'twitter' });
     expect(hidden.status).toBe(404);
     expect(hidden.json.error).toBe(NOT_FOUND);
 
     await owner.post(`/api/capsules/${capsule!.id}/publish`, { isPublic: true });
-    expect((await share(fan, { shareMethod: 'twitter', referralCode: 'WPABC123' })).json).toEqual({ shareCount: 2 });
-    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 3 });
+    expect((await share(owner, { shareMethod: 'twitter' })).json).toEqual({ shareCount: 0 });
+    expect((await owner.get(`/api/capsules/${capsule!.slug}`)).json).toMatchObject({ shareCount: 0, capsule: { viewCount: 0, shareCount: 0 } });
+    expect((await share(fan, { shareMethod: 'twitter', referralCode: 'WPABC123' })).json).toEqual({ shareCount: 1 });
+    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 2 });
     // Sharing again the same way within the hour is logged but not counted; an hour later it is.
-    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 3 });
+    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 2 });
     now = new Date(now.getTime() + 61 * 60_000);
-    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 4 });
+    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 3 });
+    // An hour on, the owner's share still does not count.
+    expect((await share(owner, { shareMethod: 'copy' })).json).toEqual({ shareCount: 3 });
     const bad = await share(fan, { shareMethod: 'email' });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/shareMethod/);
@@ -277,11 +282,11 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect((await fan.post('/api/capsules/not-a-uuid/share', { shareMethod: 'copy' })).status).toBe(404);
 
     const detail = capsuleDetailReply.parse((await fan.get(`/api/capsules/${capsule!.slug}`)).json);
-    expect(detail.shareCount).toBe(4);
-    expect(detail.capsule.shareCount).toBe(4);
+    expect(detail.shareCount).toBe(3);
+    expect(detail.capsule.shareCount).toBe(3);
     const stored: Array<{ method: string; referral_code: string | null; counted: boolean }> = await server.db.orm.em.getConnection().execute(`select method, referral_code, counted from capsule_shares order by created_at, method`);
-    expect(stored.map((r) => r.method).sort()).toEqual(['copy', 'linkedin', 'linkedin', 'linkedin', 'twitter']);
-    expect(stored.filter((r) => r.counted)).toHaveLength(4);
+    expect(stored.map((r) => r.method).sort()).toEqual(['copy', 'copy', 'linkedin', 'linkedin', 'linkedin', 'twitter', 'twitter']);
+    expect(stored.filter((r) => r.counted)).toHaveLength(3);
     expect(stored.map((r) => r.referral_code)).toContain('WPABC123');
   });
 

@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply, listingReply, listingsReply, listingDraftReply, type Listing } from '@wolfpack/core';
 import { ProjectService } from '../services/project-service.js';
+import { COVER_PNG as PNG, REAL_COVERS } from '../testing/cover-images.js';
 import type { FakeStripe } from '../testing/fake-stripe.js';
 import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 const FILES = {
@@ -142,6 +142,37 @@ describe.each(testDatabases())('Showcase listings on %s', (kind) => {
     expect((await fetch(`${server.url}${after.coverImage}`)).headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
 
+  it('decodes covers: a real PNG, JPEG, WebP or GIF is kept, one that only starts like an image is refused, naming the field', async () => {
+    const seller = await member(server);
+    const projectId = await project(server, seller.userId);
+    const base = { projectId, title: 'x', summary: 'y', visibility: 'free' };
+    for (const cover of REAL_COVERS) {
+      const listing = await createListing(server, seller, { ...base, coverImage: dataUrl(cover.type, cover.bytes) });
+      const res = await fetch(`${server.url}${listing.coverImage}`);
+      expect(res.headers.get('content-type'), cover.name).toBe(cover.type);
+      expect(Buffer.from(await res.arrayBuffer()).equals(cover.bytes), cover.name).toBe(true);
+    }
+    // The report: the PNG signature and 1,000 zero bytes was accepted and showed a broken image.
+    const zeros = Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(1000)]);
+    const cutShort = REAL_COVERS.map((cover) => ({ ...cover, bytes: cover.bytes.subarray(0, cover.bytes.length - 3) }));
+    for (const { type, bytes } of [{ type: 'image/png', bytes: zeros }, ...cutShort]) {
+      const bad = await seller.client.post('/api/listings', { ...base, coverImage: dataUrl(type, bytes) });
+      expect(bad.status, type).toBe(400);
+      expect(bad.json.error).toMatch(/^The cover image \(coverImage\) is not a readable (PNG|JPEG|WebP|GIF): .+\. Send a PNG, JPEG, WebP or GIF image that opens in an image viewer, at most 1 MB and 8192 pixels on a side\.$/);
+      expect(bad.json.issues).toEqual([{ path: 'coverImage', message: bad.json.error }]);
+    }
+    const zeroReply = await seller.client.post('/api/listings', { ...base, coverImage: dataUrl('image/png', zeros) });
+    expect(zeroReply.json.error).toBe(
+      'The cover image (coverImage) is not a readable PNG: its chunks are damaged. Send a PNG, JPEG, WebP or GIF image that opens in an image viewer, at most 1 MB and 8192 pixels on a side.',
+    );
+    // An edit is checked the same way, and leaves the cover it had.
+    const listing = await createListing(server, seller, { ...base, coverImage: dataUrl('image/png', PNG) });
+    const edit = await seller.client.request('PUT', `/api/listings/${listing.id}`, { coverImage: dataUrl('image/png', zeros) });
+    expect(edit.status).toBe(400);
+    expect(edit.json.issues).toEqual([{ path: 'coverImage', message: edit.json.error }]);
+    expect(Buffer.from(await (await fetch(`${server.url}${listing.coverImage}`)).arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
   it('edits and deletes for the owner only; a deleted listing is gone everywhere', async () => {
     const owner = await member(server);
     const other = await member(server);
@@ -177,6 +208,24 @@ describe.each(testDatabases())('Showcase listings on %s', (kind) => {
       expect((await who.client.request('DELETE', path)).status).toBe(404);
       expect((await who.client.post(`${path}/purchase`)).status).toBe(404);
     }
+  });
+
+  it("gives a copy the idea once when the listing's summary defaulted to a one-line idea", async () => {
+    const seller = await member(server);
+    const buyer = await member(server);
+    const idea = 'a pomodoro timer with a 25/5 cycle and a bell at the end';
+    const projectId = await project(server, seller.userId, idea);
+    const draft = listingDraftReply.parse((await seller.client.get(`/api/listings/draft?projectId=${projectId}`)).json).draft;
+    expect(draft).toMatchObject({ title: idea, summary: idea });
+    const listing = await createListing(server, seller, { projectId, title: draft.title, summary: draft.summary });
+    const copied = await buyer.client.post(`/api/listings/${listing.id}/purchase`);
+    expect(copied.status).toBe(200);
+    const detail = await buyer.client.get(`/api/projects/${copied.json.projectId as string}`);
+    expect((detail.json.project as { idea: string }).idea).toBe(idea);
+    // A summary that says more keeps the title as the copy's first line, once.
+    const other = await createListing(server, seller, { title: 'Todo app', summary: 'Keeps a list of things to do.' });
+    const second = await buyer.client.post(`/api/listings/${other.id}/purchase`);
+    expect(((await buyer.client.get(`/api/projects/${second.json.projectId as string}`)).json.project as { idea: string }).idea).toBe('Todo app\n\nKeeps a list of things to do.');
   });
 
   it('copies a free listing once per buyer, even when asked five times at once', async () => {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import {
   AppError,
+  countsAsAudience,
   TRENDING_AGE_OFFSET_HOURS,
   TRENDING_GRAVITY,
   TRENDING_SHARE_WEIGHT,
@@ -61,7 +62,7 @@ const SLUG_PATTERN = /^[a-z0-9-]{1,120}$/;
 
 /**
  * PackCast capsules: recorded from every completed run (private), published by their owner,
- * viewed (counted once per viewer per hour, never the owner's), shared, and discovered through
+ * viewed and shared (counted once per viewer per hour, never the owner's), and discovered through
  * the trending and latest lists of public ones.
  */
 export class CapsuleService {
@@ -146,7 +147,7 @@ export class CapsuleService {
     if (!SLUG_PATTERN.test(slug)) throw new AppError('NOT_FOUND', CAPSULE_NOT_FOUND);
     const sql = this.sql();
     const [row] = await sql.execute<CapsuleRow[]>(`select ${LIST_COLUMNS}, final_code from capsules where slug = ?`, [slug]);
-    const isOwner = row !== undefined && viewer.userId === row.user_id;
+    const isOwner = row !== undefined && !countsAsAudience(viewer.userId, row.user_id);
     if (!row || (!isPublic(row) && !isOwner)) throw new AppError('NOT_FOUND', CAPSULE_NOT_FOUND);
     if (!isOwner) {
       const counted = await this.countView(row.id, viewer);
@@ -224,7 +225,8 @@ export class CapsuleService {
   /**
    * POST /api/capsules/{id}/share: a share of a public capsule (or the owner's own). Every share is
    * logged, but share_count (which weighs 3 × a view in trending) rises once per viewer, method
-   * and hour, so clicking Share in a loop cannot push a capsule up the trending list.
+   * and hour, and never for the owner (as with views), so clicking Share in a loop cannot push a
+   * capsule up the trending list.
    */
   async share(viewer: CapsuleViewer, id: string, request: ShareCapsuleRequest): Promise<{ shareCount: number }> {
     if (!isUuid(id)) throw new AppError('NOT_FOUND', CAPSULE_NOT_FOUND);
@@ -239,7 +241,8 @@ export class CapsuleService {
         'select 1 from capsule_shares where capsule_id = ? and viewer_key = ? and method = ? and counted and created_at > ? limit 1',
         [id, key, request.shareMethod, new Date(now.getTime() - HOUR_MS)],
       );
-      const counted = recent.length === 0;
+      // Like views, the owner's own shares are logged but never counted.
+      const counted = countsAsAudience(viewer.userId, row.user_id) && recent.length === 0;
       await sql.execute('insert into capsule_shares (id, capsule_id, user_id, viewer_key, method, referral_code, counted, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)', [
         randomUUID(), id, viewer.userId ?? null, key, request.shareMethod, request.referralCode ?? null, counted, now,
       ]);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { AppError, saleSplit } from '@wolfpack/core';
+import { AppError, listingCopyIdea, saleSplit } from '@wolfpack/core';
 import type { LedgerService, WalletTx } from './ledger-service.js';
 import type { ListingRow, Sql } from './listing-service.js';
 import type { CheckoutRow, PaymentService } from './payment-service.js';
@@ -139,7 +139,7 @@ export class ListingPurchases {
     await sql.execute(
       `insert into projects (id, user_id, idea, file_count, total_bytes, folder_id, version, session_count, total_processing_time_ms, total_cost_millicents, github_repo, created_at, updated_at)
        select ?, ?, ?, count(*), coalesce(sum(size), 0), null, 1, 0, 0, 0, null, ?, ? from listing_files where listing_id = ?`,
-      [projectId, buyerId, `${listing.title}\n\n${listing.summary}`, now, now, listing.id],
+      [projectId, buyerId, listingCopyIdea(listing.title, listing.summary), now, now, listing.id],
     );
     await sql.execute('insert into project_files (project_id, path, content, size) select ?, path, content, size from listing_files where listing_id = ?', [projectId, listing.id]);
     await sql.execute('update listing_purchases set project_id = ? where id = ?', [projectId, purchase.id]);

@@ -3,16 +3,17 @@ import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import {
   AppError,
   COVER_IMAGE_MAX_BYTES,
+  COVER_IMAGE_MAX_SIDE,
   detectTechStack,
   generatedCoverSvg,
   LISTING_MIN_PRICE_CENTS,
-  sniffCoverImage,
   type CreateListingRequest,
   type ListingDraftReply,
   type ListingJson,
   type ListingsQuery,
   type UpdateListingRequest,
 } from '@wolfpack/core';
+import { CoverDecodeError, decodeCoverImage } from './cover-decoder.js';
 import type { LedgerService } from './ledger-service.js';
 import { ListingPurchases } from './listing-purchases.js';
 import type { PaymentService } from './payment-service.js';
@@ -132,7 +133,7 @@ export class ListingService {
   /** Lists an owned project: its files are copied now, later runs do not change the listing. */
   async create(userId: string, input: CreateListingRequest): Promise<ListingJson> {
     const project = await this.projects.getOwned(userId, input.projectId);
-    const cover = input.coverImage ? decodeCover(input.coverImage) : null;
+    const cover = input.coverImage ? await decodeCover(input.coverImage) : null;
     const files = await this.stackFiles(project.id);
     if (files.length === 0) throw new AppError('BAD_REQUEST', 'This project has no files yet. Build it first, then list it in the Showcase.');
     const prompts = await this.prompts(project.id, project.idea);
@@ -184,7 +185,7 @@ export class ListingService {
     if (input.demoUrl !== undefined) set('demo_url', input.demoUrl);
     if (input.repoUrl !== undefined) set('repo_url', input.repoUrl);
     if (input.coverImage !== undefined) {
-      const cover = input.coverImage ? decodeCover(input.coverImage) : null;
+      const cover = input.coverImage ? await decodeCover(input.coverImage) : null;
       set('cover_bytes', cover?.bytes ?? null);
       set('cover_type', cover?.type ?? null);
     }
@@ -292,15 +293,29 @@ function cleanTags(tags: readonly string[]): string[] {
   return tags.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
 }
 
-/** A data URL's bytes and their sniffed type; its declared type is ignored. */
-export function decodeCover(dataUrl: string): { bytes: Buffer; type: string } {
+const coverRefused = (message: string) => new AppError('BAD_REQUEST', message, { issues: [{ path: 'coverImage', message }] });
+const FORMAT_NAMES: Record<string, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP', 'image/gif': 'GIF' };
+
+/**
+ * A data URL's bytes and their type, once they decode as an image (cover-decoder.ts); the data
+ * URL's declared type is ignored. A file of another kind is refused as before; one that starts
+ * like an image but cannot be shown is refused with what is wrong with it and what to send.
+ */
+export async function decodeCover(dataUrl: string): Promise<{ bytes: Buffer; type: string }> {
   const match = /^data:[^,;]*(;[^,;=]+=[^,;]*)*;base64,([A-Za-z0-9+/=\s]*)$/.exec(dataUrl.trim());
-  if (!match) throw new AppError('BAD_REQUEST', COVER_TYPE_MESSAGE, { issues: [{ path: 'coverImage', message: COVER_TYPE_MESSAGE }] });
+  if (!match) throw coverRefused(COVER_TYPE_MESSAGE);
   const bytes = Buffer.from(match[2]!.replace(/\s/g, ''), 'base64');
-  if (bytes.length > COVER_IMAGE_MAX_BYTES) throw new AppError('BAD_REQUEST', COVER_SIZE_MESSAGE, { issues: [{ path: 'coverImage', message: COVER_SIZE_MESSAGE }] });
-  const type = sniffCoverImage(bytes);
-  if (!type) throw new AppError('BAD_REQUEST', COVER_TYPE_MESSAGE, { issues: [{ path: 'coverImage', message: COVER_TYPE_MESSAGE }] });
-  return { bytes, type };
+  if (bytes.length > COVER_IMAGE_MAX_BYTES) throw coverRefused(COVER_SIZE_MESSAGE);
+  try {
+    const { type } = await decodeCoverImage(bytes);
+    return { bytes, type };
+  } catch (error) {
+    if (!(error instanceof CoverDecodeError)) throw error;
+    if (error.type === null) throw coverRefused(COVER_TYPE_MESSAGE);
+    throw coverRefused(
+      `The cover image (coverImage) is not a readable ${FORMAT_NAMES[error.type]}: ${error.problem}. Send a PNG, JPEG, WebP or GIF image that opens in an image viewer, at most 1 MB and ${COVER_IMAGE_MAX_SIDE} pixels on a side.`,
+    );
+  }
 }
 
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);

@@ -12,6 +12,7 @@ import {
   EMPTY_LISTING_FORM,
   formFromDraft,
   formFromListing,
+  serverFieldProblem,
   type FieldName,
   type ListingFormValues,
 } from '../lib/showcase-listing-form';
@@ -136,7 +137,10 @@ function ListingForm({ target, onBusy, onCreated, onClose }: ListingFormProps) {
         onClose();
       }
     } catch (error) {
-      setFailure(describeRequestFailure(error, { failed: 'The listing could not be saved. Try again in a moment.', exception: 'Check your connection and try again.' }));
+      // A cover the server could not decode is said under the cover, with what to send instead.
+      const coverProblem = serverFieldProblem(error, 'coverImage');
+      if (coverProblem !== undefined) setErrors({ cover: coverProblem });
+      else setFailure(describeRequestFailure(error, { failed: 'The listing could not be saved. Try again in a moment.', exception: 'Check your connection and try again.' }));
     }
   }
 

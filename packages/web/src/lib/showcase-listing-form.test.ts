@@ -7,6 +7,7 @@ import {
   formFromDraft,
   formFromListing,
   purchaseFailureText,
+  serverFieldProblem,
   splitList,
   type ListingFormValues,
 } from './showcase-listing-form';
@@ -91,5 +92,15 @@ describe('listing form', () => {
     expect(purchaseFailureText(new Error('400: {"error":"You can\'t buy your own listing.","code":"BAD_REQUEST"}'))).toBe("You can't buy your own listing.");
     expect(purchaseFailureText(new Error('500: <html></html>'))).toBe('Purchase failed');
     expect(purchaseFailureText(new TypeError('Failed to fetch'))).toBe('Failed to start checkout process');
+  });
+
+  it("reads the server's sentence about one field from a refusal", () => {
+    const refusal = (body: string) => new Error(`400: ${body}`);
+    const message = 'The cover image (coverImage) is not a readable PNG: its chunks are damaged.';
+    expect(serverFieldProblem(refusal(JSON.stringify({ error: message, issues: [{ path: 'coverImage', message }] })), 'coverImage')).toBe(message);
+    expect(serverFieldProblem(refusal(JSON.stringify({ error: 'Give the listing a title', issues: [{ path: 'title', message: 'Give the listing a title' }] })), 'coverImage')).toBeUndefined();
+    expect(serverFieldProblem(refusal(JSON.stringify({ error: 'Listings are paused.' })), 'coverImage')).toBeUndefined();
+    expect(serverFieldProblem(refusal('<html>'), 'coverImage')).toBeUndefined();
+    expect(serverFieldProblem(new Error('Failed to fetch'), 'coverImage')).toBeUndefined();
   });
 });

@@ -153,6 +153,23 @@ export function coverFileProblem(file: { type: string; size: number }): string |
 }
 
 /**
+ * The server's sentence about one field of a refused request (its `issues`, e.g. a cover image
+ * that does not decode: `coverImage`), or undefined when the refusal is about something else.
+ */
+export function serverFieldProblem(error: unknown, field: string): string | undefined {
+  const body = httpErrorParts(error)?.body.trim();
+  if (!body?.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { issues?: unknown };
+    if (!Array.isArray(parsed.issues)) return undefined;
+    const issue = (parsed.issues as Array<{ path?: unknown; message?: unknown }>).find((i) => i.path === field);
+    return typeof issue?.message === 'string' && issue.message.trim() ? issue.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The toast text of a failed purchase (spec §5, §8): the server's error, else "Purchase failed"
  * for a refusal without one, else "Failed to start checkout process" (the request never got an
  * answer).
