@@ -7,6 +7,7 @@ import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import type { Database } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { commitSession } from './middleware/commit-session.js';
+import { compressReplies } from './middleware/compress.js';
 import { authenticate, type AuthState } from './middleware/authenticate.js';
 import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -141,6 +142,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     log.error('unhandled application error', error);
   });
 
+  // Outermost: replies are compressed once they are final, error replies included.
+  koa.use(compressReplies());
   koa.use(errorHandler(log));
   koa.use(securityHeaders());
   koa.use(
