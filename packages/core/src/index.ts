@@ -37,5 +37,6 @@ export type { IterationCallRecord, IterationOptions, IterationOutcome, Iteration
 export type { IterationCheck, ProjectVerifier } from './njin/candidate-check.js';
 // Lab (issue 10): experiment savings.
 export * from './lab/experiment-savings.js';
+export * from './lab/experiment-flow.js';
 // Admin (issue 10): metrics.
 export * from './admin/admin-metrics.js';

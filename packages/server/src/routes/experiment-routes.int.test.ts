@@ -27,6 +27,12 @@ async function getExperiment(client: TestClient, id: string): Promise<Experiment
   return experimentReply.parse(res.json).experiment;
 }
 
+/** Times the Replit-only build: the timer started, then completed. */
+async function timeReplitBuild(client: TestClient, id: string): Promise<void> {
+  expect((await client.post(`/api/experiments/${id}/replit-start`)).status).toBe(200);
+  expect((await client.post(`/api/experiments/${id}/replit-complete`)).status).toBe(200);
+}
+
 /** Reads the experiment until its run has finished (the server only looks when asked). */
 async function waitForRun(client: TestClient, id: string): Promise<Experiment> {
   for (let i = 0; i < 600; i += 1) {
@@ -98,6 +104,7 @@ describe.each(testDatabases())('cost-comparison lab on %s', { timeout: 120_000 }
     expect(done.wolfpackProcessingTimeMs).toBeGreaterThan(0);
 
     // The costs: Model A = run cost + 300; Replit-only 10000.
+    await timeReplitBuild(client, started.id);
     const res = await client.post(`/api/experiments/${started.id}/submit-costs`, { wolfpackReplitAssemblyCostCents: 300, replitOnlyCostCents: 10_000 });
     expect(res.status).toBe(200);
     const submitted = experimentReply.parse(res.json).experiment;
@@ -167,15 +174,65 @@ describe.each(testDatabases())('cost-comparison lab on %s', { timeout: 120_000 }
     }
     expect((await getExperiment(client, experiment.id)).replitOnlyCostCents).toBeNull();
 
+    await timeReplitBuild(client, experiment.id);
     const zero = experimentReply.parse((await submit({ wolfpackReplitAssemblyCostCents: 300, replitOnlyCostCents: 0 })).json).experiment;
     expect(zero).toMatchObject({ replitOnlyCostCents: 0, savingsPercent: null, status: 'completed' });
-    // Submitting again corrects the costs: (2000 - (0 + 300)) / 2000 = 85 %.
-    const ok = experimentReply.parse((await submit({ wolfpackReplitAssemblyCostCents: 300, wolfpackReplitAssemblyTimeMs: 45_000, replitOnlyCostCents: 2000 })).json).experiment;
+
+    // Savings of other experiments: (2000 - (0 + 300)) / 2000 = 85 %; 1/3 exactly: (3 - 2) / 3 → 33.33.
+    const eightyFive = await startExperiment(client, { projectName: 'Eighty-five' });
+    const third = await startExperiment(client, { projectName: 'A third' });
+    for (const { id } of [eightyFive, third]) {
+      await waitForRun(client, id);
+      await timeReplitBuild(client, id);
+    }
+    const ok = experimentReply.parse((await client.post(`/api/experiments/${eightyFive.id}/submit-costs`, { wolfpackReplitAssemblyCostCents: 300, wolfpackReplitAssemblyTimeMs: 45_000, replitOnlyCostCents: 2000 })).json).experiment;
     expect(ok).toMatchObject({ wolfpackReplitAssemblyCostCents: 300, wolfpackReplitAssemblyTimeMs: 45_000, replitOnlyCostCents: 2000, savingsPercent: 85 });
-    // 1/3 exactly: (3 - 2) / 3 → 33.33.
-    const third = experimentReply.parse((await submit({ wolfpackReplitAssemblyCostCents: 2, replitOnlyCostCents: 3 })).json).experiment;
-    expect(third.savingsPercent).toBe(33.33);
-    expect((await getExperiment(client, experiment.id)).savingsPercent).toBe(33.33);
+    const thirds = experimentReply.parse((await client.post(`/api/experiments/${third.id}/submit-costs`, { wolfpackReplitAssemblyCostCents: 2, replitOnlyCostCents: 3 })).json).experiment;
+    expect(thirds.savingsPercent).toBe(33.33);
+    expect((await getExperiment(client, third.id)).savingsPercent).toBe(33.33);
+  });
+
+  it('takes the costs only after the Replit-only timer, and keeps the first ones', async () => {
+    const server = await start();
+    const client = await signedIn(server, 'measurer');
+    const experiment = await startExperiment(client);
+    await waitForRun(client, experiment.id);
+    const submit = (body: Record<string, number>) => client.post(`/api/experiments/${experiment.id}/submit-costs`, body);
+    const costs = { wolfpackReplitAssemblyCostCents: 300, replitOnlyCostCents: 2000 };
+
+    // Before the timer was started: nothing was timed, so nothing is compared.
+    const early = await submit(costs);
+    expect(early.status).toBe(409);
+    expect(early.json).toMatchObject({ code: 'CONFLICT', error: 'Start the Replit-only timer first: time building the same prompt on Replit alone, complete the timer, then submit the costs.' });
+    expect(await getExperiment(client, experiment.id)).toMatchObject({ replitOnlyCostCents: null, savingsPercent: null, status: 'wolfpack_complete' });
+    // While it runs.
+    expect((await client.post(`/api/experiments/${experiment.id}/replit-start`)).status).toBe(200);
+    const timing = await submit(costs);
+    expect(timing.status).toBe(409);
+    expect(timing.json.error).toBe('Complete the Replit-only timer first: the costs are submitted once the Replit-only build is done.');
+    expect((await client.post(`/api/experiments/${experiment.id}/replit-complete`)).status).toBe(200);
+
+    const first = await submit(costs);
+    expect(first.status).toBe(200);
+    const result = experimentReply.parse(first.json).experiment;
+    expect(result).toMatchObject({ status: 'completed', savingsPercent: 85 });
+    // A repeat (a double click, a retried request) answers the same result.
+    const again = await submit(costs);
+    expect(again.status).toBe(200);
+    expect(experimentReply.parse(again.json).experiment).toEqual(result);
+    // Other costs do not replace it: 85 % does not become -66.67 %.
+    const other = await submit({ wolfpackReplitAssemblyCostCents: 300, replitOnlyCostCents: 180 });
+    expect(other.status).toBe(409);
+    expect(other.json.error).toBe('The costs of this experiment were already submitted, and its savings are computed from them. To compare other costs, start a new experiment.');
+    expect(await getExperiment(client, experiment.id)).toEqual(result);
+    // Two different submissions at once: exactly one is taken.
+    const racer = await startExperiment(client, { projectName: 'Race' });
+    await waitForRun(client, racer.id);
+    await timeReplitBuild(client, racer.id);
+    const raced = await Promise.all([100, 200].map((replitOnlyCostCents) => client.post(`/api/experiments/${racer.id}/submit-costs`, { wolfpackReplitAssemblyCostCents: 50, replitOnlyCostCents })));
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 409]);
+    const kept = raced.find((r) => r.status === 200)!;
+    expect(await getExperiment(client, racer.id)).toEqual(experimentReply.parse(kept.json).experiment);
   });
 
   it("keeps each user's experiments to that user and answers 404 for bad ids", async () => {

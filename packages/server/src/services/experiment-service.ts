@@ -4,8 +4,10 @@ import {
   AppError,
   experimentSavingsPercent,
   experimentStatus,
+  experimentTransition,
   streamRequest,
   type Experiment as ExperimentDto,
+  type ExperimentAction,
   type ExperimentStatus,
   type RunStatus,
   type StartExperimentRequest,
@@ -87,45 +89,78 @@ export class ExperimentService {
   /** Records the start of the Replit-only timer; a second start is a 409. */
   async replitStart(user: Owner, id: string): Promise<ExperimentDto> {
     const row = await this.owned(user, id);
+    this.step(row, { type: 'replit-start' });
     const now = this.clock();
-    // Conditional update: of two concurrent starts exactly one wins.
+    // Conditional update: of two concurrent starts exactly one wins; the other is refused as a repeat.
     const updated = await this.orm.em.fork().nativeUpdate(Experiment, { id: row.id, userId: user.id, replitOnlyStartedAt: null }, { replitOnlyStartedAt: now, updatedAt: now });
-    if (updated === 0) throw new AppError('CONFLICT', 'The Replit-only timer has already started for this experiment.');
+    if (updated === 0) this.step(await this.owned(user, id), { type: 'replit-start' });
     return this.get(user, id);
   }
 
   /** Records the end of the Replit-only timer and its total; 409 before a start or after an end. */
   async replitComplete(user: Owner, id: string): Promise<ExperimentDto> {
     const row = await this.owned(user, id);
-    if (!row.replitOnlyStartedAt) throw new AppError('CONFLICT', 'Start the Replit-only timer before completing it.');
-    if (row.replitOnlyCompletedAt) throw new AppError('CONFLICT', 'The Replit-only timer has already been completed for this experiment.');
+    this.step(row, { type: 'replit-complete' });
     const now = this.clock();
     // A clock that went back must not make a negative duration.
-    const totalMs = Math.max(0, now.getTime() - row.replitOnlyStartedAt.getTime());
+    const totalMs = Math.max(0, now.getTime() - row.replitOnlyStartedAt!.getTime());
     const updated = await this.orm.em
       .fork()
       .nativeUpdate(Experiment, { id: row.id, userId: user.id, replitOnlyCompletedAt: null }, { replitOnlyCompletedAt: now, replitOnlyTotalTimeMs: totalMs, updatedAt: now });
-    if (updated === 0) throw new AppError('CONFLICT', 'The Replit-only timer has already been completed for this experiment.');
+    if (updated === 0) this.step(await this.owned(user, id), { type: 'replit-complete' });
     return this.get(user, id);
   }
 
   /**
-   * Saves the costs the user measured and the savings from the core formula (null while the
-   * Wolfpack cost is unknown or the Replit-only cost is 0). Submitting again corrects them.
+   * Saves the costs the user measured once the Replit-only timer is complete, and the savings from
+   * the core formula (null while the Wolfpack cost is unknown or the Replit-only cost is 0). The
+   * first costs are the result (core's experiment flow): the same costs again answer it as it
+   * stands, other costs are a 409, and of two submissions at once exactly one is taken.
    */
   async submitCosts(user: Owner, id: string, costs: SubmitCostsRequest): Promise<ExperimentDto> {
-    const em = this.orm.em.fork();
-    const row = await this.owned(user, id, em);
+    const action: ExperimentAction = { type: 'submit-costs', costs };
+    const row = await this.owned(user, id);
+    if (this.step(row, action) === 'unchanged') return toDto(await this.refresh(user, row));
     const now = this.clock();
-    row.wolfpackReplitAssemblyCostCents = costs.wolfpackReplitAssemblyCostCents;
-    row.wolfpackReplitAssemblyTimeMs = costs.wolfpackReplitAssemblyTimeMs ?? null;
-    row.replitOnlyCostCents = costs.replitOnlyCostCents;
-    row.costsSubmittedAt = now;
-    row.savingsHundredths = savingsHundredths(row);
-    if (row.status === 'wolfpack_complete') row.status = experimentStatus('completed', true);
-    row.updatedAt = now;
-    await em.flush();
-    return toDto(await this.refresh(user, row));
+    const submitted = {
+      wolfpackReplitAssemblyCostCents: costs.wolfpackReplitAssemblyCostCents,
+      wolfpackReplitAssemblyTimeMs: costs.wolfpackReplitAssemblyTimeMs ?? null,
+      replitOnlyCostCents: costs.replitOnlyCostCents,
+    };
+    const changes: Partial<Row> = {
+      ...submitted,
+      costsSubmittedAt: now,
+      savingsHundredths: savingsHundredths({ ...row, ...submitted }),
+      updatedAt: now,
+      ...(row.status === 'wolfpack_complete' ? { status: experimentStatus('completed', true) } : {}),
+    };
+    // Only while no costs are in: a concurrent submission that got there first wins, and this one
+    // is judged again against what it stored (the same costs: its result; others: refused).
+    const updated = await this.orm.em.fork().nativeUpdate(Experiment, { id: row.id, userId: user.id, costsSubmittedAt: null, status: row.status }, changes);
+    if (updated === 0) {
+      const current = await this.owned(user, id);
+      if (current.costsSubmittedAt === null) return this.submitCosts(user, id, costs);
+      this.step(current, action);
+      return toDto(await this.refresh(user, current));
+    }
+    return toDto(await this.refresh(user, { ...row, ...changes } as Row));
+  }
+
+  /** Core's experiment flow for this row: throws its refusal as a 409, else says apply or unchanged. */
+  private step(row: Row, action: ExperimentAction): 'apply' | 'unchanged' {
+    const transition = experimentTransition(
+      {
+        replitOnlyStartedAt: row.replitOnlyStartedAt ?? null,
+        replitOnlyCompletedAt: row.replitOnlyCompletedAt ?? null,
+        costsSubmittedAt: row.costsSubmittedAt ?? null,
+        wolfpackReplitAssemblyCostCents: row.wolfpackReplitAssemblyCostCents ?? null,
+        wolfpackReplitAssemblyTimeMs: row.wolfpackReplitAssemblyTimeMs ?? null,
+        replitOnlyCostCents: row.replitOnlyCostCents ?? null,
+      },
+      action,
+    );
+    if (transition.kind === 'refuse') throw new AppError('CONFLICT', transition.message);
+    return transition.kind;
   }
 
   private async owned(user: Owner, id: string, em = this.orm.em.fork()): Promise<Row> {
@@ -148,8 +183,9 @@ export class ExperimentService {
       Object.assign(changes, await this.runFigures(row.conversationId));
       changes.savingsHundredths = savingsHundredths({ ...row, ...changes });
     }
-    // Only the first reader that sees the change writes it; the figures are the same for all.
-    await this.orm.em.fork().nativeUpdate(Experiment, { id: row.id, status: row.status }, changes);
+    // Only the first reader that sees the change writes it; the figures are the same for all. Costs
+    // submitted since this row was read leave it unwritten: the savings it holds would be stale.
+    await this.orm.em.fork().nativeUpdate(Experiment, { id: row.id, status: row.status, costsSubmittedAt: row.costsSubmittedAt ?? null }, changes);
     return { ...row, ...changes } as Row;
   }
 
