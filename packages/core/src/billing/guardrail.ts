@@ -1,8 +1,8 @@
 /**
- * Spend guardrails (issue 8): before a stage runs, its worst-case cost is reserved; afterwards the
- * reservation settles to the real cost, never above it. The worst case follows from how many
- * calls a stage can make and how many tokens each call may use (inputs are bounded by what is sent,
- * outputs by the maxTokens every pipeline call carries).
+ * Spend guardrails (issue 8): what a call may cost is held before it runs, and settles to the real
+ * cost, never above it. Since issue 29 a run holds per call, with the call's output cap cut to what
+ * the balance pays (call-caps.ts, call-purse.ts); a stage's worst case (every call it can make at the
+ * full output cap) bounds what a stage can cost, and AI Enhance still holds its worst case up front.
  */
 import type { PipelineRole } from '../schemas/events.js';
 import { callCostCents } from './money.js';
@@ -98,12 +98,12 @@ export function settleCalls(calls: readonly SettledCall[], reservedCents: number
 }
 
 /**
- * Whether a stage's hold may be taken while its engines already work (off the run's wait), rather
- * than before its first call. Only when the run knows, from its own last hold, a balance that
- * covers this stage's worst case: earlier stages' settlements only give back, so only spending
- * elsewhere meanwhile can refuse it, and then the stage's calls are cancelled uncharged. Never
- * under a cost cap (it reads the earlier stages' settled cost first), and never for a run's first
- * hold (nothing is known yet: a balance too short stops it before any engine is called).
+ * Whether a call's hold may be taken while its engine already works (off the run's wait), rather
+ * than before the call. Only when the run knows, from its own last hold, a balance that covers
+ * what is to be held: earlier stages' settlements only give back, so only spending elsewhere
+ * meanwhile can refuse it, and then the calls it covered are cancelled uncharged and asked for
+ * again. Never under a cost cap (every call of a capped run waits for its hold), and never for a
+ * run's first hold (nothing is known yet: a balance too short stops it before any engine is called).
  */
 export function mayHoldInFlight(knownBalanceCents: number | null, worstCaseCents: number, capped: boolean): boolean {
   return !capped && knownBalanceCents !== null && worstCaseCents > 0 && knownBalanceCents >= worstCaseCents;
