@@ -286,6 +286,48 @@ describe.each(testDatabases())('GET /api/projects pages on %s', (kind) => {
     );
   }, 120_000);
 
+  it('keeps every folder’s count right as projects are added, moved (also racing), deleted and their folder removed', async () => {
+    const [dave, daveId] = await register('dave');
+    const [home, away] = [await folder(dave, 'Home'), await folder(dave, 'Away')];
+    /** The counts as the sidebar gets them, beside a count of the rows themselves. */
+    const check = async (label: string) => {
+      const counted = await sql().execute<Array<{ folder: string; n: number | string }>>(
+        `select coalesce(folder_id::text, 'root') as folder, count(*) as n from projects where user_id = ? group by folder_id`,
+        [daveId],
+      );
+      const reply = await page(dave, { counts: 'true', limit: '1' });
+      expect(reply.folderCounts, label).toEqual(Object.fromEntries(counted.map((row) => [row.folder, Number(row.n)])));
+      expect(reply.total, label).toBe(counted.reduce((sum, row) => sum + Number(row.n), 0));
+      return reply.folderCounts!;
+    };
+    expect(await check('no projects yet')).toEqual({});
+    const made = (folderId: string | null, n: number) =>
+      Array.from({ length: n }, (_, i): Seeded => ({ id: randomUUID(), idea: `Dave ${i}`, fileCount: 1, micros: BASE_MICROS + BigInt(i), folderId }));
+    const [inHome, inAway, inRoot] = [made(home, 12), made(away, 12), made(null, 6)];
+    await insert(daveId, [...inHome, ...inAway, ...inRoot]);
+    expect(await check('inserted in one statement')).toEqual({ [home]: 12, [away]: 12, root: 6 });
+    // Twelve moves each way at once: the counts are shared rows, and nothing may deadlock.
+    const moves = await Promise.all([
+      ...inHome.map((p) => dave.request('PUT', `/api/projects/${p.id}/folder`, { folderId: away })),
+      ...inAway.map((p) => dave.request('PUT', `/api/projects/${p.id}/folder`, { folderId: home })),
+      dave.request('PUT', `/api/projects/${inRoot[0]!.id}/folder`, { folderId: home }),
+    ]);
+    expect(moves.map((res) => res.status)).toEqual(moves.map(() => 200));
+    expect(await check('after racing moves')).toEqual({ [home]: 13, [away]: 12, root: 5 });
+    // A save that changes nothing about where a project is moves no count.
+    await sql().execute(`update projects set idea = idea || '!', updated_at = now() where user_id = ?`, [daveId]);
+    await check('after an update of every project');
+    expect((await dave.request('DELETE', `/api/projects/${inRoot[1]!.id}`)).status).toBe(200);
+    expect(await check('after a delete')).toEqual({ [home]: 13, [away]: 12, root: 4 });
+    // Removing a folder puts its projects in the root (the foreign key sets them to null).
+    expect((await dave.request('DELETE', `/api/folders/${away}`)).status).toBe(200);
+    expect(await check('after its folder was removed')).toEqual({ [home]: 13, root: 16 });
+    // Another user's projects never count for dave, and an account's removal takes its counts.
+    expect((await page(bob, { counts: 'true', limit: '1' })).total).toBe(bobsProjects.size);
+    await sql().execute('delete from users where id = ?', [daveId]);
+    expect(await sql().execute<unknown[]>('select * from project_counts where user_id = ?', [daveId])).toEqual([]);
+  });
+
   it('reads the keyset indexes of migration 0011 at 10,000 projects', async () => {
     const [carol, carolId] = await register('carol');
     const carolsFolder = await folder(carol, 'Carols');

@@ -99,8 +99,9 @@ export class ProjectService {
       nextCursor: more ? cursorAfter(shown.at(-1)!, query.sort) : null,
     };
     if (query.counts === 'true') {
+      // Kept by triggers as projects change (migration 0014): a dozen rows, not every project.
       const counted: Array<{ folder: string; n: number | string }> = await connection.execute(
-        `select coalesce("folder_id"::text, 'root') as "folder", count(*) as "n" from "projects" where "user_id" = ? group by "folder_id"`,
+        `select case when "folder_key" = '00000000-0000-0000-0000-000000000000'::uuid then 'root' else "folder_key"::text end as "folder", "n" from "project_counts" where "user_id" = ? and "n" > 0`,
         [userId],
       );
       reply.folderCounts = Object.fromEntries(counted.map((row) => [row.folder, Number(row.n)]));
