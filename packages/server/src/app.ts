@@ -12,6 +12,7 @@ import { authenticate, type AuthState } from './middleware/authenticate.js';
 import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { SigningKeys } from './middleware/signing-keys.js';
 import { openGraphLookup } from './middleware/open-graph.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { accountRoutes } from './routes/account-routes.js';
@@ -102,7 +103,8 @@ export interface WolfpackApp {
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
 export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost, proof = new ProofCapabilityService({ env }) }: AppDeps): WolfpackApp {
-  const koa = new Koa({ proxy: config.trustProxy, keys: sessionKeys });
+  // Keys made once (Koa's cookies would build a keygrip for every request from a plain list).
+  const koa = new Koa({ proxy: config.trustProxy, keys: new SigningKeys(sessionKeys) as unknown as string[] });
   const ledger = new LedgerService(db.orm, clock);
   const referrals = new ReferralService(db.orm, ledger, { log, clock });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
@@ -146,6 +148,11 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   koa.use(compressReplies());
   koa.use(errorHandler(log));
   koa.use(securityHeaders());
+  // Health answers before the session is read: a load balancer's check needs none, and under load
+  // it costs a query and a signature check on every probe that carries a cookie.
+  const health = healthRoutes(db);
+  koa.use(health.routes());
+  koa.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   koa.use(
     session(
       {
@@ -187,7 +194,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  const routers = [healthRoutes(db), authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
+  const routers = [authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
@@ -209,7 +216,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
 
   if (config.webDir) koa.use(serveWeb(config.webDir, { openGraph: openGraphLookup({ capsules, listings }), publicOrigin: config.publicOrigin }));
 
-  const routes = routers.flatMap((router) =>
+  const routes = [health, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
   return { koa, sessions, runs, ledger, routes };
