@@ -40,3 +40,4 @@ export * from './lab/experiment-savings.js';
 export * from './lab/experiment-flow.js';
 // Admin (issue 10): metrics.
 export * from './admin/admin-metrics.js';
+export * from './schemas/body-limits.js';

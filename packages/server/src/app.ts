@@ -11,6 +11,7 @@ import { compressReplies } from './middleware/compress.js';
 import { authenticate, type AuthState } from './middleware/authenticate.js';
 import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { refuseUnstorableText } from './middleware/unstorable-text.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { SigningKeys } from './middleware/signing-keys.js';
 import { openGraphLookup } from './middleware/open-graph.js';
@@ -148,6 +149,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   koa.use(compressReplies());
   koa.use(errorHandler(log));
   koa.use(securityHeaders());
+  koa.use(refuseUnstorableText());
   // Health answers before the session is read: a load balancer's check needs none, and under load
   // it costs a query and a signature check on every probe that carries a cookie.
   const health = healthRoutes(db);
@@ -184,8 +186,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     ),
   );
   koa.use(commitSession);
-  koa.use(csrfProtection(config.publicOrigin));
+  // Authentication first: the cross-site check keys on what authenticated the request.
   koa.use(authenticate(auth, tokens));
+  koa.use(csrfProtection(config.publicOrigin));
 
   // Unknown /api routes answer JSON 404, after the routers had their say (405 for a known path).
   koa.use(async (ctx, next) => {

@@ -54,6 +54,15 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
   };
 }
 
+/**
+ * A route's first middleware where the body is large: a caller who is not signed in is refused
+ * before a byte of the body is read or parsed (the rest of it is discarded unparsed).
+ */
+export async function signedIn(ctx: Context, next: Next): Promise<void> {
+  requireUser(ctx);
+  await next();
+}
+
 /** The signed-in user, or a 401 that says what to do. */
 export function requireUser(ctx: Context): AuthenticatedUser {
   const user = (ctx.state as AuthState).user;

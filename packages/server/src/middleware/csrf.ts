@@ -1,17 +1,20 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '@wolfpack/core';
+import type { AuthState } from './authenticate.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Refuses cross-site state changes made with the browser's ambient credentials. A request that
- * authenticates with a Bearer token carries no ambient credential and is not checked. Browsers
- * send Sec-Fetch-Site; older ones send Origin; a client that sends neither is not a browser, so
- * nobody could have forged its request from another site.
+ * Refuses cross-site state changes made with the browser's ambient credentials. It runs after
+ * authentication and keys on what authenticated the request: one signed in by a personal API
+ * token carries no ambient credential and is not checked; anything else is, whatever other
+ * headers it carries (an njin key in Authorization is no login, so the session cookie would act).
+ * Browsers send Sec-Fetch-Site; older ones send Origin; a client that sends neither is not a
+ * browser, so nobody could have forged its request from another site.
  */
 export function csrfProtection(publicOrigin: string | undefined) {
   return async function checkSameOrigin(ctx: Context, next: Next): Promise<void> {
-    if (SAFE_METHODS.has(ctx.method) || ctx.get('Authorization').startsWith('Bearer ')) return next();
+    if (SAFE_METHODS.has(ctx.method) || (ctx.state as AuthState).tokenId !== undefined) return next();
     const site = ctx.get('Sec-Fetch-Site');
     const origin = ctx.get('Origin');
     let crossSite = false;

@@ -31,4 +31,18 @@ describe('Open Graph tags', () => {
     expect(out.match(/<title>/g)).toHaveLength(1);
     expect(out).toContain('<div id="root"></div>');
   });
+
+  it('takes a title and description with replacement patterns as plain text ($&, $`, $\', $1, $$)', () => {
+    const html = '<!doctype html><html><head><meta name="description" content="Wolfpack" /><title>Wolfpack</title></head><body><div id="root"></div></body></html>';
+    const hostile = { ...meta, title: "Price $& $` $' $1 $$ done", description: "Save $' and $& now" };
+    const out = injectOpenGraph(html, hostile);
+    expect(out).toContain("<title>Price $&amp; $` $&#39; $1 $$ done · Wolfpack</title>");
+    expect(out).toContain('<meta name="description" content="Save $&#39; and $&amp; now" />');
+    expect(out).toContain('<meta property="og:title" content="Price $&amp; $` $&#39; $1 $$ done" />');
+    // The page is otherwise what it was: one head, one body, nothing of it copied into the tags.
+    expect(out.match(/<head>/g)).toHaveLength(1);
+    expect(out.match(/<body>/g)).toHaveLength(1);
+    expect(out.match(/<title>/g)).toHaveLength(1);
+    expect(out.endsWith('<body><div id="root"></div></body></html>')).toBe(true);
+  });
 });

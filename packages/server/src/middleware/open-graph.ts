@@ -41,11 +41,14 @@ export function openGraphTags(meta: OpenGraphMeta): string {
  * crawler that runs no JavaScript still previews the page.
  */
 export function injectOpenGraph(html: string, meta: OpenGraphMeta): string {
-  const title = `${meta.title} · Wolfpack`;
-  let out = html.replace(/<title>[\s\S]*?<\/title>/i, `<title>${escapeHtml(title)}</title>`);
-  out = out.replace(/<meta\s+name="description"[^>]*>/i, `<meta name="description" content="${escapeHtml(clip(meta.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX))}" />`);
+  const title = `<title>${escapeHtml(`${meta.title} · Wolfpack`)}</title>`;
+  const description = `<meta name="description" content="${escapeHtml(clip(meta.description.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX))}" />`;
   const tags = `    ${openGraphTags(meta)}\n  `;
-  return /<\/head>/i.test(out) ? out.replace(/<\/head>/i, `${tags}</head>`) : `${tags}${out}`;
+  // Replacer functions, never replacement strings: a user's title holding `$&`, `$\``, `$'` or
+  // `$1` would otherwise be expanded into pieces of the page.
+  let out = html.replace(/<title>[\s\S]*?<\/title>/i, () => title);
+  out = out.replace(/<meta\s+name="description"[^>]*>/i, () => description);
+  return /<\/head>/i.test(out) ? out.replace(/<\/head>/i, () => `${tags}</head>`) : `${tags}${out}`;
 }
 
 /**

@@ -3,13 +3,14 @@ import type { z } from 'zod';
 import { bodyParser } from '@koa/bodyparser';
 import { AppError } from '@wolfpack/core';
 import { validationError } from './error-handler.js';
+import { nulError, nulPath } from './unstorable-text.js';
 
 /**
  * JSON body parsing with a size limit. Any other content type with a body is refused with 415,
  * so a form post or a text body cannot reach a handler that expects JSON. Every route takes an
  * object: valid JSON of another shape (`null`, `"x"`, `[]`) is refused as that, not as bad syntax.
  */
-export function jsonBody(limit = '100kb') {
+export function jsonBody(limit: string | number = '100kb') {
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limit, jsonStrict: false });
   return async function parseJson(ctx: Context, next: () => Promise<void>): Promise<void> {
     const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
@@ -21,6 +22,8 @@ export function jsonBody(limit = '100kb') {
       if (hasBody && (typeof body !== 'object' || body === null || Array.isArray(body))) {
         throw new AppError('BAD_REQUEST', `Send the body as a JSON object ({…}), not ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}.`);
       }
+      const nul = nulPath(body);
+      if (nul !== undefined) throw nulError(nul);
       await next();
     });
   };

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { enhancementRequest, type PromptHistoryReply } from '@wolfpack/core';
-import { requireUser } from '../middleware/authenticate.js';
+import { enhancementRequest, MAX_RUN_BODY_BYTES, type PromptHistoryReply } from '@wolfpack/core';
+import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { openSse } from '../sse/sse-writer.js';
 import type { EnhancementService } from '../services/enhancement-service.js';
@@ -9,7 +9,8 @@ import type { EnhancementService } from '../services/enhancement-service.js';
 export function enhancementRoutes(enhancements: EnhancementService, heartbeatMs: number): Router {
   const router = new Router({ prefix: '/api' });
 
-  router.post('/multi-pass-enhancements', jsonBody('40mb'), async (ctx) => {
+  // Signed out: refused before the body (up to ~38 MB of attachments) is read at all.
+  router.post('/multi-pass-enhancements', signedIn, jsonBody(MAX_RUN_BODY_BYTES), async (ctx) => {
     const user = requireUser(ctx);
     const request = parseWith(enhancementRequest, ctx.request.body);
     const sse = await openSse(ctx, heartbeatMs);

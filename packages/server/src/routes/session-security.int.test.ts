@@ -113,6 +113,23 @@ describe.each(testDatabases())('session security on %s', (kind) => {
       expect(res.status).toBe(401);
       expect((await client.get('/api/folders')).json.folders).toEqual([]);
     });
+
+    it('an njin key in Authorization does not exempt a request that the session cookie authenticates', async () => {
+      const { client, username } = await account();
+      // An njin key is no login: authentication uses the cookie, so the cross-site check applies.
+      const njin = { origin: 'https://evil.example', authorization: 'Bearer njin_0123456789abcdef0123456789abcdef01234567' };
+      const res = await client.post('/api/folders', { name: 'Planted', parentFolderId: null }, njin);
+      expect(res.status).toBe(403);
+      expect(res.json.code).toBe('FORBIDDEN');
+      expect((await client.request('DELETE', '/api/account', undefined, njin)).status).toBe(403);
+      expect((await client.get('/api/folders')).json.folders).toEqual([]);
+      // A personal API token authenticates on its own: no cookie, no check to pass.
+      const created = await new TestClient(server.url).post('/api/auth/tokens', { username, password: PASSWORD, name: 'ci' });
+      expect(created.status).toBe(201);
+      const bearer = new TestClient(server.url);
+      const made = await bearer.post('/api/folders', { name: 'From CI', parentFolderId: null }, { origin: 'https://evil.example', authorization: `Bearer ${(created.json as { token: string }).token}` });
+      expect(made.status).toBe(201);
+    });
   });
 
   describe('credentials after logout and revocation', () => {
