@@ -113,6 +113,26 @@ describe('Pack Perks', () => {
     expect(await referrer.getByTestId('referrals-earned').textContent()).toBe('$5.00');
   });
 
+  it('says nothing about a friend for a code the server does not know, and that the code is not known', async () => {
+    const visitor = await browser.newPage();
+    const asked: string[] = [];
+    visitor.on('request', (req) => {
+      if (new URL(req.url()).pathname.startsWith('/api/referrals/code/')) asked.push(new URL(req.url()).pathname);
+    });
+    await visitor.goto('/?ref=WPBOGUS1');
+    await visitor.getByTestId('prompt-input').waitFor();
+    expect(await visitor.evaluate(() => localStorage.getItem('referrerCode'))).toBe('WPBOGUS1');
+    await visitor.getByTestId('link-register').click();
+    await visitor.waitForURL((url) => url.pathname === '/register');
+    const unknown = visitor.getByTestId('register-referral-unknown');
+    await unknown.waitFor();
+    expect(await unknown.textContent()).toContain('The invitation code WPBOGUS1 is not known here, so nobody is credited when you join.');
+    expect(await visitor.getByTestId('register-referral').count()).toBe(0);
+    expect(await visitor.getByText('your friend earns credits').count()).toBe(0);
+    expect(asked).toEqual(['/api/referrals/code/WPBOGUS1']);
+    await saveShot(visitor, 'register-unknown-code');
+  });
+
   it('explains the rewards to a visitor and asks them to sign in', async () => {
     const page = await browser.newPage();
     await page.goto('/referrals');

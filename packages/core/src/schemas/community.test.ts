@@ -7,6 +7,8 @@ import {
   listingsQuery,
   publishCapsuleRequest,
   purchaseReply,
+  referralCodeCheckReply,
+  referralCodeLookup,
   shareCapsuleRequest,
   subscriptionStatusReply,
 } from './community.js';
@@ -165,5 +167,13 @@ describe('capsules', () => {
   it('reads the referral code from the subscription status', () => {
     expect(subscriptionStatusReply.parse({ referralCode: 'WPAB12CD', plan: 'free' }).referralCode).toBe('WPAB12CD');
     expect(subscriptionStatusReply.parse({ referralCode: null }).referralCode).toBeNull();
+  });
+
+  it('reads a referral code to look up: letters and digits, upper-cased; anything else says what a code is', () => {
+    expect(referralCodeLookup.parse({ code: ' wpab12cd ' })).toEqual({ code: 'WPAB12CD' });
+    expect(messages(referralCodeLookup, { code: 'WP-AB12' })).toEqual(['A referral code is letters and digits, such as WP4K7Q2Z.']);
+    expect(messages(referralCodeLookup, { code: 'x'.repeat(33) })).toEqual(['A referral code is letters and digits, such as WP4K7Q2Z.']);
+    expect(referralCodeCheckReply.parse({ valid: false })).toEqual({ valid: false });
+    expect(referralCodeCheckReply.safeParse({ valid: 'yes' }).success).toBe(false);
   });
 });

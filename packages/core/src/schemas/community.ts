@@ -231,6 +231,23 @@ export const referralCode = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,32}$/, 'Referral codes contain only letters, digits, hyphens and underscores');
 
+/**
+ * GET /api/referrals/code/{code}: the code as a sign-up would send it (letters and digits, any
+ * case), upper-cased as codes are stored.
+ */
+export const referralCodeLookup = z.object({
+  code: z
+    .string('Send the referral code in the path: /api/referrals/code/WPXXXXXX.')
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,32}$/, 'A referral code is letters and digits, such as WP4K7Q2Z.')
+    .transform((code) => code.toUpperCase()),
+});
+export type ReferralCodeLookup = z.infer<typeof referralCodeLookup>;
+
+/** Whether the code belongs to an active account, so a sign-up with it credits somebody. */
+export const referralCodeCheckReply = z.object({ valid: z.boolean() });
+export type ReferralCodeCheckReply = z.infer<typeof referralCodeCheckReply>;
+
 /** POST /api/capsules/{id}/share */
 export const shareCapsuleRequest = z.object({
   shareMethod: z.enum(SHARE_METHODS, { error: 'Share through twitter, linkedin or copy' }),

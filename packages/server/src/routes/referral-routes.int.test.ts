@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balanceReply, referralStatsReply, subscriptionStatusReply } from '@wolfpack/core';
+import { balanceReply, referralCodeCheckReply, referralStatsReply, subscriptionStatusReply } from '@wolfpack/core';
 import { silentLogger } from '../logger.js';
 import { AuthService } from '../services/auth-service.js';
 import { LedgerService } from '../services/ledger-service.js';
@@ -210,6 +210,35 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     // The closed account's code is gone: it refers nobody any more.
     const e = await join(server, 'chain-e', b.code);
     expect(await referredBy(server, e)).toBeNull();
+  });
+
+  it('tells a visitor whether a referral code is known (any case), without an account, a few dozen times a minute', async () => {
+    const server = await start();
+    const owner = await join(server, 'code-owner');
+    const closing = await join(server, 'code-closing');
+    expect((await closing.client.request('DELETE', '/api/account')).status).toBe(200);
+    const visitor = new TestClient(server.url);
+    const check = async (code: string) => {
+      const res = await visitor.get(`/api/referrals/code/${encodeURIComponent(code)}`);
+      return { status: res.status, json: res.json };
+    };
+    expect(referralCodeCheckReply.parse((await check(owner.code)).json)).toEqual({ valid: true });
+    expect((await check(owner.code.toLowerCase())).json).toEqual({ valid: true });
+    expect((await check('WPBOGUS1')).json).toEqual({ valid: false });
+    // A closed account's code credits nobody, so it is not known either.
+    expect((await check(closing.code)).json).toEqual({ valid: false });
+    const malformed = await check('WP-BOGUS');
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ error: 'A referral code is letters and digits, such as WP4K7Q2Z.', code: 'BAD_REQUEST' });
+
+    // 30 lookups a minute per address: the next one is refused with when to try again.
+    const used = 5;
+    for (let i = used; i < 30; i++) expect((await check('WPBOGUS1')).status).toBe(200);
+    const refused = await visitor.get('/api/referrals/code/WPBOGUS1');
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    expect(String(refused.json.error)).toMatch(/^Too many lookups from your address\. Try again in \d+ second\(s\)\.$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('takes back expired referral credit month by month, never below a zero balance', async () => {

@@ -95,6 +95,14 @@ export class ReferralService {
     return null;
   }
 
+  /**
+   * Whether a sign-up with `code` would credit somebody: the code of an active account, as
+   * registration accepts it. Says nothing about whose code it is.
+   */
+  async codeExists(code: string): Promise<boolean> {
+    return (await this.orm.em.fork().count(User, { referralCode: code, status: 'active' })) > 0;
+  }
+
   /** $5 up the chain of a user who just registered. Never throws (a failure is logged). */
   async onSignup(newUserId: string): Promise<void> {
     await this.reward(newUserId, 'signup');

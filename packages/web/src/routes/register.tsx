@@ -2,6 +2,7 @@ import { registerForm } from '@wolfpack/core';
 import { LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useRegister } from '../api/queries';
+import { useReferralCodeKnown } from '../api/referrals';
 import { AuthCard } from '../components/auth-card';
 import { Button } from '../components/button';
 import { InputField } from '../components/input-field';
@@ -11,6 +12,8 @@ import { referrerCodeStore } from '../lib/referral-code';
 /** Account creation (spec core §2, §4, §5, §8). confirmPassword is checked here and never sent. */
 export function RegisterPage() {
   const referralCode = referrerCodeStore.use();
+  // Nothing is said about a friend until the server knows the code (a typed or stale link).
+  const codeKnown = useReferralCodeKnown(referralCode);
   const { values, change, errors, busy, onSubmit } = useAuthForm(registerForm, { username: '', password: '', confirmPassword: '' }, useRegister(referralCode), {
     success: 'Your account has been created successfully.',
     failed: 'Registration failed',
@@ -31,9 +34,14 @@ export function RegisterPage() {
       }
     >
       <form className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        {referralCode ? (
+        {referralCode && codeKnown === true ? (
           <p className="rounded-lg bg-brand/10 px-3 py-2 text-sm text-brand-strong" data-testid="register-referral">
             Invited with code <span className="font-mono font-semibold">{referralCode}</span>: your friend earns credits when you join and build.
+          </p>
+        ) : referralCode && codeKnown === false ? (
+          <p className="rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" data-testid="register-referral-unknown">
+            The invitation code <span className="font-mono font-semibold">{referralCode}</span> is not known here, so nobody is credited when you join. Check the
+            link with whoever sent it; you can create your account all the same.
           </p>
         ) : null}
         <InputField
