@@ -6,5 +6,6 @@ export async function sandboxCheck(): Promise<ToolCheck> {
   const found = await findSandbox({ env: {} });
   return 'sandbox' in found
     ? { tool: 'bubblewrap', available: true }
-    : { tool: 'bubblewrap', available: false, reason: `there is no usable sandbox (${found.unavailable}; Debian: apt-get install bubblewrap)` };
+    : // The sandbox's own sentence names the fix when the fix is installing it: said once, not twice.
+      { tool: 'bubblewrap', available: false, reason: `there is no usable sandbox (${found.unavailable.includes('apt-get') ? found.unavailable : `${found.unavailable}; Debian: apt-get install bubblewrap`})` };
 }
