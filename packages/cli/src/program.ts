@@ -33,6 +33,7 @@ import type { UsageOptions } from './commands/usage.js';
 import type { VerifyOptions } from './commands/verify.js';
 import type { CommandContext } from './context.js';
 import type { CliIo } from './io.js';
+import { addAdminCommands } from './program-admin.js';
 import { DEFAULT_SERVER } from './server-url.js';
 
 export type { CliIo } from './io.js';
@@ -44,6 +45,7 @@ Environment:
   WOLFPACK_URL        server to talk to, like --server
   WOLFPACK_CONFIG     config file (default: $XDG_CONFIG_HOME/wolfpack/config.json or ~/.config/wolfpack/config.json)
   GITHUB_TOKEN        GitHub token for \`wolfpack publish\` (else the one saved in Settings on the server)
+  WOLFPACK_ADMIN_SECRET  the server's admin secret, for \`wolfpack admin\` (else --secret-stdin, or asked)
   NO_COLOR            no colours, like --no-color`;
 
 /**
@@ -302,11 +304,14 @@ export function createProgram(io: CliIo): Command {
     .addHelpText('after', ITERATE_HELP)
     .action(async (files: string[], options: IterateOptions, command: Command) => (await import('./commands/iterate.js')).iterate(files, options, await ctx(command)));
 
+  addAdminCommands(program, ctx);
+
   return program;
 }
 
 const ITERATE_HELP = `
-Needs an njin licence ($29/month) and an API key from the /njin page of the web app. stdout
+Needs an njin licence ($29/month; on a server that takes no payments, its operator grants one
+with wolfpack admin grant-licence) and an API key from the /njin page of the web app. stdout
 carries the unified patch alone (wolfpack iterate … > change.patch); a one-line summary goes to
 stderr. --json prints the whole reply plus "applied". Exit codes: 0 done, 1 no candidate passed
 the checks (each one's failures are listed) or the server refused, 2 usage error, 4 no active

@@ -121,6 +121,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const payments = new PaymentService(db.orm, ledger, StripeGateway.fromConfig(config.stripe), log, clock);
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
   const capsules = new CapsuleService(db.orm, log, clock);
+  const njin = new NjinService(db.orm, engines, payments, capsules, log, { clock });
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     verifications,
     proofEnv: env,
@@ -206,9 +207,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     paymentRoutes(payments, config.publicOrigin),
     listingRoutes({ listings, publicOrigin: config.publicOrigin }),
     capsuleRoutes({ capsules }),
-    njinRoutes({ njin: new NjinService(db.orm, engines, payments, capsules, log, { clock }), publicOrigin: config.publicOrigin }),
+    njinRoutes({ njin, publicOrigin: config.publicOrigin }),
     experimentRoutes({ experiments: new ExperimentService(db.orm, runs, clock) }),
-    adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), adminSecret }),
+    adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), njin, adminSecret, gate: { now: () => clock().getTime() } }),
     referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
     accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats }),
   ];

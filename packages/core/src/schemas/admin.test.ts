@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminMetricsReply } from './admin.js';
+import { adminMetricsReply, grantNjinLicenceRequest, parseLicenceUntil } from './admin.js';
 
 describe('adminMetricsReply', () => {
   const reply = {
@@ -45,5 +45,22 @@ describe('adminMetricsReply', () => {
     ).toBe(false);
     const { deploymentMetrics: _omitted, ...withoutDeployment } = reply;
     expect(adminMetricsReply.safeParse(withoutDeployment).success).toBe(false);
+  });
+});
+
+describe('parseLicenceUntil', () => {
+  it('reads a day as through its end, UTC, and a time as that instant', () => {
+    expect(parseLicenceUntil('2027-01-31')?.toISOString()).toBe('2027-01-31T23:59:59.999Z');
+    expect(parseLicenceUntil(' 2028-02-29 ')?.toISOString()).toBe('2028-02-29T23:59:59.999Z');
+    expect(parseLicenceUntil('2027-01-31T18:00:00Z')?.toISOString()).toBe('2027-01-31T18:00:00.000Z');
+    expect(parseLicenceUntil('2027-01-31T18:00+02:00')?.toISOString()).toBe('2027-01-31T16:00:00.000Z');
+  });
+
+  it('refuses days that do not exist, times without a zone and anything else', () => {
+    for (const text of ['2027-02-29', '2027-13-01', '2027-01-31T18:00:00', '31/01/2027', 'tomorrow', '', '2027-1-3']) expect(parseLicenceUntil(text), text).toBeNull();
+    const bad = grantNjinLicenceRequest.safeParse({ until: 'next month' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toMatch(/^until must be a date such as 2027-01-31/);
+    expect(grantNjinLicenceRequest.parse({ until: '2027-01-31' }).until).toEqual(new Date('2027-01-31T23:59:59.999Z'));
   });
 });

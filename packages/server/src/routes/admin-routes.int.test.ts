@@ -22,8 +22,8 @@ describe.each(testDatabases())('admin metrics on %s', { timeout: 60_000 }, (kind
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => s.dispose()));
   });
-  async function start(env: NodeJS.ProcessEnv = { WOLFPACK_ADMIN_SECRET: SECRET }): Promise<TestServer> {
-    const server = await startTestServer(kind, { env });
+  async function start(env: NodeJS.ProcessEnv = { WOLFPACK_ADMIN_SECRET: SECRET }, clock?: () => Date): Promise<TestServer> {
+    const server = await startTestServer(kind, { env, ...(clock ? { clock } : {}) });
     servers.push(server);
     return server;
   }
@@ -43,17 +43,57 @@ describe.each(testDatabases())('admin metrics on %s', { timeout: 60_000 }, (kind
     }
   });
 
-  it('locks a client out after 10 wrong secrets, even for the right one, with Retry-After', async () => {
+  it('lets the right secret in after 10 wrong ones from the same address (one proxy, many administrators)', async () => {
     const server = await start();
     for (let i = 0; i < 10; i += 1) expect((await metrics(server, `guess-${i}`)).status).toBe(401);
-    for (const secret of ['guess-10', SECRET]) {
+    expect((await metrics(server, SECRET)).status).toBe(200);
+  });
+
+  it('slows guessing down to one new secret every 30 s per address after 10, with Retry-After; the right secret waits only for that', async () => {
+    let now = Date.parse('2026-05-04T10:00:00Z');
+    // Behind a trusted proxy, so that another address can be named (X-Forwarded-For).
+    const server = await start({ WOLFPACK_ADMIN_SECRET: SECRET, WOLFPACK_TRUST_PROXY: 'true' }, () => new Date(now));
+    for (let i = 0; i < 10; i += 1) expect((await metrics(server, `guess-${i}`)).status).toBe(401);
+    // The next new guess is still checked (and wrong); the one after it waits 30 seconds, unchecked,
+    // and so does the right secret sent in the same 30 seconds.
+    expect((await metrics(server, 'guess-10')).status).toBe(401);
+    for (const secret of ['guess-11', SECRET]) {
       const res = await metrics(server, secret);
       expect(res.status).toBe(429);
-      expect(res.json['code']).toBe('TOO_MANY_REQUESTS');
-      const retryAfter = Number(res.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThan(14 * 60);
-      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      expect(res.json).toMatchObject({ code: 'TOO_MANY_REQUESTS', error: 'Too many wrong admin secrets from this address. Try again in 30 second(s).' });
+      expect(res.headers.get('retry-after')).toBe('30');
     }
+    now += 10_000;
+    expect((await metrics(server, 'guess-12')).headers.get('retry-after')).toBe('20');
+    now += 20_000;
+    expect((await metrics(server, SECRET)).status).toBe(200);
+    // Guessing goes on at one new secret per 30 s at most.
+    for (let i = 0; i < 10; i += 1) expect((await metrics(server, `again-${i}`)).status).toBe(401);
+    expect((await metrics(server, 'again-10')).status).toBe(401);
+    expect((await metrics(server, 'again-11')).status).toBe(429);
+    now += 30_000;
+    expect((await metrics(server, 'again-12')).status).toBe(401);
+    expect((await metrics(server, 'again-13')).status).toBe(429);
+    // Another address is not slowed down by this one.
+    const elsewhere = (secret: string) => new TestClient(server.url).get('/api/admin/metrics', { 'X-Admin-Secret': secret, 'X-Forwarded-For': '198.51.100.7' });
+    expect((await elsewhere('guess-0')).status).toBe(401);
+    expect((await elsewhere(SECRET)).status).toBe(200);
+  });
+
+  it('refuses a stale secret repeated from one address without slowing down the right one', async () => {
+    const server = await start();
+    for (let i = 0; i < 10; i += 1) expect((await metrics(server, 'last-years-secret')).status).toBe(401);
+    const stuck = await metrics(server, 'last-years-secret');
+    expect(stuck.status).toBe(429);
+    expect(stuck.json.error).toBe(
+      'This admin secret is wrong and was sent 11 times. Check the secret (WOLFPACK_ADMIN_SECRET, or "adminSecret" in the server\'s secrets.json) instead of retrying.',
+    );
+    expect(Number(stuck.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    expect((await metrics(server, 'a-typo')).status).toBe(401);
+    expect((await metrics(server, SECRET)).status).toBe(200);
+    // A request without a secret guesses nothing and counts for nothing.
+    for (let i = 0; i < 20; i += 1) expect((await metrics(server)).status).toBe(401);
+    expect((await metrics(server, SECRET)).status).toBe(200);
   });
 
   it('a success clears earlier failures', async () => {

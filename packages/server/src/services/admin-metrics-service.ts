@@ -1,6 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { AppError, computeAdminMetrics, type AdminMetricsReply, type AdminUsageGroup } from '@wolfpack/core';
+import { computeAdminMetrics, type AdminMetricsReply, type AdminUsageGroup } from '@wolfpack/core';
 import type { Sql } from './capsule-recording.js';
 import type { EngineRegistry } from './engine-registry.js';
 
@@ -70,67 +69,4 @@ export class AdminMetricsService {
       costPer1kTokensCents: this.options.costPer1kTokensCents ?? this.engines.costPer1kTokensCents,
     });
   }
-}
-
-export interface AdminGateOptions {
-  /** Failed attempts allowed per client address within the window. @default 10 */
-  maxFailures?: number;
-  /** @default 15 minutes */
-  windowMs?: number;
-  /** @default Date.now */
-  now?: () => number;
-}
-
-/**
- * Checks the X-Admin-Secret and throttles guessing per client address.
- *
- * The failures are kept in memory, not in a table like sign-in failures: there is one secret per
- * server (no username to key on), nothing about it is worth keeping across a restart, and an
- * attacker cannot fill a table with it. Several servers each count their own failures, which
- * still bounds guessing to 10 per 15 minutes per address per server against a 256-bit secret.
- */
-export class AdminGate {
-  private readonly failures = new Map<string, number[]>();
-  private readonly expected: Buffer;
-  private readonly maxFailures: number;
-  private readonly windowMs: number;
-  private readonly now: () => number;
-
-  constructor(private readonly secret: string, options: AdminGateOptions = {}) {
-    this.expected = digest(secret);
-    this.maxFailures = options.maxFailures ?? 10;
-    this.windowMs = options.windowMs ?? 15 * 60_000;
-    this.now = options.now ?? Date.now;
-  }
-
-  /** Throws 429 while `client` is locked out, 401 for a wrong or missing secret. */
-  check(client: string, given: string | undefined): void {
-    const now = this.now();
-    const recent = (this.failures.get(client) ?? []).filter((at) => now - at < this.windowMs);
-    if (recent.length >= this.maxFailures) {
-      // Refused even with the right secret, so a lock-out cannot be used to test guesses.
-      const retryAfterSeconds = Math.max(1, Math.ceil((recent[0]! + this.windowMs - now) / 1000));
-      throw new AppError('TOO_MANY_REQUESTS', `Too many wrong admin secrets. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, { retryAfterSeconds });
-    }
-    // Digests have equal lengths, so the comparison time says nothing about the secret's length.
-    const ok = this.secret !== '' && given !== undefined && given !== '' && timingSafeEqual(digest(given), this.expected);
-    if (ok) {
-      this.failures.delete(client);
-      return;
-    }
-    recent.push(now);
-    this.failures.set(client, recent);
-    if (this.failures.size > 10_000) this.prune(now);
-    throw new AppError('UNAUTHORIZED', 'Unauthorized');
-  }
-
-  private prune(now: number): void {
-    for (const [client, times] of this.failures) {
-      if (times.every((at) => now - at >= this.windowMs)) this.failures.delete(client);
-    }
-  }
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { CapsuleService } from './capsule-service.js';
 import type { EngineRegistry } from './engine-registry.js';
 import type { NjinKeys, ResolvedNjinKey } from './njin-keys.js';
-import { NJIN_LICENCE_REQUIRED, type NjinLicences } from './njin-licences.js';
+import type { NjinLicences } from './njin-licences.js';
 import type { Sql } from './payment-service.js';
 
 export const NJIN_KEY_UNKNOWN = 'This njin API key is unknown or was revoked. Create a new one on the njin page.';
@@ -33,7 +33,7 @@ export class NjinIterations {
     if (problem) throw new AppError('UNAUTHORIZED', problem);
     const key = await this.keys.resolve(apiKey);
     if (!key) throw new AppError('UNAUTHORIZED', NJIN_KEY_UNKNOWN);
-    if (!this.licences.isActive(await this.licences.row(key.userId))) throw new AppError('PAYMENT_REQUIRED', NJIN_LICENCE_REQUIRED);
+    if (!this.licences.isActive(await this.licences.row(key.userId))) throw new AppError('PAYMENT_REQUIRED', this.licences.requiredMessage());
     await this.keys.takeToken(key.keyId);
     return key;
   }

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import type Stripe from 'stripe';
-import { AppError, NJIN_MONTHLY_PRICE_CENTS, type NjinLicense } from '@wolfpack/core';
+import { AppError, NJIN_MONTHLY_PRICE_CENTS, type AdminNjinLicence, type NjinLicense } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import type { CheckoutRow, PaymentService, Sql, SubscriptionHandler } from './payment-service.js';
 import type { CheckoutSessionFacts, InvoiceFacts, SubscriptionFacts } from './stripe-gateway.js';
 import { isUuid } from './project-service.js';
 
-/** Why iterate answers 402. */
+/** Why iterate answers 402 on a server that takes payments. */
 export const NJIN_LICENCE_REQUIRED = 'This API key has no active njin licence. Subscribe on the njin page ($29 per month), then try again.';
+/** Why iterate answers 402 on a server without payments: nobody can subscribe there. */
+export const NJIN_LICENCE_REQUIRED_NO_PAYMENTS =
+  'This API key has no active njin licence, and licences cannot be bought on this server: it takes no payments. Ask its operator to grant you one (wolfpack admin grant-licence USER --until DATE), or to set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET so that licences can be bought on the njin page.';
 export const NJIN_NO_SUBSCRIPTION = 'You have no njin subscription to cancel.';
 
 export interface LicenceRow {
@@ -97,6 +100,71 @@ export class NjinLicences implements SubscriptionHandler {
       userId,
       sub.id,
     ]);
+  }
+
+  /** The 402 sentence for a key without an active licence: where a licence can come from on this server. */
+  requiredMessage(): string {
+    return this.payments.configured ? NJIN_LICENCE_REQUIRED : NJIN_LICENCE_REQUIRED_NO_PAYMENTS;
+  }
+
+  /**
+   * The operator's grant (self-hosted use without Stripe): the licence is active until `until`,
+   * stored like a paid one (the same row, status and period end), only with no subscription behind
+   * it. A grant sets the end, later or earlier; usage counts on. A licence a live Stripe
+   * subscription pays for is refused: its events would overrule the grant.
+   */
+  async grant(userId: string, username: string, until: Date): Promise<AdminNjinLicence> {
+    const now = this.clock();
+    if (until.getTime() <= now.getTime()) {
+      throw new AppError('BAD_REQUEST', 'until must be in the future. To end a licence now, revoke it.', { issues: [{ path: 'until', message: 'until must be in the future. To end a licence now, revoke it.' }] });
+    }
+    return this.orm.em.fork().transactional(async (em) => {
+      const sql = em as Sql;
+      await sql.execute(
+        `insert into njin_licences (user_id, status, current_period_end, stripe_subscription_id, stripe_customer_id, cancel_at_period_end, usage_count, last_event_at, created_at, updated_at)
+         values (?, 'inactive', null, null, null, false, 0, null, ?, ?) on conflict (user_id) do nothing`,
+        [userId, now, now],
+      );
+      const row = (await sql.execute<LicenceRow[]>('select * from njin_licences where user_id = ? for update', [userId]))[0]!;
+      this.refuseWhilePaid(row, username, 'a granted licence would be overruled by the subscription. Let it end (or cancel it in Stripe) first');
+      // The paid period is over, so its subscription is let go. Should it still renew (a late
+      // invoice.paid), activate() treats it as another subscription: it takes over only if it runs
+      // longer than the grant. A deleted one stays ignored (njin_ended_subscriptions).
+      await sql.execute(
+        `update njin_licences set status = 'active', current_period_end = ?, stripe_subscription_id = null, cancel_at_period_end = false, cancel_synced_at = null, updated_at = ? where user_id = ?`,
+        [until, now, userId],
+      );
+      return this.adminView(username, (await this.row(userId, sql))!);
+    });
+  }
+
+  /** Ends a granted licence now; `changed` is false when it was not active. A paid one is refused. */
+  async revoke(userId: string, username: string): Promise<{ licence: AdminNjinLicence | null; changed: boolean }> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const sql = em as Sql;
+      const row = (await sql.execute<LicenceRow[]>('select * from njin_licences where user_id = ? for update', [userId]))[0];
+      if (!row || !this.isActive(row)) return { licence: row ? this.adminView(username, row) : null, changed: false };
+      this.refuseWhilePaid(row, username, 'cancel the subscription in Stripe instead; the licence ends with it');
+      const now = this.clock();
+      await sql.execute(`update njin_licences set status = 'canceled', current_period_end = ?, updated_at = ? where user_id = ?`, [now, now, userId]);
+      return { licence: this.adminView(username, (await this.row(userId, sql))!), changed: true };
+    });
+  }
+
+  /** The licence as the operator's commands show it. */
+  adminView(username: string, row: LicenceRow): AdminNjinLicence {
+    const end = dateOf(row.current_period_end);
+    return { username, status: this.statusOf(row), expiresAt: end ? end.toISOString() : null, usageCount: Number(row.usage_count), paidThroughStripe: this.paidThroughStripe(row) };
+  }
+
+  private paidThroughStripe(row: LicenceRow): boolean {
+    return row.stripe_subscription_id !== null && this.isActive(row);
+  }
+
+  private refuseWhilePaid(row: LicenceRow, username: string, advice: string): void {
+    if (!this.paidThroughStripe(row)) return;
+    const end = dateOf(row.current_period_end)!.toISOString().slice(0, 10);
+    throw new AppError('CONFLICT', `${username} pays for njin through a Stripe subscription (active until ${end}): ${advice}.`);
   }
 
   /** Counts one iteration on the licence, inside the caller's transaction. */

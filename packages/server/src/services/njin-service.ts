@@ -1,12 +1,13 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { AppError, njinKeyProblem, type NjinIterateReply, type NjinIterateRequest, type NjinKeySummary, type NjinLicense, type NjinSnippetReply, type NjinValidateReply } from '@wolfpack/core';
+import { AppError, njinKeyProblem, type AdminNjinLicenceReply, type NjinIterateReply, type NjinIterateRequest, type NjinKeySummary, type NjinLicense, type NjinSnippetReply, type NjinValidateReply } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
+import { usernameKey } from './auth-service.js';
 import type { CapsuleService } from './capsule-service.js';
 import type { EngineRegistry } from './engine-registry.js';
 import { NjinIterations } from './njin-iterate.js';
 import { NjinKeys, type ResolvedNjinKey } from './njin-keys.js';
 import { NjinLicences } from './njin-licences.js';
-import type { PaymentService } from './payment-service.js';
+import type { PaymentService, Sql } from './payment-service.js';
 import { njinSnippet } from './njin-snippet.js';
 
 export interface NjinServiceOptions {
@@ -80,6 +81,26 @@ export class NjinService {
   async cancel(userId: string): Promise<NjinLicense | null> {
     await this.licences.cancel(userId);
     return this.license(userId);
+  }
+
+  /** The operator's grant: `username`'s licence is active until `until` (PUT /api/admin/njin-licences/{username}). */
+  async grantLicence(username: string, until: Date): Promise<AdminNjinLicenceReply> {
+    const user = await this.userNamed(username);
+    return { licence: await this.licences.grant(user.id, user.username, until), changed: true };
+  }
+
+  /** The operator's revocation of a granted licence (DELETE /api/admin/njin-licences/{username}). */
+  async revokeLicence(username: string): Promise<AdminNjinLicenceReply> {
+    const user = await this.userNamed(username);
+    const { licence, changed } = await this.licences.revoke(user.id, user.username);
+    return { licence: licence ?? { username: user.username, status: 'inactive', expiresAt: null, usageCount: 0, paidThroughStripe: false }, changed };
+  }
+
+  /** An open account by its username (any case), or a 404 that names it. */
+  private async userNamed(username: string): Promise<{ id: string; username: string }> {
+    const rows = await (this.orm.em.fork() as Sql).execute<Array<{ id: string; username: string }>>(`select id, username from users where username_key = ? and status = 'active'`, [usernameKey(username)]);
+    if (!rows[0]) throw new AppError('NOT_FOUND', `There is no account named ${username} on this server. Usernames are as people sign in with them.`);
+    return rows[0];
   }
 
   /** 401 for a bad key, 402 without an active licence, 429 past the key's rate limit. */
