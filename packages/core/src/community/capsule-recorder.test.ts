@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capsuleEvent, capsuleMetrics } from '../schemas/community.js';
+import { buildVerificationRecord } from '../verification/verification-record.js';
 import { capsuleConsensusScore, capsuleDescription, capsuleProof, capsuleTitle, consolidateCapsuleFiles, recordCapsule, type CapsuleProof, type CapsuleRunInput, type StoredRunEvent } from './capsule-recorder.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
@@ -173,6 +174,64 @@ describe('recordCapsule', () => {
     expect(none.events.at(-1)!.data.reason).toBe('2 files generated; not proven: no verification record was kept for this session');
     expect(none.metrics).toMatchObject({ verdict: 'unproven', consensusScore: 0 });
     expect(capsuleProof(null).verdict).toBe('unproven');
+  });
+
+  it('says the no-sandbox reason once, whole, with the checks it stopped named after it', () => {
+    // What a server without a sandbox keeps: every planned check skipped with the same sentence.
+    const reason = 'not executed: no sandbox on this server (the sandbox is turned off (WOLFPACK_SANDBOX=off))';
+    const skip = (check: 'install' | 'tests' | 'start' | 'page-load', files: string[]) => ({ check, runtime: 'node' as const, status: 'skipped' as const, files, reason, problems: [], durationMs: 0 });
+    const record = buildVerificationRecord({
+      version: 1,
+      paths: ['package.json', 'server.js', 'index.html', 'app.js', 'README.md'],
+      staticReport: {
+        checked: [
+          { path: 'package.json', checks: ['json', 'package-json'] },
+          { path: 'server.js', checks: ['syntax', 'imports'] },
+          { path: 'index.html', checks: ['html'] },
+          { path: 'app.js', checks: ['syntax'] },
+          { path: 'README.md', checks: [] },
+        ],
+        problems: [],
+        passed: true,
+      },
+      execution: {
+        executed: false,
+        notExecutedReason: reason,
+        runtimes: ['node', 'web'],
+        checks: [skip('install', ['package.json']), skip('tests', []), skip('start', ['server.js']), skip('page-load', ['index.html']), skip('page-load', ['about.html'])],
+        durationMs: 1,
+      },
+    });
+    // The record's own sentence repeats the reason for every check, past what the line used to keep.
+    expect(record.notProven.split(reason).length - 1).toBeGreaterThan(1);
+    const files: Array<[string, string]> = [['package.json', '{}'], ['server.js', ''], ['index.html', ''], ['app.js', ''], ['README.md', '']];
+    const capsule = recordCapsule(input({ files, verification: capsuleProof(record) }));
+    const line = capsule.events.at(-1)!.data.reason;
+    expect(line).toBe(`5 files generated; not proven: ${reason}, so install, tests, start and page-load did not run; 1 file not covered by any check (README.md)`);
+    expect(line.split('no sandbox on this server')).toHaveLength(2);
+    expect(line).not.toContain('…');
+  });
+
+  it('names other skipped checks with their own reasons, and keeps a long proven sentence whole', () => {
+    const proof: CapsuleProof = {
+      verdict: 'unproven',
+      proven: '2 files checked (syntax)',
+      notProven: 'ignored when the pieces are there',
+      coveredFiles: ['app.js'],
+      problems: [],
+      skipped: [
+        { check: 'install', reason: 'dependencies could not be installed' },
+        { check: 'start', reason: 'dependencies could not be installed' },
+        { check: 'tests' },
+      ],
+      uncoveredFiles: [],
+    };
+    expect(recordCapsule(input({ verification: proof })).events.at(-1)!.data.reason).toBe(
+      '2 files generated; not proven: install and start skipped: dependencies could not be installed; tests skipped: no reason given',
+    );
+    const proven = `2 files checked (syntax), ${'the page loads without errors, '.repeat(12)}starts cleanly.`;
+    const passed = recordCapsule(input({ verification: { ...PASSED, proven } })).events.at(-1)!.data.reason;
+    expect(passed).toBe(`2 files generated; Proven Code passed: ${proven}`);
   });
 
   it('counts a stage redone after a resume once', () => {

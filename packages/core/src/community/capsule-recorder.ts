@@ -53,13 +53,32 @@ export interface CapsuleRunInput {
   enhancement?: CapsuleEnhancementInput | null;
 }
 
-/** What the capsule may say of the code: the verification record's verdict and its sentences. */
-export type CapsuleProof = Pick<VerificationRecord, 'verdict' | 'proven' | 'notProven' | 'coveredFiles'> & { problems: Array<{ path: string }> };
+/**
+ * What the capsule may say of the code: the verification record's verdict and its sentences, and
+ * (from a record) why it was not proven, piece by piece, so the capsule can say each reason once.
+ */
+export type CapsuleProof = Pick<VerificationRecord, 'verdict' | 'proven' | 'notProven' | 'coveredFiles'> & {
+  problems: Array<{ path: string }>;
+  /** Why nothing ran ("not executed: no sandbox on this server (…)"). */
+  notExecutedReason?: string | undefined;
+  /** The checks that could not run, each with its reason (often that same sentence). */
+  skipped?: Array<{ check: string; reason?: string | undefined }>;
+  uncoveredFiles?: string[];
+};
 
 /** The proof a capsule states: a record's, or "not proven" when its run kept none. */
 export function capsuleProof(record: VerificationRecord | null): CapsuleProof {
   if (!record) return { verdict: 'unproven', proven: '', notProven: 'no verification record was kept for this session', coveredFiles: [], problems: [] };
-  return { verdict: record.verdict, proven: record.proven, notProven: record.notProven, coveredFiles: record.coveredFiles, problems: record.checks.flatMap((c) => c.problems) };
+  return {
+    verdict: record.verdict,
+    proven: record.proven,
+    notProven: record.notProven,
+    coveredFiles: record.coveredFiles,
+    problems: record.checks.flatMap((c) => c.problems),
+    notExecutedReason: record.notExecutedReason,
+    skipped: record.checks.filter((c) => c.status === 'skipped').map((c) => ({ check: c.check, reason: c.reason })),
+    uncoveredFiles: record.uncoveredFiles,
+  };
 }
 
 export interface RecordedCapsuleEvent {
@@ -301,23 +320,62 @@ export function recordCapsule(input: CapsuleRunInput): RecordedCapsule {
   };
 }
 
-/** The timeline's last line: what was generated and exactly what Proven Code said of it. */
+/**
+ * The timeline's last line: what was generated and what Proven Code said of it, whole (a reader
+ * needs every reason, and the timeline scrolls), with each reason said once.
+ */
 function sessionOutcome(fileCount: number, proof: CapsuleProof): string {
   const generated = `${fileCount} file${fileCount === 1 ? '' : 's'} generated`;
   switch (proof.verdict) {
     case 'passed':
-      return clip(`${generated}; Proven Code passed: ${proof.proven}`, 300);
+      return `${generated}; Proven Code passed: ${proof.proven}`;
     case 'failed': {
       const files = new Set(proof.problems.map((p) => p.path)).size;
       return `${generated}; Proven Code failed: problems left in ${files} file${files === 1 ? '' : 's'}`;
     }
     case 'unproven':
-      return clip(`${generated}; not proven: ${proof.notProven || proof.proven}`, 300);
+      return `${generated}; not proven: ${unprovenReasons(proof)}`;
     default: {
       const unreachable: never = proof.verdict;
       return unreachable;
     }
   }
+}
+
+/**
+ * Why the code is not proven, each reason once. Without a sandbox every check the project needed
+ * is skipped with the same sentence the record starts with: the record's own text repeats it per
+ * check, so the checks are named after it instead. Without the pieces (no record was kept), the
+ * record's sentence as it is.
+ */
+function unprovenReasons(proof: CapsuleProof): string {
+  if (proof.skipped === undefined) return proof.notProven || proof.proven;
+  const parts: string[] = [];
+  const byReason = new Map<string, string[]>();
+  for (const { check, reason } of proof.skipped) {
+    const key = reason ?? 'no reason given';
+    const checks = byReason.get(key) ?? [];
+    if (!checks.includes(check)) checks.push(check);
+    byReason.set(key, checks);
+  }
+  const main = proof.notExecutedReason;
+  if (main) {
+    const because = byReason.get(main);
+    byReason.delete(main);
+    parts.push(because ? `${main}, so ${listOf(because)} did not run` : main);
+  }
+  for (const [reason, checks] of byReason) parts.push(`${listOf(checks)} skipped: ${reason}`);
+  const uncovered = proof.uncoveredFiles ?? [];
+  if (uncovered.length > 0) {
+    const shown = uncovered.slice(0, 5).join(', ') + (uncovered.length > 5 ? `, and ${uncovered.length - 5} more` : '');
+    parts.push(`${uncovered.length} file${uncovered.length === 1 ? '' : 's'} not covered by any check (${shown})`);
+  }
+  return parts.length > 0 ? parts.join('; ') : proof.notProven || proof.proven;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function promptReceived(at: Date, prompt: string): RecordedCapsuleEvent {
