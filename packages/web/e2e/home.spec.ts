@@ -72,6 +72,18 @@ describe('Home: the build screen', () => {
     expect(await page.evaluate(() => localStorage.getItem('marketingOpen'))).toBe('false');
   });
 
+  it("shows the document's other claims beside the first three, as claims and not as the user's figures", async () => {
+    const page = await browser.newPage();
+    await page.goto('/');
+    const claims = page.getByTestId('learn-more-claims');
+    await claims.getByText('2.5x faster results').waitFor();
+    const text = ((await claims.textContent()) ?? '').replace(/\s+/g, ' ');
+    for (const claim of ['85% cost savings', '80% fewer iterations', '$2–3 for a typical project', 'Down from $15–20']) expect(text, claim).toContain(claim);
+    const note = page.getByTestId('learn-more-claims-note');
+    expect(await note.textContent()).toContain('not measurements of your runs');
+    expect(await note.getByRole('link', { name: 'Savings Dashboard' }).getAttribute('href')).toBe('/usage-metrics');
+  });
+
   it("refuses a blank idea with 'Input Required' and a feed message", async () => {
     const page = await browser.newPage();
     await openSignedIn(page);
@@ -210,7 +222,8 @@ describe('Home: the build screen', () => {
     expect(await page.evaluate(() => localStorage.getItem('currentPipelineId'))).toBeNull();
     // The feed shows the server's log lines; the counters and statistics count the run.
     expect((await feedMessages(page)).length).toBeGreaterThan(2);
-    expect(await page.getByTestId('savings-session').locator('td').last().textContent()).toBe('1');
+    // The savings card reads the server's figures again after the run: wait for them.
+    await page.getByTestId('savings-session').locator('td').last().filter({ hasText: /^1$/ }).waitFor();
     await page.getByTestId('stat-total-runs').filter({ hasText: '1' }).waitFor();
     expect(await page.getByTestId('stat-pipeline-stages').textContent()).toMatch(/^\d\/8$/);
     expect(await page.getByTestId('stat-success-rate').textContent()).toMatch(/^\d+%$/);

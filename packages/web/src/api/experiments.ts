@@ -13,6 +13,7 @@ import {
   type SubmitCostsRequest,
 } from '@wolfpack/core';
 import { apiRequest, getQueryFn } from './client';
+import { invalidateAfterRun } from './queries';
 
 /** Query keys double as URLs (the default query function joins them with '/'). */
 export const experimentKeys = {
@@ -43,7 +44,8 @@ export function useExperiments(enabled = true) {
 /**
  * GET /api/experiments/{id}: one experiment. It is read again every {@link RUN_REFRESH_MS} while
  * its run is open (the server fills the figures in when asked after the run finished), and each
- * fresh copy replaces the one in the history list.
+ * fresh copy replaces the one in the history list. When the run is seen to finish, the figures it
+ * adds to (statistics, savings, balance, projects) are read again, as after a build.
  */
 export function useExperiment(id: string | null, enabled = true) {
   const client = useQueryClient();
@@ -52,8 +54,10 @@ export function useExperiment(id: string | null, enabled = true) {
     enabled: enabled && id !== null,
     refetchInterval: (query) => (runStillOpen(query.state.data) ? RUN_REFRESH_MS : false),
     queryFn: async (ctx) => {
+      const before = client.getQueryData<Experiment>(ctx.queryKey);
       const experiment = experimentReply.parse(await readJson(ctx)).experiment;
       replaceInList(client, experiment);
+      if (runStillOpen(before) && !runStillOpen(experiment)) void invalidateAfterRun(client);
       return experiment;
     },
   });

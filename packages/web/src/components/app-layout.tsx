@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { useServerSavings } from '../hooks/use-server-savings';
 import { rememberReferralCode } from '../lib/referral-code';
 import { PageSpinner } from './page-spinner';
 import { SiteFooter } from './site-footer';
@@ -13,6 +14,8 @@ export function AppLayout() {
   // A referral link (?ref=WPXXXXXX) may point at any page; the code waits for the sign-up.
   const { search } = useLocation();
   useEffect(() => rememberReferralCode(search), [search]);
+  // The session's savings start at the visit's first page, whichever screen it is.
+  useServerSavings();
   return (
     <div className="flex min-h-dvh flex-col">
       <SiteHeader />

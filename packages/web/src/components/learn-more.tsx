@@ -1,7 +1,7 @@
 import { PIPELINE_STAGES } from '@wolfpack/core';
-import { ChevronDown, Gauge, PiggyBank, ShieldCheck } from 'lucide-react';
+import { ChevronDown, Coins, Gauge, PiggyBank, Repeat, ShieldCheck } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { marketingOpenStore } from '../lib/build-stores';
 import { cn } from '../lib/cn';
 import { Card } from './card';
@@ -10,6 +10,8 @@ const claims = [
   { icon: Gauge, value: '2.5x', label: 'faster results', detail: 'Five staged engines work the idea in sequence.' },
   { icon: PiggyBank, value: '85%', label: 'cost savings', detail: 'Compared with building the same project by hand.' },
   { icon: ShieldCheck, value: 'Superior', label: 'code quality', detail: 'Every file is checked before it is proven.' },
+  { icon: Repeat, value: '80%', label: 'fewer iterations', detail: 'Fewer rounds of fixing before the project works.' },
+  { icon: Coins, value: '$2–3', label: 'for a typical project', detail: 'Down from $15–20 when built without the pack.' },
 ] as const;
 
 /** True when the visitor came from a QR code: the section is then forced open. */
@@ -52,7 +54,7 @@ export function LearnMore() {
       </button>
       {open ? (
         <div id={contentId} className="border-t border-zinc-200 px-5 pt-4 pb-5 dark:border-zinc-800">
-          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-5" data-testid="learn-more-claims">
             {claims.map(({ icon: Icon, value, label, detail }) => (
               <div
                 key={label}
@@ -70,6 +72,13 @@ export function LearnMore() {
               </div>
             ))}
           </div>
+          <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400" data-testid="learn-more-claims-note">
+            What the pack claims in general, not measurements of your runs: your own time and cost saved are on the{' '}
+            <Link to="/usage-metrics" className="font-medium text-brand-strong hover:underline">
+              Savings Dashboard
+            </Link>
+            .
+          </p>
           <ol className="mt-4 flex flex-wrap items-center gap-x-2 gap-y-1.5 text-xs text-zinc-600 dark:text-zinc-400">
             {PIPELINE_STAGES.map((stage, index) => (
               <li key={stage} className="flex items-center gap-2">

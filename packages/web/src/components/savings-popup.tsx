@@ -1,18 +1,22 @@
 import { formatDollars, formatHours } from '@wolfpack/core';
 import { Gift } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useSavingsCounters } from '../hooks/use-savings-counters';
 import { useSavingsPopup, type SavingsPopupTiming } from '../hooks/use-savings-popup';
+import { useServerSavings } from '../hooks/use-server-savings';
+import { ZERO_TOTALS } from '../lib/savings-counters';
 import { Button, buttonClass } from './button';
 import { Modal, ModalActions } from './modal';
 
 /** The referral offer of the popup (spec core §9): $15 credit per friend who subscribes. */
 export const SAVINGS_POPUP_OFFER = 'Get $15 credit for every friend who subscribes.';
 
-/** The build screen's savings popup: what the pack saved so far, and the Pack Perks offer. */
+/**
+ * The build screen's savings popup: what the pack saved so far, and the Pack Perks offer. Its
+ * figures are the server's, the same as the savings card beside it (every run, Lab included).
+ */
 export function SavingsPopup({ timing }: { timing?: SavingsPopupTiming }) {
-  const { open, setOpen } = useSavingsPopup(timing);
-  const { total } = useSavingsCounters();
+  const total = useServerSavings().savings?.allTime ?? ZERO_TOTALS;
+  const { open, setOpen } = useSavingsPopup(total.runs, timing);
   return (
     <Modal
       open={open}

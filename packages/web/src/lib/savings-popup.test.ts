@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  nextCheckDelay,
   parseShownAt,
+  resultPending,
   SAVINGS_POPUP_CHECK_MS,
   SAVINGS_POPUP_MIN_GAP_MS,
   shouldShowSavingsPopup,
@@ -118,6 +120,61 @@ describe('startSavingsPopupChecks with fake time', () => {
     expect(shows).toEqual([1_000, 1_100]);
     stop();
     expect(cleared).toEqual(['handle']);
+  });
+});
+
+describe('a finished project is pending only while it is new', () => {
+  const now = Date.UTC(2026, 10, 20, 12);
+
+  it('holds the popup back for one check after a run finished, not for the rest of the visit', () => {
+    expect(resultPending(null, now)).toBe(false);
+    expect(resultPending(now - 1000, now)).toBe(true);
+    expect(resultPending(now - SAVINGS_POPUP_CHECK_MS + 1, now)).toBe(true);
+    expect(resultPending(now - SAVINGS_POPUP_CHECK_MS, now)).toBe(false);
+    // The banner of a build an hour ago is still on screen: that is no reason to wait.
+    expect(shouldShowSavingsPopup({ ...base, projectPending: resultPending(now - 60 * MINUTE, now) }, now)).toBe(true);
+    expect(shouldShowSavingsPopup({ ...base, projectPending: resultPending(now - MINUTE, now) }, now)).toBe(false);
+    // A finish "in the future" (the clock was set back) does not hold it back for ever.
+    expect(resultPending(now + MINUTE, now)).toBe(false);
+  });
+});
+
+describe('checks count minutes of the visit, not of one stay on Home', () => {
+  const start = Date.UTC(2026, 10, 20, 12);
+
+  it('the next check is one interval after the last one, at once when it came due elsewhere', () => {
+    expect(nextCheckDelay(start, start)).toBe(5 * MINUTE);
+    expect(nextCheckDelay(start, start + 3 * MINUTE)).toBe(2 * MINUTE);
+    expect(nextCheckDelay(start, start + 7 * MINUTE)).toBe(0);
+    expect(nextCheckDelay(start, start - 30 * MINUTE)).toBe(5 * MINUTE);
+    expect(nextCheckDelay(start, start + MINUTE, 2 * MINUTE)).toBe(MINUTE);
+  });
+
+  it('a visit that leaves Home every few minutes still gets its checks, and the popup', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(start);
+    try {
+      let lastCheckAt = start;
+      const shows: number[] = [];
+      // Four minutes on Home, one elsewhere, over and over: a timer started on each arrival never fired.
+      const stay = () =>
+        startSavingsPopupChecks({
+          read: () => ({ ...base, lastShownAt: shows.at(-1) ?? null }),
+          show: (at) => shows.push(at),
+          checked: (at) => (lastCheckAt = at),
+          firstCheckInMs: nextCheckDelay(lastCheckAt, Date.now()),
+        });
+      for (let visit = 0; visit < 3 && shows.length === 0; visit += 1) {
+        const stop = stay();
+        vi.advanceTimersByTime(4 * MINUTE);
+        stop();
+        vi.advanceTimersByTime(MINUTE);
+      }
+      expect(shows).toHaveLength(1);
+      expect(shows[0]).toBe(start + 5 * MINUTE);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -46,3 +46,10 @@ export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
  * ends: its absence tells the session savings counters to start again from zero.
  */
 export const SESSION_MARKER_KEY = 'savingsSessionStarted';
+
+/**
+ * sessionStorage: JSON {user, timeSavedHours, costSavedDollars, runs}, the server's all-time
+ * savings of `user` when this browser session first read them; Home's "This session" row is what
+ * was added since.
+ */
+export const SESSION_SAVINGS_START_KEY = 'savingsSessionStart';

@@ -86,6 +86,11 @@ function Dashboard({ data }: { data: SavingsReply }) {
               </li>
             ))}
           </ul>
+          <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" data-testid="savings-claims">
+            We also claim <span className="font-semibold">80% fewer iterations</span>, and a typical project costing{' '}
+            <span className="font-semibold">$2–3</span> instead of <span className="font-semibold">$15–20</span>. These are claims about
+            the pack in general, not measurements of your runs: yours are the figures above.
+          </p>
           <p className="mt-4 text-xs text-zinc-500 dark:text-zinc-400">
             How we count: time saved is a run&apos;s engine seconds / 60 x 2.5 hours; cost saved is its seconds x $0.05.{' '}
             <Link to="/how-it-works" className="font-medium text-brand-strong hover:underline">
