@@ -234,4 +234,50 @@ describe('njin: setup, keys and licence', () => {
     await broken.getByTestId('njin-license-error').waitFor();
     expect(await text(broken, 'njin-license-error')).toBe('Failed to load license information. Please refresh the page.');
   });
+
+  it('on a server without payments says a license cannot be bought here, what the operator sets, and how the operator grants one', async () => {
+    // The shared server has no STRIPE_* keys.
+    const page = await browser.newPage();
+    const username = uniqueUsername('njin-grant');
+    await signUpViaApi(page, username);
+    await page.goto('/njin');
+    const notice = page.getByTestId('njin-payments-off');
+    await notice.waitFor();
+    const said = ((await notice.textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(said).toContain('Payments are not configured on this server, so njin licenses cannot be bought here.');
+    expect(said).toContain('STRIPE_SECRET_KEY');
+    expect(said).toContain('STRIPE_WEBHOOK_SECRET');
+    expect(await text(page, 'njin-grant-command')).toBe(`wolfpack admin grant-licence ${username} --until DATE`);
+    // The install guide does not send the user to a Subscribe Now that cannot work.
+    expect(await text(page, 'njin-install-step-license')).toMatch(/^Ask the server’s operator for a license/);
+    await saveShot(page, 'njin-payments-off-setup', { fullPage: true });
+
+    // A new key without a license: Validate says why, and what to do on this server.
+    await page.getByTestId('njin-create-key').click();
+    await page.getByTestId('njin-new-key').waitFor();
+    await page.getByTestId('njin-validate').click();
+    const invalid = await waitForToast(page, 'no active license');
+    expect(invalid).toMatchObject({
+      title: 'Invalid License',
+      description: `This key has no active license. Licenses cannot be bought on this server (payments are not configured): ask its operator to grant you one with wolfpack admin grant-licence ${username} --until DATE.`,
+      variant: 'destructive',
+    });
+
+    // The Usage & Stats tab says it too; a visitor as well, with USER in the command.
+    await page.getByTestId('tab-usage').click();
+    await page.getByTestId('njin-purchase-prompt').waitFor();
+    expect(await notice.count()).toBe(1);
+    const visitor = await browser.newPage();
+    await visitor.goto('/njin?tab=usage');
+    await visitor.getByTestId('njin-payments-off').waitFor();
+    expect(await text(visitor, 'njin-grant-command')).toBe('wolfpack admin grant-licence USER --until DATE');
+
+    // With payments on, none of this shows: Subscribe Now is the way.
+    const paying = await browser.newPage({ baseUrl: shop.server.url });
+    await signUpViaApi(paying, uniqueUsername('njin-pay'));
+    await paying.goto('/njin?tab=usage');
+    await paying.getByTestId('njin-subscribe').filter({ hasText: 'Subscribe Now' }).waitFor();
+    expect(await paying.getByTestId('njin-subscribe').isDisabled()).toBe(false);
+    expect(await paying.getByTestId('njin-payments-off').count()).toBe(0);
+  });
 });

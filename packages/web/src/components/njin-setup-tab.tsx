@@ -16,6 +16,10 @@ export interface NjinSetupTabProps {
   apiKey: string;
   onApiKeyChange: (key: string) => void;
   signedIn: boolean;
+  /** The signed-in user's name, for the operator's grant command. */
+  username?: string | null;
+  /** From GET /api/billing/packs; undefined while unknown. */
+  paymentsConfigured?: boolean | undefined;
 }
 
 /**
@@ -23,7 +27,7 @@ export interface NjinSetupTabProps {
  * without a key), the two-step install guide, the snippet once fetched, and, for a signed-in
  * user, the key management.
  */
-export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn }: NjinSetupTabProps) {
+export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn, username = null, paymentsConfigured }: NjinSetupTabProps) {
   const validate = useValidateNjinKey();
   const snippet = useNjinSnippet();
   const [shown, setShown] = useState<NjinSnippetReply | null>(null);
@@ -34,7 +38,7 @@ export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn }: NjinSetupTabP
     const typo = validateKeyProblem(key);
     if (typo) return toast({ ...typo, variant: 'destructive' });
     try {
-      const outcome = validateOutcome(await validate.mutateAsync(key));
+      const outcome = validateOutcome(await validate.mutateAsync(key), { paymentsConfigured, username });
       toast({ title: outcome.title, description: outcome.description, variant: outcome.ok ? 'default' : 'destructive' });
     } catch (error) {
       toast({ ...validateFailure(error), variant: 'destructive' });
@@ -84,7 +88,7 @@ export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn }: NjinSetupTabP
         </div>
       </SectionCard>
 
-      <InstallGuide />
+      <InstallGuide paymentsOff={paymentsConfigured === false} />
 
       {shown ? (
         <SectionCard
@@ -105,8 +109,8 @@ export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn }: NjinSetupTabP
   );
 }
 
-/** The two-step install guide. */
-function InstallGuide() {
+/** The two-step install guide; without payments, the licence comes from the operator. */
+function InstallGuide({ paymentsOff }: { paymentsOff: boolean }) {
   return (
     <SectionCard icon={<TerminalSquare className="h-5 w-5" aria-hidden />} title="Install in two steps" testId="njin-install-guide">
       <ol className="flex flex-col gap-4 text-sm">
@@ -114,8 +118,10 @@ function InstallGuide() {
           <StepNumber n={1} />
           <div>
             <p className="font-medium">Get your API key</p>
-            <p className="text-zinc-600 dark:text-zinc-400">
-              Subscribe on the Usage &amp; Stats tab, then create a key below and paste it into the field above. Validate tells you it works.
+            <p className="text-zinc-600 dark:text-zinc-400" data-testid="njin-install-step-license">
+              {paymentsOff
+                ? 'Ask the server’s operator for a license (licenses cannot be bought on this server, see above), then create a key below and paste it into the field above. Validate tells you it works.'
+                : 'Subscribe on the Usage & Stats tab, then create a key below and paste it into the field above. Validate tells you it works.'}
             </p>
           </div>
         </li>

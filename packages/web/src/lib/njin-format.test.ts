@@ -5,6 +5,7 @@ import {
   iterationsText,
   KEY_REQUIRED,
   keyUsageText,
+  njinGrantCommand,
   licenseStatusLabel,
   njinLicenseUrl,
   njinSnippetUrl,
@@ -55,6 +56,25 @@ describe('njin page words (companion §5, §8)', () => {
     expect(validateOutcome({ valid: false, error: 'This key was revoked.' })).toEqual({ ok: false, title: 'Invalid License', description: 'This key was revoked.' });
     expect(validateOutcome({ valid: true, usageCount: 1204 })).toEqual({ ok: true, title: 'License Valid', description: 'Your license is active: 1,204 iterations so far.' });
     expect(validateOutcome({ valid: true, usageCount: 1 }).description).toContain('1 iteration so far');
+  });
+
+  it('a key without a license says why and what to do: subscribe, or on a server without payments ask the operator', () => {
+    const subscribe = 'This key has no active license. Check the key, or subscribe on the Usage & Stats tab.';
+    expect(validateOutcome({ valid: false, error: 'Invalid License' }, { paymentsConfigured: true })).toEqual({ ok: false, title: 'Invalid License', description: subscribe });
+    // Unknown yet (the packs are still loading): the usual advice.
+    expect(validateOutcome({ valid: false, error: 'Invalid License' }, {}).description).toBe(subscribe);
+    expect(validateOutcome({ valid: false, error: 'Invalid License' }, { paymentsConfigured: false, username: 'alice' })).toEqual({
+      ok: false,
+      title: 'Invalid License',
+      description:
+        'This key has no active license. Licenses cannot be bought on this server (payments are not configured): ask its operator to grant you one with wolfpack admin grant-licence alice --until DATE.',
+    });
+    expect(validateOutcome({ valid: false }, { paymentsConfigured: false }).description).toContain('wolfpack admin grant-licence USER --until DATE');
+  });
+
+  it("the operator's grant command names the user when a shell takes the name as it is", () => {
+    expect(njinGrantCommand('wolf-pack_1.x')).toBe('wolfpack admin grant-licence wolf-pack_1.x --until DATE');
+    for (const name of [null, undefined, '', '-rf', 'Zoë', 'a b']) expect(njinGrantCommand(name), String(name)).toBe('wolfpack admin grant-licence USER --until DATE');
   });
 
   it('snippet failures: the status, or the error message, or Unknown error', () => {

@@ -63,10 +63,38 @@ export function validateKeyProblem(key: string): NjinMessage | null {
   return problem ? { title: 'Validation Failed', description: problem } : null;
 }
 
-/** Validate answered: an invalid key, or a valid one with its usage. */
-export function validateOutcome(reply: { valid: boolean; usageCount?: number | undefined; error?: string | undefined }): NjinMessage & { ok: boolean } {
+/**
+ * What an operator runs to grant a licence without payments (the server's admin CLI). The
+ * signed-in user's name fills USER when it can be pasted into a shell as it is.
+ */
+export function njinGrantCommand(username?: string | null): string {
+  const user = username && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(username) ? username : 'USER';
+  return `wolfpack admin grant-licence ${user} --until DATE`;
+}
+
+/** What Validate's answer depends on besides the reply. */
+export interface ValidateContext {
+  /** From GET /api/billing/packs; undefined while unknown. */
+  paymentsConfigured?: boolean | undefined;
+  /** The signed-in user, for the operator's command. */
+  username?: string | null | undefined;
+}
+
+/**
+ * Validate answered: an invalid key (the spec's "Invalid License", with why and what to do), or
+ * a valid one with its usage. On a server that cannot take payments, subscribing is no way out:
+ * the operator grants licences there.
+ */
+export function validateOutcome(
+  reply: { valid: boolean; usageCount?: number | undefined; error?: string | undefined },
+  context: ValidateContext = {},
+): NjinMessage & { ok: boolean } {
   if (!reply.valid) {
-    const reason = reply.error && reply.error !== 'Invalid License' ? reply.error : 'This key has no active license. Check the key, or subscribe on the Usage & Stats tab.';
+    if (reply.error && reply.error !== 'Invalid License') return { ok: false, title: 'Invalid License', description: reply.error };
+    const reason =
+      context.paymentsConfigured === false
+        ? `This key has no active license. Licenses cannot be bought on this server (payments are not configured): ask its operator to grant you one with ${njinGrantCommand(context.username)}.`
+        : 'This key has no active license. Check the key, or subscribe on the Usage & Stats tab.';
     return { ok: false, title: 'Invalid License', description: reason };
   }
   return { ok: true, title: 'License Valid', description: `Your license is active: ${iterationsText(reply.usageCount ?? 0)} so far.` };

@@ -2,7 +2,8 @@ import { Cpu, KeyRound, LineChart } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useNjinLicense } from '../api/njin';
-import { useMe } from '../api/queries';
+import { useMe, usePaymentsConfigured } from '../api/queries';
+import { NjinPaymentsOff } from '../components/njin-payments-off';
 import { NjinSetupTab } from '../components/njin-setup-tab';
 import { NjinUsageTab } from '../components/njin-usage-tab';
 import { PageHeader } from '../components/section-card';
@@ -29,6 +30,7 @@ export function NjinPage() {
   const tab: NjinTab = params.get('tab') === 'usage' || checkoutReturnFrom(params) ? 'usage' : 'setup';
   const select = (next: NjinTab) => setParams(next === 'setup' ? {} : { tab: next }, { replace: true });
   const { user, isPending: mePending } = useMe();
+  const paymentsConfigured = usePaymentsConfigured();
   const [apiKey, setApiKey] = useState('');
 
   // Back from a paid Checkout: the webhook may land after the browser, so read until it shows.
@@ -59,9 +61,11 @@ export function NjinPage() {
         title="njin"
         description="The iteration engine: send files and an instruction, get back a patch that passed the checks. Heavy changes go to several engines, and they vote only among the patches that pass."
       />
+      {/* Said on both tabs: nobody should create keys or look for Subscribe Now before knowing. */}
+      {paymentsConfigured === false ? <NjinPaymentsOff username={user?.username ?? null} /> : null}
       <Tabs<NjinTab> label="njin sections" items={TABS} value={tab} onChange={select}>
         {tab === 'setup' ? (
-          <NjinSetupTab apiKey={apiKey} onApiKeyChange={setApiKey} signedIn={user !== null} />
+          <NjinSetupTab apiKey={apiKey} onApiKeyChange={setApiKey} signedIn={user !== null} username={user?.username ?? null} paymentsConfigured={paymentsConfigured} />
         ) : (
           <NjinUsageTab
             signedIn={mePending || user !== null}
