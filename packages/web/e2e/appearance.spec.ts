@@ -40,6 +40,33 @@ describe('theme and brand colour', () => {
     expect(await signUpBackground(page)).toBe('rgb(99, 102, 241)');
   });
 
+  it('falls back to the default hue when an invalid colour is typed in Settings, and says it is not valid', async () => {
+    const page = await browser.newPage();
+    await page.goto('/settings');
+    const box = page.getByTestId('brand-color-text');
+    await box.fill('#6366F1');
+    expect(await cssVar(page, '--brand')).toBe('#6366f1');
+    await box.fill('zzz');
+    await box.press('Enter');
+    const error = page.getByTestId('brand-color-error');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('"zzz" is not a valid colour, so the default colour is used. Enter a hex colour such as #10b981.');
+    expect(await cssVar(page, '--brand')).toBe('#10b981');
+    expect(await signUpBackground(page)).toBe('rgb(16, 185, 129)');
+    expect(await box.inputValue()).toBe('#10b981');
+    expect(await page.getByTestId('brand-color-picker').inputValue()).toBe('#10b981');
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    await saveShot(page, 'settings-brand-colour-invalid');
+    // The default stays after a reload; a valid colour then clears the message.
+    await page.reload();
+    await box.waitFor();
+    expect(await cssVar(page, '--brand')).toBe('#10b981');
+    await box.fill('#0ea5e9');
+    await box.press('Enter');
+    expect(await cssVar(page, '--brand')).toBe('#0ea5e9');
+    expect(await error.count()).toBe(0);
+  });
+
   it('starts light, switches to dark, and keeps the choice across reloads', async () => {
     const page = await browser.newPage();
     const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));

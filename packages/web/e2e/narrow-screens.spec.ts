@@ -59,4 +59,44 @@ describe('narrow screens', () => {
     await page.getByTestId('capsule-card').waitFor();
     await saveShot(page, 'narrow-my-capsules', { fullPage: true });
   });
+
+  it('keeps the notices of the companion screens within a 390 px window', { timeout: 60_000 }, async () => {
+    // A visitor: the claims, the sign-in notice of My Capsules, an invalid colour.
+    const visitor = await browser.newPage();
+    await visitor.setViewportSize({ width: WIDTH, height: 844 });
+    const visitorPages: Array<[string, string]> = [
+      ['/', 'learn-more-claims'],
+      ['/my-capsules', 'my-capsules-auth'],
+    ];
+    for (const [path, ready] of visitorPages) {
+      await visitor.goto(path);
+      await visitor.getByTestId(ready).first().waitFor();
+      expect(await widths(visitor), path).toEqual({ page: WIDTH, window: WIDTH });
+    }
+    await visitor.goto('/settings');
+    await visitor.getByTestId('brand-color-text').fill('zzz');
+    await visitor.getByTestId('brand-color-text').press('Enter');
+    await visitor.getByTestId('brand-color-error').waitFor();
+    expect(await widths(visitor), '/settings').toEqual({ page: WIDTH, window: WIDTH });
+
+    // Signed in on a server without payments: the njin notice with the operator's command, the
+    // empty My Capsules and Home's savings card.
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: WIDTH, height: 844 });
+    await signUpViaApi(page, uniqueUsername('narrow-notices-with-a-long-name'));
+    const pages: Array<[string, string]> = [
+      ['/njin', 'njin-grant-command'],
+      ['/njin?tab=usage', 'njin-pricing'],
+      ['/my-capsules', 'my-capsules-empty'],
+      ['/', 'savings-total'],
+    ];
+    for (const [path, ready] of pages) {
+      await page.goto(path);
+      await page.getByTestId(ready).first().waitFor();
+      expect(await widths(page), path).toEqual({ page: WIDTH, window: WIDTH });
+    }
+    await page.goto('/njin');
+    await page.getByTestId('njin-payments-off').waitFor();
+    await saveShot(page, 'narrow-njin-payments-off', { fullPage: true });
+  });
 });

@@ -52,11 +52,14 @@ describe('Settings and publishing to GitHub', () => {
     await page.getByTestId('brand-color-text').fill('#6366F1');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).toBe('#6366f1');
     expect(await page.getByTestId('brand-color-picker').inputValue()).toBe('#6366f1');
-    // A half-typed value keeps the colour and says what is expected once the box is left.
+    // A half-typed value keeps the colour while it is typed; left invalid, the colour falls back to
+    // the default hue (companion §4) and the box says why and what is expected.
     await page.getByTestId('brand-color-text').fill('#63');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).toBe('#6366f1');
     await page.getByTestId('brand-color-text').blur();
     await page.getByText('Enter a hex colour such as #10b981').waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('brandColor'))).toBe('#6366f1');
+    expect(await page.evaluate(() => localStorage.getItem('brandColor'))).toBe('#10b981');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).toBe('#10b981');
     // A visitor is asked to sign in for GitHub.
     await page.getByTestId('github-sign-in').waitFor();
     await saveShot(page, 'publish-settings-dark', { fullPage: true });

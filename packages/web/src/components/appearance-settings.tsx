@@ -1,6 +1,6 @@
 import { Moon, RotateCcw, Sun } from 'lucide-react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { isValidHexColor, normalizeBrandColor, useBrandColor } from '../hooks/use-brand-color';
+import { committedBrandColor, isValidHexColor, normalizeBrandColor, useBrandColor } from '../hooks/use-brand-color';
 import { useTheme, type Theme } from '../hooks/use-theme';
 import { cn } from '../lib/cn';
 import { Button } from './button';
@@ -73,6 +73,14 @@ function BrandColorChoice() {
     setText(value);
     if (setBrandColor(value)) setError(undefined);
   };
+  // A finished entry that is not a colour falls back to the default, and the box says so.
+  const commit = () => {
+    const { color, problem } = committedBrandColor(text);
+    if (!problem) return setError(undefined);
+    resetBrandColor();
+    setText(color);
+    setError(problem);
+  };
 
   return (
     <div className="flex flex-wrap items-start justify-between gap-3">
@@ -100,7 +108,10 @@ function BrandColorChoice() {
             id={textId}
             value={text}
             onChange={(event) => typed(event.target.value)}
-            onBlur={() => setError(isValidHexColor(text) ? undefined : 'Enter a hex colour such as #10b981')}
+            onBlur={commit}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') commit();
+            }}
             spellCheck={false}
             maxLength={7}
             aria-invalid={error ? true : undefined}
@@ -126,7 +137,7 @@ function BrandColorChoice() {
           </Button>
         </div>
         {error ? (
-          <p id={errorId} className="text-sm text-red-600 dark:text-red-400">
+          <p id={errorId} className="max-w-xs text-right text-sm text-red-600 dark:text-red-400" role="alert" data-testid="brand-color-error">
             {error}
           </p>
         ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BRAND_COLOR, isValidHexColor, normalizeBrandColor, readableForeground } from './use-brand-color';
+import { committedBrandColor, DEFAULT_BRAND_COLOR, isValidHexColor, normalizeBrandColor, readableForeground } from './use-brand-color';
 import { parseTheme } from './use-theme';
 
 describe('normalizeBrandColor', () => {
@@ -22,6 +22,22 @@ describe('normalizeBrandColor', () => {
     expect(normalizeBrandColor('#6366F1')).toBe('#6366f1');
     expect(normalizeBrandColor(' #0ea5e9 ')).toBe('#0ea5e9');
     expect(normalizeBrandColor('#F0a')).toBe('#ff00aa');
+  });
+});
+
+describe('committedBrandColor', () => {
+  it('sets a valid typed colour', () => {
+    expect(committedBrandColor(' #6366F1 ')).toEqual({ color: '#6366f1', problem: null });
+    expect(committedBrandColor('#abc')).toEqual({ color: '#aabbcc', problem: null });
+  });
+
+  it('falls back to the default hue for anything else, and says the colour is not valid', () => {
+    expect(committedBrandColor('#63')).toEqual({
+      color: DEFAULT_BRAND_COLOR,
+      problem: '"#63" is not a valid colour, so the default colour is used. Enter a hex colour such as #10b981.',
+    });
+    expect(committedBrandColor('red').color).toBe(DEFAULT_BRAND_COLOR);
+    expect(committedBrandColor('  ').problem).toBe('An empty value is not a valid colour, so the default colour is used. Enter a hex colour such as #10b981.');
   });
 });
 

@@ -27,6 +27,25 @@ export function normalizeBrandColor(value: string | null | undefined): string {
   return hex;
 }
 
+/** What a finished entry in the colour text box stands for, and what to tell the user about it. */
+export interface CommittedBrandColor {
+  color: string;
+  /** Why the entry is not used; null when it is a valid colour. */
+  problem: string | null;
+}
+
+/**
+ * The colour a finished entry (the text box left, or Enter) sets (spec companion §4: an invalid
+ * hex value falls back to a default hue): a valid hex colour as typed, anything else the default,
+ * with a sentence that says so and what to enter.
+ */
+export function committedBrandColor(text: string): CommittedBrandColor {
+  const typed = text.trim();
+  if (isValidHexColor(typed)) return { color: normalizeBrandColor(typed), problem: null };
+  const what = typed ? `"${typed}"` : 'An empty value';
+  return { color: DEFAULT_BRAND_COLOR, problem: `${what} is not a valid colour, so the default colour is used. Enter a hex colour such as ${DEFAULT_BRAND_COLOR}.` };
+}
+
 /**
  * White or near-black text, whichever reads better on `hex`, so a pale brand colour keeps legible
  * primary buttons. Uses perceived brightness (YIQ), which keeps white on mid-tone colours such as
@@ -60,7 +79,8 @@ export function syncBrandColorToDocument(): () => void {
 
 /**
  * The current brand colour. `setBrandColor` stores only valid hex colours and reports whether it
- * did, so a half-typed value in a text box does not reset the colour.
+ * did, so a half-typed value in a text box does not reset the colour while it is typed; a
+ * finished invalid entry is turned into the default by {@link committedBrandColor}.
  */
 export function useBrandColor() {
   const brandColor = brandColorStore.use();

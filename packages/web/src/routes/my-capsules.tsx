@@ -1,5 +1,5 @@
 import type { Capsule } from '@wolfpack/core';
-import { Eye, EyeOff, Globe, Lock, Radio, RefreshCw, Settings, Share2, Sparkles, TriangleAlert } from 'lucide-react';
+import { Eye, EyeOff, Globe, Hammer, LogIn, Lock, Radio, RefreshCw, Settings, Share2, Sparkles, TriangleAlert, UserPlus, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { isUnauthorized, useMyCapsules, usePublishCapsule } from '../api/capsules';
 import { Button, buttonClass } from '../components/button';
@@ -112,17 +112,50 @@ function CapsuleList({ capsules }: { capsules: Capsule[] }) {
   );
 }
 
-function EmptyState() {
+/** A notice's secondary link, styled as a small button. */
+function SmallLink({ to, icon: Icon, label, variant, testId }: { to: string; icon: LucideIcon; label: string; variant: 'outline' | 'ghost'; testId?: string }) {
   return (
-    <NoticeCard icon={Radio} tone="brand" title="No capsules yet" testId="my-capsules-empty" link={{ to: '/njin', label: 'Go to Njin', icon: Sparkles }}>
+    <Link to={to} className={buttonClass(variant, 'sm')} data-testid={testId}>
+      <Icon className="h-4 w-4" aria-hidden />
+      {label}
+    </Link>
+  );
+}
+
+/** The spec's link to /njin, and the build that records a capsule (what the sentence asks for). */
+function EmptyState() {
+  const njin = <SmallLink to="/njin" icon={Sparkles} label="Go to Njin" variant="outline" testId="my-capsules-njin" />;
+  return (
+    <NoticeCard
+      icon={Radio}
+      tone="brand"
+      title="No capsules yet"
+      testId="my-capsules-empty"
+      link={{ to: '/', label: 'Start a build', icon: Hammer, testId: 'my-capsules-start-build' }}
+      actions={njin}
+    >
       Every completed run records a capsule of its session, private until you publish it. Start a run to record your first one.
     </NoticeCard>
   );
 }
 
+/** The spec's words and its link to /settings, and the way to sign in that a visitor needs. */
 function AuthRequired() {
+  const more = (
+    <>
+      <SmallLink to="/register" icon={UserPlus} label="Sign Up" variant="outline" testId="my-capsules-sign-up" />
+      <SmallLink to="/settings" icon={Settings} label="Go to Settings" variant="ghost" />
+    </>
+  );
   return (
-    <NoticeCard icon={Lock} tone="warning" title="Authentication Required" testId="my-capsules-auth" link={{ to: '/settings', label: 'Go to Settings', icon: Settings }}>
+    <NoticeCard
+      icon={Lock}
+      tone="warning"
+      title="Authentication Required"
+      testId="my-capsules-auth"
+      link={{ to: '/login', label: 'Sign in', icon: LogIn, testId: 'my-capsules-sign-in' }}
+      actions={more}
+    >
       Please log in to view your PackCast capsules
     </NoticeCard>
   );
