@@ -27,6 +27,7 @@ import { listingRoutes } from './routes/listing-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { folderRoutes } from './routes/folder-routes.js';
+import { previewProxy } from './routes/preview-proxy-routes.js';
 import { previewRoutes } from './routes/preview-routes.js';
 import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
@@ -50,6 +51,7 @@ import { EnhancementService } from './services/enhancement-service.js';
 import { FolderService } from './services/folder-service.js';
 import { GithubPublisher } from './services/github-publisher.js';
 import { PreviewBuilds } from './services/preview-builds.js';
+import { PreviewServers } from './services/preview-servers.js';
 import { PreviewService } from './services/preview-service.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
 import { SecretBox } from './services/secret-box.js';
@@ -98,6 +100,8 @@ export interface WolfpackApp {
   sessions: DatabaseSessionStore;
   runs: RunService;
   ledger: LedgerService;
+  /** The running previews of HTTP server projects, stopped when the server closes. */
+  previewServers: PreviewServers;
   /** Every route the routers serve (HEAD left out: Koa answers it with GET's route). */
   routes: AppRoute[];
 }
@@ -140,6 +144,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     },
   });
 
+  const previewServers = new PreviewServers({ env });
+  const previews = new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env }), previewServers);
+
   koa.on('error', (error: NodeJS.ErrnoException) => {
     // A client that leaves mid-stream is normal life for SSE, not an error.
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
@@ -156,6 +163,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const health = healthRoutes(db);
   koa.use(health.routes());
   koa.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  // Links of previewed HTTP servers reach the sandboxed app, never Wolfpack: ahead of the session
+  // and the cross-site check, which must not see (or refuse) the app's own requests.
+  koa.use(previewProxy(previews));
   koa.use(
     session(
       {
@@ -202,7 +212,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
-    ...previewRoutes(new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env })), config.publicOrigin),
+    ...previewRoutes(previews, config.publicOrigin),
     billingRoutes(billing),
     paymentRoutes(payments, config.publicOrigin),
     listingRoutes({ listings, publicOrigin: config.publicOrigin }),
@@ -223,7 +233,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const routes = [health, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
-  return { koa, sessions, runs, ledger, routes };
+  return { koa, sessions, runs, ledger, previewServers, routes };
 }
 
 function methodNotAllowed(): AppError {

@@ -132,6 +132,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         closing ??= (async () => {
           clearInterval(sweeper);
           await app.runs.stop();
+          await app.previewServers.close();
           await registry.close();
           await new Promise<void>((resolve) => {
             // No new connections; open event streams end as finished responses (clients follow

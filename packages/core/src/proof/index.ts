@@ -10,6 +10,7 @@
 //   WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS     npm install time (120000)
 //   WOLFPACK_PROOF_INSTALL_MAX_BYTES         largest node_modules (400 MiB)
 //   WOLFPACK_PREVIEW_BUILD_TIME_LIMIT_MS     sandbox time for a preview's build (60000)
+//   WOLFPACK_PREVIEW_START_MS                how long a previewed HTTP server has to listen (30000)
 //   WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS, _CPU_SECONDS, _MEMORY_BYTES, _PROCESSES, _OUTPUT_BYTES,
 //   _FILE_BYTES, _DISK_BYTES, _TMP_BYTES, _OPEN_FILES, _RUNTIME_RESERVE_BYTES   per-command limits (sandbox-limits.ts)
 export {
@@ -44,5 +45,17 @@ export { asVerifyReport, createExecutionGate, type ExecutionGate } from './execu
 export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
 export { CHROMIUM_CANDIDATES, type PageCheckOptions } from './check-page.js';
 export { buildPreview, planPreview, type PreviewBuild, type PreviewBuildOptions, type PreviewPlan, type PreviewStep } from './preview-site.js';
+export {
+  PREVIEW_SERVER_CPU_SECONDS,
+  PREVIEW_SERVER_LIFETIME_MS,
+  startPreviewServer,
+  type PreviewServer,
+  type PreviewServerExit,
+  type PreviewServerOptions,
+  type PreviewServerStart,
+  type PreviewServerStep,
+} from './preview-server.js';
+export { headersForApp, headersFromApp, locationInLink, preflightHeaders, type HeaderRecord, type PreviewMount } from './preview-headers.js';
+export { planServer, type ServerPlan } from './server-plan.js';
 export type { BuiltSite } from './check-bundle.js';
 export type { BundlePlan } from './bundle-plan.js';

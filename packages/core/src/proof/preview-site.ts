@@ -14,12 +14,15 @@ import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecProblem } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
 import { positiveIntFromEnv } from './sandbox-limits.js';
+import { planServer, type ServerPlan } from './server-plan.js';
 import { supportBind } from './support-files.js';
 
 export type PreviewPlan =
   /** Its files as they are. */
   | { kind: 'static' }
   | { kind: 'bundled'; plan: BundlePlan }
+  /** An HTTP server, run in the sandbox and reached through the link (see preview-server.ts). */
+  | { kind: 'server'; plan: ServerPlan }
   | { kind: 'none'; reason: string };
 
 // Their HTML is a bundler's input, not a page a browser can show as it is.
@@ -30,6 +33,9 @@ export function planPreview(files: Readonly<Record<string, string>>): PreviewPla
   const safe = copyableFiles(files).files;
   const bundle = planBundle(safe);
   if (bundle) return { kind: 'bundled', plan: bundle };
+  // A site with its own index.html is shown as it is, whatever else the project has.
+  const server = safe['index.html'] === undefined ? planServer(safe) : null;
+  if (server) return { kind: 'server', plan: server };
   const { pkg } = readPackageJson(safe);
   const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
   const bundler = BUNDLERS.find((d) => Object.hasOwn(deps, d));

@@ -45,6 +45,13 @@ export interface SandboxRun {
   clockFrom?: { marker: string; wallMs: number };
   /** End the run as soon as any process in it listens on a TCP port (`stopped: 'listening'`). */
   stopWhenListening?: boolean;
+  /**
+   * Host file descriptors the program inherits, as 4, 5, … inside: a listening socket the host
+   * made, so the program can be reached without any host path being writable in the sandbox.
+   */
+  passFds?: number[];
+  /** Sees the output as it arrives (it is collected as well, within the output limit). */
+  onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   signal?: AbortSignal;
 }
 
@@ -104,6 +111,8 @@ const SIGNALS = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KIL
 // a fork bomb would only meet the wall-time kill. As "nobody", each sandbox gets its own count.
 const NOBODY = 65534;
 const LISTEN_POLL_MS = 100;
+/** The first descriptor of {@link SandboxRun.passFds} inside: after stdin, stdout, stderr and bwrap's info pipe. */
+const PASSED_FD_BASE = 4;
 
 /** The first executable among `preferred`, then `name` on PATH. */
 export function findExecutable(name: string, preferred: string[] = []): string | null {
@@ -215,6 +224,8 @@ class Bubblewrap implements Sandbox {
       binds: command.readOnlyBinds ?? [],
       ...(command.nodeModules !== undefined ? { nodeModules: command.nodeModules } : {}),
       infoFd: 3,
+      // After stdio and the info pipe (3): see spawnRun's stdio.
+      ...(command.passFds?.length ? { keepFds: command.passFds.map((_, i) => PASSED_FD_BASE + i) } : {}),
     });
     return this.spawnRun([...args, ...command.argv], command, limits);
   }
@@ -241,7 +252,7 @@ class Bubblewrap implements Sandbox {
     const display = command.argv.map(shellQuote).join(' ');
     return new Promise((resolve) => {
       const child = spawn(this.tools.bwrap, args, {
-        stdio: [command.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe'],
+        stdio: [command.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', ...(command.passFds ?? [])],
         // Its own process group, so a kill reaches bwrap's helpers too; bwrap's pid namespace and
         // --die-with-parent take everything inside down with it.
         detached: true,
@@ -280,8 +291,9 @@ class Bubblewrap implements Sandbox {
         clearTimeout(deadline);
         deadline = setTimeout(timeUp, clock.wallMs);
       };
-      const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      const collect = (into: Buffer[], stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
         watch(chunk);
+        command.onOutput?.(chunk, stream);
         if (truncated) return;
         const room = limits.outputBytes - bytes;
         if (chunk.length > room) {
@@ -294,8 +306,8 @@ class Bubblewrap implements Sandbox {
         into.push(chunk);
         bytes += chunk.length;
       };
-      child.stdout!.on('data', collect(out));
-      child.stderr!.on('data', collect(err));
+      child.stdout!.on('data', collect(out, 'stdout'));
+      child.stderr!.on('data', collect(err, 'stderr'));
       let info = '';
       const infoStream = child.stdio[3] as NodeJS.ReadableStream | null;
       infoStream?.on('data', (chunk: Buffer) => {

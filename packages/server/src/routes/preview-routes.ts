@@ -11,7 +11,7 @@ import { redirectOrigin } from './payment-routes.js';
  * opaque origin: its scripts cannot read Wolfpack's cookies or storage, and its requests to /api
  * are cross-site (no session cookie, no readable answer).
  */
-const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
+export const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 /** Wolfpack's own pages under a preview link run no script at all. */
 const PAGE_CSP = `${PREVIEW_CSP}; default-src 'none'; style-src 'unsafe-inline'`;
 
@@ -80,7 +80,7 @@ function reply(ctx: Context, answer: PreviewAnswer): void {
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A page of Wolfpack's own: text only, every generated value escaped, no script. */
-function sendPage(ctx: Context, page: Omit<Extract<PreviewAnswer, { kind: 'page' }>, 'kind' | 'status'>): void {
+export function sendPage(ctx: Context, page: Omit<Extract<PreviewAnswer, { kind: 'page' }>, 'kind' | 'status'>): void {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.type = 'text/html; charset=utf-8';
   const refresh = page.refreshSeconds ? `<meta http-equiv="refresh" content="${page.refreshSeconds}">` : '';

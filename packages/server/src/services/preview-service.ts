@@ -4,6 +4,8 @@ import { AppError } from '@wolfpack/core';
 import { planPreview, type ExecProblem, type PreviewPlan } from '@wolfpack/core/proof';
 import { Project, ProjectFile } from '../entities/index.js';
 import type { PreviewBuilds } from './preview-builds.js';
+import type { ProxyReply, ProxyRequest } from './preview-proxy.js';
+import type { PreviewServers, PreviewServerState } from './preview-servers.js';
 import { isUuid } from './project-service.js';
 
 /** How long a preview link works. */
@@ -36,6 +38,8 @@ const CONTENT_TYPES: Record<string, string> = {
   wasm: 'application/wasm',
 };
 
+const NO_SERVERS: Extract<PreviewAnswer, { kind: 'page' }> = { kind: 'page', status: 503, title: 'No preview here', text: 'This server does not run the previews of HTTP servers.' };
+
 /** What a preview link answers for a path. */
 export type PreviewAnswer =
   | { kind: 'file'; content: string | Uint8Array; contentType: string }
@@ -43,7 +47,12 @@ export type PreviewAnswer =
   | { kind: 'page'; status: number; title: string; text: string; refreshSeconds?: number; problem?: ExecProblem; command?: string; repairHref?: string }
   | { kind: 'missing'; path: string };
 
-const STEP_TEXT = { installing: 'Installing the dependencies…', building: 'Building the app…' } as const;
+const STEP_TEXT = { installing: 'Installing the dependencies…', building: 'Building the app…', starting: 'Starting the server…' } as const;
+
+type PreviewPage = Extract<PreviewAnswer, { kind: 'page' }>;
+
+/** What the link of an HTTP server's preview does with a request: a page of Wolfpack's, or send it to the server. */
+export type ServerPreview = PreviewPage | { kind: 'running'; key: string; projectId: string; hash: string };
 
 /**
  * Previews of generated projects. The owner's browser opens /preview/{id} with its session, gets
@@ -61,12 +70,16 @@ export class PreviewService {
     /** The time links are issued and checked against; tests move it to expire a link. */
     private readonly clock: () => Date = () => new Date(),
     private readonly builds?: PreviewBuilds,
+    private readonly servers?: PreviewServers,
   ) {}
 
   async link(userId: string, projectId: string): Promise<{ path: string; expiresAt: Date }> {
     const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId, userId }, { fields: ['id'] }) : null;
     if (!project) throw new AppError('NOT_FOUND', 'Project not found');
     const expires = this.clock().getTime() + PREVIEW_TTL_MS;
+    // Opening the preview again is how its owner asks a server that failed to start anew.
+    const known = this.plans.get(projectId);
+    if (known) this.servers?.retry(projectId, known.hash);
     return { path: `/preview/${projectId}/${expires}.${this.sign(projectId, userId, expires)}/`, expiresAt: new Date(expires) };
   }
 
@@ -79,11 +92,75 @@ export class PreviewService {
         return this.storedFile(projectId, path);
       case 'bundled':
         return this.builtFile(projectId, current.hash, current.plan, path);
+      case 'server':
+        // Answered by the preview proxy (see server()), which runs ahead of this route.
+        return NO_SERVERS;
       case 'none':
         return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: `${current.plan.reason} Open the project in Wolfpack to view its files or download them as a ZIP.` } : { kind: 'missing', path };
       default: {
         const unreachable: never = current.plan;
         throw new Error(`unknown preview plan ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /**
+   * What the link answers when the project is an HTTP server; undefined for other projects (their
+   * files are answered by {@link answer}). The server is started by the first request.
+   */
+  async server(projectId: string, token: string): Promise<ServerPreview | undefined> {
+    const project = await this.verify(projectId, token);
+    const current = await this.planOf(projectId, project.version);
+    if (current.plan.kind !== 'server') return undefined;
+    if (!this.servers) return NO_SERVERS;
+    const { key, state } = this.servers.open(projectId, current.hash, current.plan.plan, () => this.allFiles(projectId));
+    return this.serverPage(projectId, current.hash, state) ?? { kind: 'running', key, projectId, hash: current.hash };
+  }
+
+  /** Sends a request to the running server; a page of Wolfpack's when it could not answer. */
+  async forward(preview: Extract<ServerPreview, { kind: 'running' }>, request: ProxyRequest): Promise<Extract<ProxyReply, { kind: 'response' }> | PreviewPage> {
+    if (!this.servers) return NO_SERVERS;
+    const reply = await this.servers.forward(preview.key, request);
+    switch (reply.kind) {
+      case 'response':
+        return reply;
+      case 'failed':
+        return { kind: 'page', status: reply.why === 'request-too-large' ? 413 : reply.why === 'timeout' ? 504 : 502, title: 'The app did not answer', text: reply.message };
+      case 'gone':
+        return (reply.state && this.serverPage(preview.projectId, preview.hash, reply.state)) ?? { kind: 'page', status: 503, title: 'The server was stopped', text: 'The server of this preview was stopped (it was idle, or others needed the room). Reload the page to start it again.' };
+      default: {
+        const unreachable: never = reply;
+        throw new Error(`unknown proxy reply ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Wolfpack's page for a server that is not running, or undefined when it is. */
+  private serverPage(projectId: string, hash: string, state: PreviewServerState): PreviewPage | undefined {
+    switch (state.status) {
+      case 'starting':
+        return { kind: 'page', status: 200, title: 'Starting the server…', text: `${STEP_TEXT[state.step]} This page shows the app as soon as its server listens.`, refreshSeconds: 1 };
+      case 'running':
+        return undefined;
+      case 'failed':
+        return {
+          kind: 'page',
+          status: 200,
+          title: state.crashed ? 'The server stopped' : 'The server did not start',
+          text: state.crashed
+            ? 'The server of this version stopped while the preview was open. Repair it in Wolfpack, or open the preview again from Wolfpack to start it anew.'
+            : 'The server of this version did not start. Repair it in Wolfpack, then open the preview again.',
+          problem: state.problem,
+          command: state.command,
+          repairHref: `/projects/${projectId}`,
+        };
+      case 'unavailable':
+        // Not the project's fault: tried again by the next request.
+        this.servers?.retry(projectId, hash);
+        return { kind: 'page', status: 503, title: 'No preview for this app here', text: `This app is an HTTP server, and it cannot be run on this server: ${state.reason}.` };
+      default: {
+        const unreachable: never = state;
+        throw new Error(`unknown server state ${JSON.stringify(unreachable)}`);
       }
     }
   }

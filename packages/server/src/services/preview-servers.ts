@@ -1,0 +1,198 @@
+/**
+ * The running HTTP servers behind previews of server projects, one per project version: started in the sandbox on the first request to a link, stopped after
+ * WOLFPACK_PREVIEW_IDLE_MINUTES (10) without requests, at most WOLFPACK_PREVIEW_SERVERS (3) at
+ * once (starting one more stops the least recently used first), and all stopped when the
+ * Wolfpack server closes. A server that crashes, or never listens, stays "failed" with its output
+ * until its owner opens the preview again from Wolfpack (or a new version replaces it).
+ *
+ * A server is the project's own, never shared with another project whose files are the same (a
+ * copy bought in the Showcase, say): it holds what its users typed into it.
+ */
+import { Agent } from 'node:http';
+import type { ExecProblem, PreviewServer, PreviewServerStep, ServerPlan } from '@wolfpack/core/proof';
+import { startPreviewServer } from '@wolfpack/core/proof';
+import { forwardRequest, PROXY_LIMITS, type ProxyLimits, type ProxyReply, type ProxyRequest } from './preview-proxy.js';
+
+export type PreviewServerState =
+  | { status: 'starting'; step: PreviewServerStep }
+  | { status: 'running'; command: string }
+  /** `crashed`: it ran, then stopped by itself; otherwise it never listened. */
+  | { status: 'failed'; command: string; problem: ExecProblem; crashed: boolean }
+  | { status: 'unavailable'; reason: string };
+
+export interface PreviewServersOptions {
+  /** The sandbox's settings and WOLFPACK_PREVIEW_*; never passed to the servers themselves. */
+  env: NodeJS.ProcessEnv;
+  limits?: ProxyLimits;
+}
+
+interface Entry {
+  /** `{projectId}/{hash of the version's files}` */
+  key: string;
+  projectId: string;
+  state: PreviewServerState;
+  /** Stops the start, or the server once started. */
+  abort: AbortController;
+  server?: PreviewServer;
+  agent?: Agent;
+  /** Exchanges under way: a server is never idle while it answers. */
+  active: number;
+  idle?: NodeJS.Timeout;
+  /** The start under way (install and sandbox), settled once it has a result. */
+  startup?: Promise<void>;
+}
+
+/** Failures remembered (their pages), beyond the running servers. */
+const FAILURES_KEPT = 32;
+
+function settings(env: NodeJS.ProcessEnv): { idleMs: number; max: number } {
+  const minutes = Number(env['WOLFPACK_PREVIEW_IDLE_MINUTES']);
+  const servers = Number(env['WOLFPACK_PREVIEW_SERVERS']);
+  return {
+    // Fractions of a minute are allowed (tests, and servers that must stay lean).
+    idleMs: Number.isFinite(minutes) && minutes > 0 ? Math.round(minutes * 60_000) : 10 * 60_000,
+    max: Number.isInteger(servers) && servers > 0 ? servers : 3,
+  };
+}
+
+export class PreviewServers {
+  /** In order of use: the first is the least recently used. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly idleMs: number;
+  private readonly max: number;
+  private closing = false;
+
+  constructor(private readonly options: PreviewServersOptions) {
+    ({ idleMs: this.idleMs, max: this.max } = settings(options.env));
+  }
+
+  /**
+   * The state of the server of a project version (`hash` names its files) and the key to send it
+   * requests by, starting it when none is known. A server of another version of the project is
+   * stopped: it will not be asked again.
+   */
+  open(projectId: string, hash: string, plan: ServerPlan, files: () => Promise<Record<string, string>>): { key: string; state: PreviewServerState } {
+    const key = `${projectId}/${hash}`;
+    const known = this.entries.get(key);
+    if (known) {
+      this.touch(known);
+      return { key, state: known.state };
+    }
+    if (this.closing) return { key, state: { status: 'unavailable', reason: 'the Wolfpack server is shutting down' } };
+    for (const older of [...this.entries.values()].filter((e) => e.projectId === projectId)) void this.stop(older);
+    const entry: Entry = { key, projectId, state: { status: 'starting', step: 'installing' }, abort: new AbortController(), active: 0 };
+    this.entries.set(key, entry);
+    this.makeRoom(entry);
+    entry.startup = this.start(entry, plan, files);
+    return { key, state: entry.state };
+  }
+
+  /** Forgets a failure, so that the next request starts the server anew (its owner opened the preview again). */
+  retry(projectId: string, hash: string): void {
+    const key = `${projectId}/${hash}`;
+    const entry = this.entries.get(key);
+    if (entry && (entry.state.status === 'failed' || entry.state.status === 'unavailable')) this.entries.delete(key);
+  }
+
+  /**
+   * Sends one request to the running server of `key`. When the exchange fails because the server
+   * crashed meanwhile, the reply says so and the state of `key` is then its failure.
+   */
+  async forward(key: string, request: ProxyRequest): Promise<ProxyReply | { kind: 'gone'; state: PreviewServerState | undefined }> {
+    const entry = this.entries.get(key);
+    if (!entry?.server || !entry.agent || entry.state.status !== 'running') return { kind: 'gone', state: entry?.state };
+    entry.active += 1;
+    this.touch(entry);
+    const reply = await forwardRequest(entry.server.socketPath, entry.agent, request, this.options.limits ?? PROXY_LIMITS, () => {
+      entry.active -= 1;
+      this.touch(entry);
+    });
+    if (reply.kind === 'failed' && reply.why === 'connection') {
+      // A connection that failed is, most often, a server that just died: wait for its end to say which.
+      const gone = await Promise.race([entry.server.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref())]);
+      if (gone) return { kind: 'gone', state: this.entries.get(key)?.state };
+    }
+    return reply;
+  }
+
+  /** Stops every server and refuses new ones (the Wolfpack server is closing). */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.entries.values()].map((entry) => this.stop(entry)));
+  }
+
+  private touch(entry: Entry): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry);
+    entry.idle?.refresh();
+  }
+
+  private holdsProcess(entry: Entry): boolean {
+    return entry.state.status === 'starting' || entry.state.status === 'running';
+  }
+
+  /** Stops the least recently used servers until `incoming` fits, and forgets the oldest failures. */
+  private makeRoom(incoming: Entry): void {
+    const live = [...this.entries.values()].filter((e) => e !== incoming && this.holdsProcess(e));
+    for (const entry of live.slice(0, Math.max(0, live.length - (this.max - 1)))) void this.stop(entry);
+    const failures = [...this.entries.values()].filter((e) => !this.holdsProcess(e) && e !== incoming);
+    for (const entry of failures.slice(0, Math.max(0, failures.length - FAILURES_KEPT))) this.entries.delete(entry.key);
+  }
+
+  private async stop(entry: Entry): Promise<void> {
+    if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    clearTimeout(entry.idle);
+    entry.abort.abort();
+    entry.agent?.destroy();
+    // A start under way in the sandbox ends at once, and is waited for so that nothing of it
+    // outlives the stop. An install (outside the sandbox, bounded by its own time limit) is not:
+    // a shutdown would wait for it, and nothing is started after it once aborted.
+    const installing = entry.state.status === 'starting' && entry.state.step === 'installing';
+    if (!installing) await entry.startup;
+    await entry.server?.stop();
+  }
+
+  private async start(entry: Entry, plan: ServerPlan, files: () => Promise<Record<string, string>>): Promise<void> {
+    let started;
+    try {
+      started = await startPreviewServer(await files(), plan, {
+        env: this.options.env,
+        signal: entry.abort.signal,
+        onStep: (step) => {
+          if (entry.state.status === 'starting') entry.state = { status: 'starting', step };
+        },
+      });
+    } catch (error) {
+      entry.state = { status: 'unavailable', reason: `the server could not be started here (${(error as Error).message})` };
+      return;
+    }
+    if (!started.ok) {
+      entry.state = 'problem' in started ? { status: 'failed', command: started.command, problem: started.problem, crashed: false } : { status: 'unavailable', reason: started.unavailable };
+      return;
+    }
+    const { server } = started;
+    // Stopped (idle, evicted, closing) while it was starting.
+    if (entry.abort.signal.aborted) {
+      await server.stop();
+      return;
+    }
+    entry.server = server;
+    entry.agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    entry.state = { status: 'running', command: server.command };
+    entry.idle = setTimeout(() => this.idleCheck(entry), this.idleMs);
+    entry.idle.unref();
+    void server.exited.then((exit) => {
+      clearTimeout(entry.idle);
+      entry.agent?.destroy();
+      if (this.entries.get(entry.key) !== entry) return; // stopped by us
+      if (exit.reason === 'crashed') entry.state = { status: 'failed', command: exit.command, problem: exit.problem, crashed: true };
+      else this.entries.delete(entry.key); // its lifetime is over: the next request starts it again
+    });
+  }
+
+  private idleCheck(entry: Entry): void {
+    if (entry.active > 0) entry.idle?.refresh();
+    else void this.stop(entry);
+  }
+}
