@@ -4,6 +4,7 @@ import session from 'koa-session';
 import { AppError } from '@wolfpack/core';
 import './koa-session-types.js';
 import { paymentsConfigured, type ServerConfig } from './config/env.js';
+import { loadLimits } from './config/limits.js';
 import type { Database } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { commitSession } from './middleware/commit-session.js';
@@ -44,7 +45,7 @@ import { BillingService } from './services/billing-service.js';
 import { CapsuleService } from './services/capsule-service.js';
 import { ListingService } from './services/listing-service.js';
 import { LedgerService } from './services/ledger-service.js';
-import { PaymentService } from './services/payment-service.js';
+import { creditTopUp, PaymentService } from './services/payment-service.js';
 import { StripeGateway } from './services/stripe-gateway.js';
 import type { EngineRegistry } from './services/engine-registry.js';
 import { EnhancementService } from './services/enhancement-service.js';
@@ -111,7 +112,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   // Keys made once (Koa's cookies would build a keygrip for every request from a plain list).
   const koa = new Koa({ proxy: config.trustProxy, keys: new SigningKeys(sessionKeys) as unknown as string[] });
   const ledger = new LedgerService(db.orm, clock);
-  const referrals = new ReferralService(db.orm, ledger, { log, clock });
+  const limits = loadLimits(env);
+  const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
   const auth = new AuthService(db.orm, undefined, undefined, new PasswordHasher(passwordCost));
   const tokens = new TokenService(db.orm);
@@ -123,6 +125,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
   const enhancements = new EnhancementService(db.orm, engines, projects, log, ledger);
   const payments = new PaymentService(db.orm, ledger, StripeGateway.fromConfig(config.stripe), log, clock);
+  // A paid purchase shows a referred account is a real user: its referrers are paid from then on.
+  payments.registerFulfilment('top_up', creditTopUp, (checkout) => referrals.settle(checkout.userId));
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
   const capsules = new CapsuleService(db.orm, log, clock);
   const njin = new NjinService(db.orm, engines, payments, capsules, log, { clock });
@@ -136,8 +140,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       ? { notifier: new PostgresRunNotifier(config.databaseUrl, (sql, params) => db.orm.em.fork().getConnection().execute(sql, params), log, config.runPollMs) }
       : {}),
     onProjectSaved: async (run) => {
-      // Pays the referrers once, on the first completed build; never throws into the run.
-      await referrals.onFirstBuild(run.userId);
+      // Pays the referrers what a real user's build earns them (once); never throws into the run.
+      await referrals.settle(run.userId);
       await enhancements.linkRun(run.userId, run.idea, run.conversationId, run.projectId);
       // After linkRun: the capsule reads the enhancement the run came from.
       await capsules.recordRun(run);
@@ -208,7 +212,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  const routers = [authRoutes({ auth, tokens, referrals }), runRoutes(runs, config.sseHeartbeatMs),
+  const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), runRoutes(runs, config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),

@@ -105,12 +105,16 @@ describe('Pack Perks', () => {
     expect(sent).toEqual([{ username, password: 'correct-horse-battery', referralCode: code }]);
     expect(await visitor.evaluate(() => localStorage.getItem('referrerCode'))).toBeNull();
 
-    // The referrer earned the $5 sign-up reward and sees the new referral, still pending a build.
-    expect(await balance()).toBe(before + 500);
+    // The referrer sees the new referral, pending: nothing is paid until the friend buys credit,
+    // and the page says so, with the daily cap this server keeps.
+    expect(await balance()).toBe(before);
     await referrer.reload();
     await referrer.getByTestId('referrals-total').filter({ hasText: '1' }).waitFor();
     expect(await referrer.getByTestId('referrals-pending').textContent()).toBe('1');
-    expect(await referrer.getByTestId('referrals-earned').textContent()).toBe('$5.00');
+    expect(await referrer.getByTestId('referrals-earned').textContent()).toBe('$0.00');
+    const rules = await referrer.getByTestId('referrals-when-paid').textContent();
+    expect(rules).toContain('the $5.00 sign-up reward once your friend buys credit, and the $15.00 build reward once they have also completed a project build');
+    expect(rules).toContain('You receive at most $100.00 of rewards in 24 hours');
   });
 
   it('says nothing about a friend for a code the server does not know, and that the code is not known', async () => {
@@ -138,6 +142,7 @@ describe('Pack Perks', () => {
     await page.goto('/referrals');
     await page.getByTestId('sign-in-prompt').waitFor();
     await page.getByTestId('referral-generations').waitFor();
+    expect(await page.getByTestId('referrals-when-paid').textContent()).toContain('Accounts that only use their free credit earn nothing. Rewards one person receives in a day are capped.');
     expect(await page.getByTestId('referral-qr').count()).toBe(0);
   });
 });

@@ -141,6 +141,12 @@ export const referralStatsReply = z.object({
   creditsValueDollars: numberLike,
   /** Everyone in the chain below this user, per generation (1 = direct). */
   byLevel: z.array(z.object({ level: z.int(), referrals: countLike, earnedDollars: numberLike })),
+  /**
+   * When rewards are paid (the operator's settings): a referral counts once it buys credit or, when
+   * set, once its billed usage reaches qualifyingSpendDollars; one referrer receives at most
+   * dailyCapDollars in 24 hours (null: no cap).
+   */
+  rules: z.object({ qualifyingSpendDollars: numberLike.nullable(), dailyCapDollars: numberLike.nullable() }),
 });
 export type ReferralStatsReply = z.infer<typeof referralStatsReply>;
 

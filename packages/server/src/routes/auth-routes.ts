@@ -3,24 +3,33 @@ import { createTokenRequest, credentials, registerRequest, type AuthReply, type 
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import type { AuthService } from '../services/auth-service.js';
-import type { ReferralService } from '../services/referral-service.js';
+import { LookupThrottle } from '../services/lookup-throttle.js';
 import type { TokenService } from '../services/token-service.js';
 
 export interface AuthRoutesDeps {
   auth: AuthService;
   tokens: TokenService;
-  referrals: Pick<ReferralService, 'onSignup'>;
+  /** Accounts one client address may create per hour (WOLFPACK_SIGNUPS_PER_HOUR). */
+  signupsPerHour: number;
 }
 
 /** POST register/login/logout, GET me, and personal API tokens for the CLI. */
-export function authRoutes({ auth, tokens, referrals }: AuthRoutesDeps): Router {
+export function authRoutes({ auth, tokens, signupsPerHour }: AuthRoutesDeps): Router {
   const router = new Router({ prefix: '/api/auth' });
+  // Each account starts with free credit: one address making dozens is farming, not joining.
+  const signups = new LookupThrottle({
+    limit: signupsPerHour,
+    windowMs: 3_600_000,
+    refusal: (seconds) => `Too many accounts were created from your address. Try again in ${Math.ceil(seconds / 60)} minute(s).`,
+  });
   router.use(jsonBody('16kb'));
 
   router.post('/register', async (ctx) => {
-    const user = await auth.register(parseWith(registerRequest, ctx.request.body));
-    // The referrers' sign-up rewards; logged, never an error for the new user.
-    await referrals.onSignup(user.id);
+    const input = parseWith(registerRequest, ctx.request.body);
+    // Counted once the form is valid, so a typo does not use up an attempt; referrers are paid
+    // later, once the account shows it is a real user (ReferralService.settle).
+    signups.take(ctx.ip);
+    const user = await auth.register(input);
     await startSession(ctx, user.id);
     ctx.status = 201;
     ctx.body = { success: true, error: '', user: { username: user.username, plan: user.plan } } satisfies AuthReply;

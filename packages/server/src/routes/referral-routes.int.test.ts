@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balanceReply, referralCodeCheckReply, referralStatsReply, subscriptionStatusReply } from '@wolfpack/core';
+import { balanceReply, checkoutReply, referralCodeCheckReply, referralStatsReply, subscriptionStatusReply } from '@wolfpack/core';
 import { silentLogger } from '../logger.js';
 import { AuthService } from '../services/auth-service.js';
 import { LedgerService } from '../services/ledger-service.js';
 import { ReferralService } from '../services/referral-service.js';
 import { TestClient } from '../testing/http-client.js';
-import { readEvents } from '../testing/sse-client.js';
-import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import { completeBuild } from '../testing/sse-client.js';
+import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';
+import { testDatabases, type TestServer } from '../testing/test-server.js';
 
 const DAY_MS = 86_400_000;
 const PASSWORD = 'correct-horse';
@@ -20,14 +21,16 @@ interface Member {
 type Row = Record<string, unknown>;
 
 describe.each(testDatabases())('referrals on %s', (kind) => {
-  const servers: TestServer[] = [];
+  // Paid servers: a referral is paid for once the referred account buys credit (issue 32).
+  const servers = new Map<TestServer, PaidTestServer>();
   afterEach(async () => {
-    await Promise.all(servers.splice(0).map((s) => s.dispose()));
+    await Promise.all([...servers.values()].map((s) => s.dispose()));
+    servers.clear();
   });
   const start = async (options: { clock?: () => Date } = {}) => {
-    const server = await startTestServer(kind, options);
-    servers.push(server);
-    return server;
+    const paid = await startPaidTestServer(kind, options);
+    servers.set(paid.server, paid);
+    return paid.server;
   };
   const sql = (server: TestServer, query: string, params: unknown[] = []) => server.db.orm.em.fork().getConnection().execute<Row[]>(query, params);
 
@@ -40,6 +43,19 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     const [row] = await sql(server, 'select id from users where username_key = ?', [username]);
     return { client, id: String(row!.id), code: status.referralCode! };
   };
+  /** Shows the member is a real user: a $10 credit pack bought and paid through (fake) Stripe. */
+  const real = async (server: TestServer, member: { client: TestClient }) => {
+    const paid = servers.get(server)!;
+    const res = await member.client.post('/api/billing/top-up', { amountDollars: 10 });
+    expect(res.status, res.text).toBe(200);
+    const session = paid.fake.sessionByUrl(checkoutReply.parse(res.json).checkoutUrl)!;
+    expect((await paid.deliver(paid.fake.completeSession(session.id))).status).toBe(200);
+  };
+  const realJoin = async (server: TestServer, username: string, referralCode?: unknown): Promise<Member> => {
+    const member = await join(server, username, referralCode);
+    await real(server, member);
+    return member;
+  };
   const referredBy = async (server: TestServer, member: Member) =>
     (await sql(server, 'select referred_by from users where id = ?', [member.id]))[0]!.referred_by ?? null;
   /** The referral_reward entries caused by one user's event, as beneficiary id -> cents. */
@@ -47,21 +63,13 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     const rows = await sql(server, `select user_id, amount_cents from ledger_entries where kind = 'referral_reward' and reference like ?`, [`referral:${referred.id}:${event}:%`]);
     return new Map(rows.map((r: Row) => [String(r.user_id), Number(r.amount_cents)]));
   };
-  const build = async (server: TestServer, member: Member, idea: string) => {
-    const { status, events } = await readEvents(`${server.url}/api/wolfpack/stream`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: member.client.cookieHeader() },
-      body: JSON.stringify({ idea }),
-    });
-    expect(status).toBe(200);
-    expect(events.at(-1)!.event.type).toBe('complete');
-  };
+  const build = (server: TestServer, member: { client: TestClient }, idea: string) => completeBuild(server.url, member.client.cookieHeader(), idea);
 
   // Nine registrations cost nine scrypt hashes: slow on a loaded machine, hence the longer timeout.
   it('pays the sign-up reward seven generations up a chain: 500, 225, 100, 45, 20, 10, 5 cents, nothing to the 8th', async () => {
     const server = await start();
     const chain: Member[] = [await join(server, 'gen0')];
-    for (let i = 1; i <= 8; i++) chain.push(await join(server, `gen${i}`, chain[i - 1]!.code));
+    for (let i = 1; i <= 8; i++) chain.push(await realJoin(server, `gen${i}`, chain[i - 1]!.code));
     const newest = chain[8]!;
     expect(await referredBy(server, newest)).toBe(chain[7]!.id);
 
@@ -91,18 +99,23 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     const balance = balanceReply.parse((await chain[0]!.client.get('/api/billing/balance')).json);
     expect(balance).toMatchObject({ referralCode: chain[0]!.code, totalReferrals: 1, referralEarningsDollars: 9.05, balanceCents: 1500 + 905 });
     const middle = balanceReply.parse((await chain[7]!.client.get('/api/billing/balance')).json);
-    expect(middle).toMatchObject({ totalReferrals: 1, referralEarningsDollars: 5, balanceCents: 1500 + 500 });
+    expect(middle).toMatchObject({ totalReferrals: 1, referralEarningsDollars: 5, balanceCents: 1500 + 1000 + 500 });
   }, 120_000);
 
   it('pays $15 up the chain when the referred user first builds, and never again', async () => {
     const server = await start();
     const top = await join(server, 'top');
-    const referrer = await join(server, 'referrer', top.code);
+    const referrer = await realJoin(server, 'referrer', top.code);
     const builder = await join(server, 'builder', referrer.code);
     const before = referralStatsReply.parse((await referrer.client.get('/api/referrals')).json);
     expect(before).toMatchObject({ totalReferrals: 1, activeReferrals: 0, pendingReferrals: 1 });
 
+    // Built on the free credit alone: not yet a real user, so nothing is paid for it.
     await build(server, builder, 'A recipe tracker');
+    expect((await rewardsFor(server, builder, 'first_build')).size).toBe(0);
+    expect((await rewardsFor(server, builder, 'signup')).size).toBe(0);
+    // Its first purchase pays both rewards at once.
+    await real(server, builder);
     let paid = await rewardsFor(server, builder, 'first_build');
     expect(Object.fromEntries(paid)).toEqual({ [referrer.id]: 1500, [top.id]: 675 });
 
@@ -134,7 +147,7 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
       const member = await join(server, name, code);
       expect(await referredBy(server, member), name).toBeNull();
     }
-    const lower = await join(server, 'lower', owner.code.toLowerCase());
+    const lower = await realJoin(server, 'lower', owner.code.toLowerCase());
     expect(await referredBy(server, lower)).toBe(owner.id);
     expect(referralStatsReply.parse((await owner.client.get('/api/referrals')).json).totalReferrals).toBe(1);
     expect((await rewardsFor(server, lower, 'signup')).get(owner.id)).toBe(500);
@@ -158,22 +171,27 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     expect(again.status).toBe(409);
   });
 
-  it('pays a sign-up once when the reward is reported many times at once', async () => {
+  it('pays each reward once when a real user\'s rewards are settled many times at once', async () => {
     const server = await start();
     const referrer = await join(server, 'referrer');
-    // Registered without the route, so no reward has been paid yet.
+    // Registered without the route, and built before buying: no reward has been paid yet.
     const auth = new AuthService(server.db.orm);
     const quiet = await auth.register({ username: 'quiet', password: PASSWORD, referralCode: referrer.code });
-    const referrals = new ReferralService(server.db.orm, new LedgerService(server.db.orm), { log: silentLogger });
-    await Promise.all(Array.from({ length: 10 }, () => referrals.onSignup(quiet.id)));
+    const quietClient = new TestClient(server.url);
+    expect((await quietClient.post('/api/auth/login', { username: 'quiet', password: PASSWORD })).status).toBe(200);
+    await build(server, { client: quietClient }, 'A quiet build');
+    expect((await rewardsFor(server, quiet, 'first_build')).size).toBe(0);
+    // A purchase recorded without its webhook, so nothing has settled the rewards yet.
+    const ledger = new LedgerService(server.db.orm);
+    await ledger.post(quiet.id, { kind: 'top_up', amountCents: 1000, reference: `test-topup:${quiet.id}` });
+    const referrals = new ReferralService(server.db.orm, ledger, { log: silentLogger });
+    await Promise.all(Array.from({ length: 10 }, () => referrals.settle(quiet.id)));
     const paid = await rewardsFor(server, quiet, 'signup');
     expect(Object.fromEntries(paid)).toEqual({ [referrer.id]: 500 });
     const [rows] = await sql(server, 'select count(*) as n from referral_rewards where referred_user_id = ?', [quiet.id]);
-    expect(Number(rows!.n)).toBe(1);
-    expect(balanceReply.parse((await referrer.client.get('/api/billing/balance')).json).balanceCents).toBe(1500 + 500);
-    // First-build reports racing each other pay once too.
-    await Promise.all(Array.from({ length: 10 }, () => referrals.onFirstBuild(quiet.id)));
+    expect(Number(rows!.n)).toBe(2);
     expect(Object.fromEntries(await rewardsFor(server, quiet, 'first_build'))).toEqual({ [referrer.id]: 1500 });
+    expect(balanceReply.parse((await referrer.client.get('/api/billing/balance')).json).balanceCents).toBe(1500 + 500 + 1500);
   });
 
   it('draws another code when a new code collides with an existing one', async () => {
@@ -205,7 +223,7 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     const b = await join(server, 'chain-b', a.code);
     const c = await join(server, 'chain-c', b.code);
     expect((await b.client.request('DELETE', '/api/account')).status).toBe(200);
-    const d = await join(server, 'chain-d', c.code);
+    const d = await realJoin(server, 'chain-d', c.code);
     expect(Object.fromEntries(await rewardsFor(server, d, 'signup'))).toEqual({ [c.id]: 500, [a.id]: 100 });
     // The closed account's code is gone: it refers nobody any more.
     const e = await join(server, 'chain-e', b.code);
@@ -246,7 +264,7 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     const clock = () => now;
     const server = await start({ clock });
     const referrer = await join(server, 'decay-referrer');
-    await join(server, 'decay-referred', referrer.code);
+    await realJoin(server, 'decay-referred', referrer.code);
     const balance = async () => balanceReply.parse((await referrer.client.get('/api/billing/balance')).json);
     const decayEntries = async () =>
       (await sql(server, `select amount_cents, balance_after_cents from ledger_entries where user_id = ? and kind = 'referral_decay' order by id`, [referrer.id])).map((r: Row) => [

@@ -7,6 +7,8 @@ export interface LookupThrottleOptions {
   windowMs?: number;
   /** @default Date.now */
   now?: () => number;
+  /** The 429's sentence. @default "Too many lookups from your address. Try again in N second(s)." */
+  refusal?: (retryAfterSeconds: number) => string;
 }
 
 /** Clients tracked before windows that have ended are dropped. */
@@ -15,7 +17,7 @@ const PRUNE_ABOVE = 10_000;
 /**
  * Bounds how often one client address may ask a public lookup that answers yes or no about a
  * guessable value (is this referral code known?), so the answers cannot be harvested by trying
- * codes one after another. Kept in memory like the admin secret's throttle: nothing about it is
+ * codes one after another; also how often it may create accounts. Kept in memory like the admin secret's throttle: nothing about it is
  * worth keeping across a restart, and several servers each count their own lookups.
  */
 export class LookupThrottle {
@@ -23,11 +25,13 @@ export class LookupThrottle {
   private readonly limit: number;
   private readonly windowMs: number;
   private readonly now: () => number;
+  private readonly refusal: (retryAfterSeconds: number) => string;
 
   constructor(options: LookupThrottleOptions = {}) {
     this.limit = options.limit ?? 30;
     this.windowMs = options.windowMs ?? 60_000;
     this.now = options.now ?? Date.now;
+    this.refusal = options.refusal ?? ((seconds) => `Too many lookups from your address. Try again in ${seconds} second(s).`);
   }
 
   /** Counts one lookup of `client`; throws 429 (with when to retry) past the limit. */
@@ -37,7 +41,7 @@ export class LookupThrottle {
     if (times.length >= this.limit) {
       this.recent.set(client, times);
       const retryAfterSeconds = Math.max(1, Math.ceil((times[0]! + this.windowMs - now) / 1000));
-      throw new AppError('TOO_MANY_REQUESTS', `Too many lookups from your address. Try again in ${retryAfterSeconds} second(s).`, { retryAfterSeconds });
+      throw new AppError('TOO_MANY_REQUESTS', this.refusal(retryAfterSeconds), { retryAfterSeconds });
     }
     times.push(now);
     this.recent.set(client, times);

@@ -39,6 +39,10 @@ export interface ReferralServiceOptions {
   clock?: () => Date;
   /** Draws a referral code; tests inject collisions. */
   newCode?: () => string;
+  /** Billed engine usage (cents) that makes a referred account real; undefined: only a purchase does. */
+  qualifyingSpendCents?: number | undefined;
+  /** What one referrer may receive in 24 hours, in cents; rewards past it are not paid. */
+  dailyCapCents?: number;
 }
 
 type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
@@ -49,7 +53,11 @@ const FIRST_DECAY_AFTER_MS = (REFERRAL_ACTIVE_DAYS + REFERRAL_GRACE_DAYS + REFER
 const CODE_ATTEMPTS = 5;
 
 /**
- * Referral codes and rewards (issue 8). A reward is one row per (referred user, event, generation)
+ * Referral codes and rewards (issue 8). Nothing is paid for an account until it shows it belongs
+ * to a real user (issue 32): a paid credit purchase or, when the operator sets an amount, that much
+ * billed engine usage. Then its sign-up reward is paid, and its first-build reward once it has
+ * built too; throwaway accounts living on their free credit earn their referrers nothing. A reward
+ * is one row per (referred user, event, generation)
  * plus one ledger entry for its beneficiary, written together under the beneficiary's wallet lock:
  * the row's unique index and the entry's unique reference both make a reward happen once, however
  * often or concurrently the event is reported. The chain is read through users.referred_by, which
@@ -59,6 +67,8 @@ export class ReferralService {
   private readonly log: Logger;
   private readonly clock: () => Date;
   private readonly newCode: () => string;
+  private readonly qualifyingSpendCents: number | undefined;
+  private readonly dailyCapCents: number | undefined;
 
   constructor(
     private readonly orm: MikroORM,
@@ -68,7 +78,11 @@ export class ReferralService {
     this.log = options.log;
     this.clock = options.clock ?? (() => new Date());
     this.newCode = options.newCode ?? newReferralCode;
+    this.qualifyingSpendCents = options.qualifyingSpendCents;
+    this.dailyCapCents = options.dailyCapCents;
   }
+
+
 
   /**
    * The user's code, assigned on first read for accounts made before codes existed. Null for a
@@ -103,26 +117,41 @@ export class ReferralService {
     return (await this.orm.em.fork().count(User, { referralCode: code, status: 'active' })) > 0;
   }
 
-  /** $5 up the chain of a user who just registered. Never throws (a failure is logged). */
-  async onSignup(newUserId: string): Promise<void> {
-    await this.reward(newUserId, 'signup');
-  }
-
   /**
-   * $15 up the chain when the user's first project build completes. Called after every completed
-   * run: costs one indexed read for a user nobody referred and one more once paid; never throws.
+   * Pays what `userId`'s referrers are owed by now: $5 up the chain once the account is real, $15
+   * more once it has also built a project. Called after a completed build and a paid purchase
+   * (any number of times: each reward is paid once); one indexed read for a user nobody referred
+   * and two once everything is paid. Never throws (a failure is logged).
    */
-  async onFirstBuild(userId: string): Promise<void> {
+  async settle(userId: string): Promise<void> {
+    let owed: ReferralEvent[];
     try {
-      const em = this.orm.em.fork();
-      const user = await em.findOne(User, { id: userId }, { fields: ['referredBy'] });
-      if (!user?.referredBy) return;
-      if (await em.count(ReferralReward, { referredUserId: userId, event: 'first_build' })) return;
+      owed = await this.owedFor(userId);
     } catch (error) {
-      this.log.warn('referral first-build check failed', error);
+      this.log.warn('referral check failed', error);
       return;
     }
-    await this.reward(userId, 'first_build');
+    for (const event of owed) await this.reward(userId, event);
+  }
+
+  private async owedFor(userId: string): Promise<ReferralEvent[]> {
+    const em = this.orm.em.fork() as Sql;
+    const user = await em.findOne(User, { id: userId }, { fields: ['referredBy'] });
+    if (!user?.referredBy) return [];
+    const paid = new Set((await em.execute<Array<{ event: ReferralEvent }>>('select distinct event from referral_rewards where referred_user_id = ?', [userId])).map((r) => r.event));
+    if (paid.has('signup') && paid.has('first_build')) return [];
+    const [facts] = await em.execute<Array<{ bought: unknown; spent: string | number | null; built: unknown }>>(
+      `select exists (select 1 from ledger_entries where user_id = ? and kind = 'top_up') as bought,
+              (select -sum(amount_cents) from ledger_entries where user_id = ? and kind = 'engine_usage') as spent,
+              exists (select 1 from conversations where user_id = ? and project_id is not null) as built`,
+      [userId, userId, userId],
+    );
+    const real = truthy(facts?.bought) || (this.qualifyingSpendCents !== undefined && Number(facts?.spent ?? 0) >= this.qualifyingSpendCents);
+    if (!real) return [];
+    const owed: ReferralEvent[] = [];
+    if (!paid.has('signup')) owed.push('signup');
+    if (!paid.has('first_build') && truthy(facts?.built)) owed.push('first_build');
+    return owed;
   }
 
   /**
@@ -198,6 +227,10 @@ export class ReferralService {
         referrals: Number(below.find((b) => Number(b.level) === i + 1)?.referrals ?? 0),
         earnedDollars: centsToDollars(earnedByLevel.get(i + 1) ?? 0),
       })),
+      rules: {
+        qualifyingSpendDollars: this.qualifyingSpendCents === undefined ? null : centsToDollars(this.qualifyingSpendCents),
+        dailyCapDollars: this.dailyCapCents === undefined ? null : centsToDollars(this.dailyCapCents),
+      },
     };
   }
 
@@ -236,6 +269,10 @@ export class ReferralService {
           // Closed accounts in the chain get nothing (checked under the lock, not from an older read).
           const status = await sql.execute<Array<{ status: string }>>('select status from users where id = ?', [beneficiary.id]);
           if (status[0]?.status !== 'active') return;
+          if (await this.overDailyCap(sql, beneficiary.id, cents)) {
+            this.log.info(`referral ${event} reward for generation ${level} not paid: the referrer reached the daily cap`);
+            return;
+          }
           const inserted = await sql.execute<Array<{ id: string }>>(
             `insert into referral_rewards (id, beneficiary_id, referred_user_id, event, level, amount_cents, decayed_cents, granted_at)
              values (?, ?, ?, ?, ?, ?, 0, ?) on conflict (referred_user_id, event, level) do nothing returning id`,
@@ -255,6 +292,14 @@ export class ReferralService {
     }
   }
 
+  /** Whether `cents` more would take what the referrer received in the last 24 hours past the cap. */
+  private async overDailyCap(sql: Sql, beneficiaryId: string, cents: number): Promise<boolean> {
+    if (this.dailyCapCents === undefined) return false;
+    const since = new Date(this.clock().getTime() - DAY_MS);
+    const [row] = await sql.execute<Array<{ today: string | number | null }>>('select sum(amount_cents) as today from referral_rewards where beneficiary_id = ? and granted_at > ?', [beneficiaryId, since]);
+    return Number(row?.today ?? 0) + cents > this.dailyCapCents;
+  }
+
   /** The referrers above a user, nearest first, at most seven generations. */
   private async chainAbove(userId: string): Promise<Array<{ id: string; level: number }>> {
     const rows = await (this.orm.em.fork() as Sql).execute<Array<{ id: string; level: number }>>(
@@ -267,6 +312,11 @@ export class ReferralService {
     );
     return rows.map((r) => ({ id: r.id, level: Number(r.level) }));
   }
+}
+
+/** PGlite and PostgreSQL both answer booleans; a driver may still answer 't' or 1. */
+function truthy(value: unknown): boolean {
+  return value === true || value === 't' || value === 1 || value === '1';
 }
 
 /** How much of a reward expiry and decay have taken by `now`. */

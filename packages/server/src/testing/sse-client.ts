@@ -33,3 +33,14 @@ export async function readEvents(
   }
   return { status: res.status, headers: res.headers, events };
 }
+
+/** Runs one build of `idea` as the signed-in holder of `cookie`; its stream must end in `complete`. */
+export async function completeBuild(baseUrl: string, cookie: string, idea: string): Promise<ReceivedEvent[]> {
+  const { status, events, body } = await readEvents(`${baseUrl}/api/wolfpack/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ idea }),
+  });
+  if (status !== 200 || events.at(-1)?.event.type !== 'complete') throw new Error(`The build of "${idea}" did not complete: ${status} ${body ?? events.at(-1)?.event.type}`);
+  return events;
+}

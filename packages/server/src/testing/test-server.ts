@@ -71,7 +71,8 @@ export async function startTestServer(
     passwordCost: TEST_PASSWORD_COST,
     ...serverOptions,
     // Generated code runs in the sandbox only in the tests about it (a page check takes seconds).
-    env: { WOLFPACK_SANDBOX: 'off', ...serverOptions.env },
+    // Every test signs its users up from 127.0.0.1: the per-address bound only where it is the subject.
+    env: { WOLFPACK_SANDBOX: 'off', WOLFPACK_SIGNUPS_PER_HOUR: '100000', ...serverOptions.env },
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(lease?.database ? { database: lease.database } : {}),

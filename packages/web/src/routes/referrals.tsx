@@ -14,6 +14,7 @@ import { PageHeader, SectionCard } from '../components/section-card';
 import { LoadingBlock, SignInPrompt } from '../components/sign-in-prompt';
 import { QrCodeCanvas } from '../components/qr-code-canvas';
 import { ReferralCard } from '../components/referral-card';
+import { ReferralRules } from '../components/referral-rules';
 import { RewardTile } from '../components/reward-tile';
 import { directReferralCents, generationRewards, workedExample } from '../lib/referral-rewards';
 
@@ -54,10 +55,11 @@ export function ReferralsPage() {
 
       <SectionCard icon={<Sparkles className="h-5 w-5" aria-hidden />} title="How rewards work" testId="referrals-how">
         <ol className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-          <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_SIGNUP_CENTS)} text="when a friend signs up with your link" />
+          <RewardTile icon={<UserPlus className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_SIGNUP_CENTS)} text="when a friend who signed up with your link buys credit" />
           <RewardTile icon={<Hammer className="h-4 w-4" aria-hidden />} amount={formatCents(REFERRAL_FIRST_BUILD_CENTS)} text="when their first project build completes" />
           <RewardTile icon={<Gift className="h-4 w-4" aria-hidden />} amount={formatCents(directReferralCents())} text="for every direct referral in all" highlight />
         </ol>
+        <ReferralRules rules={stats.data?.rules ?? null} />
         <div>
           <h3 className="flex items-center gap-2 text-sm font-semibold">
             <Network className="h-4 w-4 text-brand" aria-hidden />

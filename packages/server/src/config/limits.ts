@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+const count = (name: string) => z.coerce.number().int(`${name} must be a whole number`).min(0, `${name} must be 0 or more`);
+const positive = (name: string) => z.coerce.number().int(`${name} must be a whole number`).min(1, `${name} must be at least 1`);
+
+/**
+ * The operator's limits against abuse (issue 32), each with a default that a real person never
+ * meets. Read from the environment like the rest of the configuration (documented in README.md);
+ * a value that does not parse stops the server at start with the variable's name.
+ */
+const limitsSchema = z.object({
+  /** Accounts one client address may create per hour. */
+  WOLFPACK_SIGNUPS_PER_HOUR: positive('WOLFPACK_SIGNUPS_PER_HOUR').default(10),
+  /**
+   * Billed engine usage (cents) after which a referred account counts as a real user, besides a
+   * paid credit purchase, which always does. Unset: only a purchase does (free credit pays builds).
+   */
+  WOLFPACK_REFERRAL_QUALIFYING_SPEND_CENTS: positive('WOLFPACK_REFERRAL_QUALIFYING_SPEND_CENTS').optional(),
+  /** Referral rewards one referrer may receive in 24 hours, in cents; past it a reward is not paid. */
+  WOLFPACK_REFERRAL_DAILY_CAP_CENTS: count('WOLFPACK_REFERRAL_DAILY_CAP_CENTS').default(10_000),
+  /** Builds one user may have running at once. */
+  WOLFPACK_CONCURRENT_RUNS_PER_USER: positive('WOLFPACK_CONCURRENT_RUNS_PER_USER').default(3),
+  /** njin keys one user may hold (revoked keys do not count). */
+  WOLFPACK_NJIN_KEYS_PER_USER: positive('WOLFPACK_NJIN_KEYS_PER_USER').default(10),
+});
+
+export interface AbuseLimits {
+  signupsPerHour: number;
+  referralQualifyingSpendCents: number | undefined;
+  referralDailyCapCents: number;
+  concurrentRunsPerUser: number;
+  njinKeysPerUser: number;
+}
+
+/** Reads the limits from the environment; throws a readable error naming the variable. */
+export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
+  const parsed = limitsSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    signupsPerHour: e.WOLFPACK_SIGNUPS_PER_HOUR,
+    referralQualifyingSpendCents: e.WOLFPACK_REFERRAL_QUALIFYING_SPEND_CENTS,
+    referralDailyCapCents: e.WOLFPACK_REFERRAL_DAILY_CAP_CENTS,
+    concurrentRunsPerUser: e.WOLFPACK_CONCURRENT_RUNS_PER_USER,
+    njinKeysPerUser: e.WOLFPACK_NJIN_KEYS_PER_USER,
+  };
+}
