@@ -159,7 +159,12 @@ const MATRIX: Record<string, RouteCase> = {
   },
 
   'GET /api/admin/metrics': { visitor: [401], other: [401], admin: [200] },
+  // The operator grants the owner a licence, then revokes it (before the owner's own requests).
+  'PUT /api/admin/njin-licences/:username': { visitor: [401], other: [401], admin: [200], body: () => ({ until: '2099-12-31' }) },
+  'DELETE /api/admin/njin-licences/:username': { visitor: [401], other: [401], admin: [200] },
   'GET /api/referrals': { visitor: NEED_ACCOUNT, other: [200] },
+  // Public: the sign-up form asks before saying "invited by a friend".
+  'GET /api/referrals/code/:code': { visitor: [200], other: [200] },
   'GET /api/subscription/status': { visitor: NEED_ACCOUNT, other: [200] },
   'GET /api/account': { visitor: NEED_ACCOUNT, other: [200] },
   'DELETE /api/account': { visitor: NEED_ACCOUNT, other: OK, last: 2 },
@@ -188,6 +193,8 @@ function fill(path: string, ids: Ids): string {
   filled = filled.replace(':token', ids.previewToken).replace('{*path}', 'index.html').replace(':slug', ids.capsuleSlug);
   if (filled === '/api/listings/draft') filled += `?projectId=${ids.projectId}`;
   if (filled === '/api/njin/snippet') filled += `?apiKey=${ids.apiKey}`;
+  filled = filled.replace(':username', 'matrix-owner');
+  filled = filled.replace(':code', 'WPBOGUS1');
   return filled;
 }
 
