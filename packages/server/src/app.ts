@@ -56,6 +56,7 @@ import { PreviewServers } from './services/preview-servers.js';
 import { PreviewService } from './services/preview-service.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
 import { SecretBox } from './services/secret-box.js';
+import { SubscriptionCloser } from './services/subscription-closer.js';
 import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
@@ -225,7 +226,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     experimentRoutes({ experiments: new ExperimentService(db.orm, runs, clock) }),
     adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), njin, adminSecret, gate: { now: () => clock().getTime() } }),
     referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
-    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats }),
+    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats, subscriptions: new SubscriptionCloser(db.orm, payments, log) }),
   ];
   for (const router of routers) {
     koa.use(router.routes());

@@ -45,6 +45,8 @@ describe('Account', () => {
     await page.getByTestId('cancel-account').click();
     const dialog = page.getByTestId('cancel-account-dialog');
     await dialog.waitFor();
+    // It says what ends with the account: the subscription, keys, listings and public capsules.
+    expect(await dialog.textContent()).toContain('Your njin subscription is cancelled (it ends with the period already paid for) and your njin keys stop working; your Showcase listings are taken down (copies already bought stay with their buyers) and your capsules become private.');
     const confirm = dialog.getByTestId('confirm-cancel-account');
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByTestId('cancel-account-username').fill(`${username}x`);

@@ -3,14 +3,17 @@ import type { AccountReplyJson, SavingsReplyJson } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import type { AccountService } from '../services/account-service.js';
 import type { StatsService } from '../services/stats-service.js';
+import type { SubscriptionCloser } from '../services/subscription-closer.js';
 
 export interface AccountRoutesDeps {
   accounts: AccountService;
   stats: StatsService;
+  /** Cancels a closed account's njin subscription at Stripe. */
+  subscriptions: Pick<SubscriptionCloser, 'closeFor'>;
 }
 
 /** The Account page (and Cancel Account) and the Savings dashboard it links to. */
-export function accountRoutes({ accounts, stats }: AccountRoutesDeps): Router {
+export function accountRoutes({ accounts, stats, subscriptions }: AccountRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/account', async (ctx) => {
@@ -18,7 +21,11 @@ export function accountRoutes({ accounts, stats }: AccountRoutesDeps): Router {
   });
 
   router.delete('/account', async (ctx) => {
-    await accounts.close(requireUser(ctx).id);
+    const { id } = requireUser(ctx);
+    await accounts.close(id);
+    // After the commit: Stripe is told only about an account that is closed. Not acknowledged
+    // yet, it is tried again in the background; the account is closed either way.
+    await subscriptions.closeFor(id);
     // The stored sessions are gone already; this also expires the caller's cookie.
     ctx.session = null;
     ctx.body = { success: true };

@@ -47,8 +47,11 @@ export class AccountService {
    * Cancel Account: in one transaction the user row is anonymised (its name freed, its password
    * unusable, its referral code gone) and every personal record is deleted: sessions, API tokens,
    * secrets, the card, projects (their files and versions cascade), folders, runs (their events
-   * and usage cascade) and enhancements. The ledger, holds, wallet and referral rewards stay,
-   * attached to the anonymised row, so the books still add up.
+   * and usage cascade) and enhancements. What the account exposed or paid for ends with it
+   * (issue 32): its njin keys are revoked, its Showcase listings unpublished (copies already
+   * bought stay with their buyers) and its capsules made private; the njin subscription is
+   * cancelled at Stripe after the commit (SubscriptionCloser). The ledger, holds, wallet and
+   * referral rewards stay, attached to the anonymised row, so the books still add up.
    */
   async close(userId: string): Promise<void> {
     await this.orm.em.fork().transactional(async (em) => {
@@ -68,12 +71,17 @@ export class AccountService {
       await em.nativeDelete(Project, { userId });
       await em.nativeDelete(Folder, { userId });
       await em.nativeDelete(LoginFailure, { usernameKey: user.usernameKey });
+      const now = this.clock();
+      const sql = em as typeof em & { execute(sql: string, params?: unknown[]): Promise<unknown> };
+      await sql.execute('update njin_api_keys set revoked_at = ? where user_id = ? and revoked_at is null', [now, userId]);
+      await sql.execute('update listings set deleted_at = ?, updated_at = ? where user_id = ? and deleted_at is null', [now, now, userId]);
+      await sql.execute('update capsules set is_public = ? where user_id = ? and is_public', [false, userId]);
       await em.nativeUpdate(
         User,
         { id: userId },
         {
           status: 'closed',
-          closedAt: this.clock(),
+          closedAt: now,
           username: `closed-${userId.slice(0, 8)}`,
           // Not a name anyone can type (':' is not allowed in usernames), so the old name is free.
           usernameKey: `closed:${userId}`,

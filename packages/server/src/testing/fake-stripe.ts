@@ -98,7 +98,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
   const subscriptionMetadata = new Map<string, Record<string, string>>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   const requests: StripeRequestRecord[] = [];
-  const failures: Array<{ method: string; prefix: string; status: number }> = [];
+  const failures: Array<{ method: string; prefix: string; status: number; times: number }> = [];
   let base = '';
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -261,7 +261,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     }
     try {
       const key = authenticate(req);
-      const failure = failures.find((f) => f.method === method && url.pathname.startsWith(f.prefix));
+      const failure = failures.find((f) => f.method === method && url.pathname.startsWith(f.prefix) && f.times > 0);
+      if (failure) failure.times -= 1;
       if (failure) throw new StripeApiError(failure.status, { type: 'api_error', message: 'An unknown error occurred' }, { 'stripe-should-retry': 'false' });
       if (method === 'POST' && raw && !/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? '')) {
         throw invalid('Invalid request (check that your POST content type is application/x-www-form-urlencoded). If you have any questions, we can help at https://support.stripe.com/.');
@@ -319,9 +320,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     sessionByUrl(checkoutUrl: string): FakeSession | undefined {
       return [...sessions.values()].find((s) => s.url === checkoutUrl);
     },
-    /** Answers requests of `method` under `prefix` with an api_error of `status` from now on. */
-    failRequests(method: string, prefix: string, status = 500) {
-      failures.push({ method, prefix, status });
+    /** Answers requests of `method` under `prefix` with an api_error of `status` from now on (or the next `times` of them). */
+    failRequests(method: string, prefix: string, status = 500, times = Number.POSITIVE_INFINITY) {
+      failures.push({ method, prefix, status, times });
     },
     /** An event as Stripe sends it, around a copy of `object`. */
     event(type: string, object: object): Stripe.Event {

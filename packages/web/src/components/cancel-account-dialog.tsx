@@ -49,7 +49,7 @@ export function CancelAccountDialog({ open, onOpenChange, username, onClosed }: 
       open={open}
       onOpenChange={onOpenChange}
       title="Cancel your account?"
-      description="You are signed out everywhere, your personal data is removed and your username is freed. Remaining credits are not refunded. This cannot be undone."
+      description="You are signed out everywhere, your personal data is removed and your username is freed. Your njin subscription is cancelled (it ends with the period already paid for) and your njin keys stop working; your Showcase listings are taken down (copies already bought stay with their buyers) and your capsules become private. Remaining credits are not refunded. This cannot be undone."
       icon={<UserX className="h-5 w-5" aria-hidden />}
       iconClass="bg-red-50 text-red-600 dark:bg-red-500/15 dark:text-red-400"
       busy={cancel.isPending}
