@@ -19,6 +19,9 @@ const PASSWORD = 'correct-horse-battery';
 const STRIPE_KEY = 'sk_test_wolfpack_cli_0123456789';
 const WEBHOOK_SECRET = 'whsec_wolfpack_cli_test';
 const ROLES = ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code'];
+/** The priced engine's cents per 1,000 tokens. */
+const PRICE = 220;
+const ESTIMATE_LINE = /^Estimated cost: \$\d+\.\d\d–\$\d+\.\d\d \(from a typical plan's size at the engines' prices\)\.$/m;
 
 let home: string;
 
@@ -165,15 +168,16 @@ describe('with a priced engine and Stripe', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    // Answers like the demo engines, so a run can complete; billed 15 cents per 1,000 tokens, which
-    // lets a new account's $15 pay for Planning but not hold Building's worst case.
+    // Answers like the demo engines, so a run can complete; billed $2.20 per 1,000 tokens, at which a
+    // whole run costs more than a new account's $15: its balance runs out partway (issue 29: the
+    // calls it can pay for still run, each with the output cap the balance pays).
     engine = await startFakeOpenAIServer({
       fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)] }),
     });
     stripe = await startFakeStripe({ secretKey: STRIPE_KEY });
     server = await startTestServer({
       env: {
-        WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 15 }]),
+        WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: PRICE }]),
         STRIPE_SECRET_KEY: STRIPE_KEY,
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_API_BASE: stripe.url,
@@ -225,25 +229,34 @@ describe('with a priced engine and Stripe', () => {
     expect(build.stderr).toContain(
       `wolfpack: ${String(last['error'])} The run is paused; once credits are in (\`wolfpack topup 25\` prints a checkout link), resume it with: wolfpack attach ${runId}\n`,
     );
+    // Before the run, what it would probably cost: a line for people, a field of the run's first JSON line.
+    expect(build.stderr).toMatch(ESTIMATE_LINE);
+    expect(events[0]).toMatchObject({ eventId: 1, type: 'run', estimate: { basis: 'plan size and engine prices', pastRuns: 0, engines: [{ key: 'alpha', pricePer1kTokensCents: PRICE }] } });
     const run = runInfoReply.parse(await apiGet(server.url, user.token, `/api/wolfpack/runs/${runId}`)).run;
     expect(run.status).toBe('interrupted');
 
-    // Planning ran and was billed at the engine's price.
-    const { history } = json<{ history: UsageRow[] }>(await user.wolfpack(['usage', '--json']));
-    expect(history.map((row) => row.role)).toEqual(['Planning']);
-    const planning = Math.round(Number(history[0]!.billedDollars) * 100);
-    expect(planning).toBe(Math.ceil((history[0]!.totalTokens * 15) / 1000));
-    expect(await user.balanceCents()).toBe(1500 - planning);
+    // The stages before the one it could not pay for ran, billed at the engine's price; the balance never went below zero.
+    const { history } = json<{ history: UsageRow[] }>(await user.wolfpack(['usage', '--json', '--limit', '100']));
+    expect(history.map((row) => row.role)).toContain('Planning');
+    for (const row of history) expect(Math.round(Number(row.billedDollars) * 100)).toBeLessThanOrEqual(Math.ceil((row.totalTokens * PRICE) / 1000));
+    const spent = history.reduce((sum, row) => sum + Math.round(Number(row.billedDollars) * 100), 0);
+    expect(spent).toBeGreaterThan(0);
+    expect(await user.balanceCents()).toBe(1500 - spent);
+    // What the run cost so far came with the events, up to what it was billed.
+    const costs = events.flatMap((event) => (event.type === 'cost' ? [event['spentCents'] as number] : []));
+    expect(costs.length).toBeGreaterThan(0);
+    expect(costs.at(-1)).toBe(spent);
 
     // Without credits, attaching resumes the run, which pauses again at once: still exit 4.
     const again = await user.wolfpack(['attach', runId]);
     expect(again.code, again.stderr).toBe(EXIT_PAYMENT_REQUIRED);
     expect(again.stderr).toMatch(/^wolfpack: Not enough credits: .* resume it with: wolfpack attach [0-9a-f-]{36}\n$/m);
+    expect(await user.balanceCents()).toBe(1500 - spent);
 
     const topup = await user.wolfpack(['topup', '100']);
     expect(topup.code, topup.stderr).toBe(0);
     await pay(topup.stdout.trim());
-    expect(await user.balanceCents()).toBe(1500 - planning + 10_000 + 400);
+    expect(await user.balanceCents()).toBe(1500 - spent + 10_000 + 400);
 
     // The stored events end with the pause; attach replays it as history and follows the run to the end.
     const attached = await user.wolfpack(['attach', runId, '--json'], { timeoutMs: 60_000 });
@@ -257,9 +270,31 @@ describe('with a priced engine and Stripe', () => {
     const after = json<{ history: UsageRow[] }>(await user.wolfpack(['usage', '--json', '--limit', '100'])).history;
     expect(after.map((row) => row.role)).toEqual(expect.arrayContaining(['Planning', 'Building']));
     for (const row of after) expect(ROLES).toContain(row.role);
+    // The work done before the pause was kept: Planning ran once.
     expect(after.filter((row) => row.role === 'Planning')).toHaveLength(1);
     const billed = after.reduce((sum, row) => sum + Math.round(Number(row.billedDollars) * 100), 0);
     expect(await user.balanceCents()).toBe(1500 + 10_000 + 400 - billed);
+    expect(all.flatMap((event) => (event.type === 'cost' ? [event['spentCents']] : [])).at(-1)).toBe(billed);
+  }, 120_000);
+
+  it('a build the balance pays for shows the estimate before it starts and what it cost so far as it goes', async () => {
+    const user = await newUser(server, 'watcher');
+    const topup = await user.wolfpack(['topup', '100']);
+    await pay(topup.stdout.trim());
+    const before = await user.balanceCents();
+    const build = await user.wolfpack(['build', 'a habit tracker'], { timeoutMs: 60_000 });
+    expect(build.code, build.stderr).toBe(0);
+    expect(build.stderr).toMatch(ESTIMATE_LINE);
+    const lines = build.stdout.split('\n');
+    // One line per charge, each with the run's total so far.
+    const costs = lines.flatMap((line) => /^\[cost\] \$(\d+\.\d\d) so far$/.exec(line)?.slice(1) ?? []).map((d) => Math.round(Number(d) * 100));
+    expect(costs.length).toBeGreaterThan(1);
+    expect(costs).toEqual([...costs].sort((a, b) => a - b));
+    expect(costs.at(-1)).toBe(before - (await user.balanceCents()));
+    // The estimate's range holds what the run cost.
+    const [low, high] = /Estimated cost: \$(\d+\.\d\d)–\$(\d+\.\d\d)/.exec(build.stderr)!.slice(1).map((d) => Math.round(Number(d) * 100));
+    expect(low).toBeLessThanOrEqual(costs.at(-1)!);
+    expect(high).toBeGreaterThanOrEqual(costs.at(-1)!);
   }, 120_000);
 
   it('build --max-cost stops the run at its own limit: exit 4, and no resume hint', async () => {

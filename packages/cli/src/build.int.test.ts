@@ -101,6 +101,9 @@ describe('from a script', () => {
     expect(result.stdout).toMatch(/Not proven: .*not executed: no sandbox on this server/);
     expect(result.stdout + result.stderr).not.toContain('\u001B[');
     expect(result.stderr).toMatch(/^Note: Demo engines are active/);
+    // Before the run, what it would cost; the demo engines cost nothing, so no line says what it cost so far.
+    expect(result.stderr).toContain('\nEstimated cost: free (these engines cost nothing).\n');
+    expect(lines.some((line) => line.startsWith('[cost]'))).toBe(false);
   });
 
   it('says once, before the run, why the verdict is "not proven" and the command that fixes it (issue 28)', async () => {
@@ -127,7 +130,13 @@ describe('from a script', () => {
     const out = join(home, 'attach-out');
     const again = await wolfpack(['attach', runId, '--json', '--out', out]);
     expect(again.code, again.stderr).toBe(0);
-    expect(jsonLines(again.stdout)).toEqual(jsonLines(first.stdout));
+    // The same events; the build's first line also carried what the run was estimated to cost.
+    const built = jsonLines(first.stdout);
+    expect(built[0]).toMatchObject({ type: 'run', estimate: { lowCents: 0, highCents: 0 } });
+    const replayed = jsonLines(again.stdout);
+    expect(replayed[0]).not.toHaveProperty('estimate');
+    delete built[0]!['estimate'];
+    expect(replayed).toEqual(built);
     const since = jsonLines((await wolfpack(['attach', runId, '--json', '--since', '5'])).stdout);
     expect(since[0]?.eventId).toBe(6);
     expect(Object.keys(await filesIn(out)).length).toBeGreaterThan(0);

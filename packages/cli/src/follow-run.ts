@@ -1,4 +1,4 @@
-import { AppError, projectDetailReply, runInfoReply, type PipelineRole } from '@wolfpack/core';
+import { AppError, projectDetailReply, runInfoReply, type PipelineRole, type RunEstimateReply } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
 import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from './exit-code.js';
@@ -21,6 +21,8 @@ export interface FollowOptions {
   strict?: boolean | undefined;
   /** Exit non-zero unless the verdict is passed: 3 when it failed, 5 when it is not proven. */
   requireProof?: boolean | undefined;
+  /** What the run would probably cost, asked before it started (`build`): under `--json`, a field of its `run` line. */
+  estimate?: RunEstimateReply | undefined;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   const only = source.kind === 'repair' ? REPAIR_STAGES : source.kind === 'attach' && source.after > 0 ? await stagesOf(api, source.runId) : undefined;
   let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined, only);
   const reporter: RunReporter = output.json
-    ? jsonReporter(io)
+    ? jsonReporter(io, options.estimate)
     : output.live
       ? liveReporter(io.stderr, state, wantsColor(io.stderr, io.env, context.globals.color))
       : plainReporter(io);

@@ -130,7 +130,7 @@ export function createProgram(io: CliIo): Command {
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate finds problems (default: exit 0, problems listed)')
     .option('--require-proof', 'exit 3 when Proven Code failed and 5 when it proved nothing (not run: no sandbox on the server)')
-    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; a stage that could cost more is stopped before it calls any engine (default: no limit but your balance)').argParser(costLimit))
+    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents: no engine call is given more than what is left of it (default: no limit but your balance)').argParser(costLimit))
     .addHelpText('after', RUN_HELP)
     .action(async (idea: string, options: BuildOptions, command: Command) => (await import('./commands/build.js')).build(idea, options, await ctx(command)));
 
@@ -143,7 +143,7 @@ export function createProgram(io: CliIo): Command {
     .option('--force', 'write into --out even if the folder has files in it')
     .option('--strict', 'exit 3 when the Proven Code gate still finds problems (default: exit 0, problems listed)')
     .option('--require-proof', 'exit 3 when Proven Code still fails and 5 when it proved nothing (not run: no sandbox on the server)')
-    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents; a stage that could cost more is stopped before it calls any engine (default: no limit but your balance)').argParser(costLimit))
+    .addOption(new Option('--max-cost <cents>', 'the most this run may spend, in cents: no engine call is given more than what is left of it (default: no limit but your balance)').argParser(costLimit))
     .addHelpText('after', REPAIR_HELP + RUN_HELP)
     .action(async (id: string, options: RepairOptions, command: Command) => (await import('./commands/repair.js')).repair(id, options, await ctx(command)));
 

@@ -1,4 +1,4 @@
-import type { PipelineEvent, PipelineRole, VerificationSummary } from '@wolfpack/core';
+import { formatCents, type PipelineEvent, type PipelineRole, type RunEstimateReply, type VerificationSummary } from '@wolfpack/core';
 import type { CliIo } from './io.js';
 import { verdictSummaryLines } from './proof-report.js';
 import type { RunState } from './run-state.js';
@@ -15,13 +15,15 @@ export interface RunReporter {
 /**
  * `--json`: each event as one JSON line on stdout, the event as the server sent it with its
  * number first as `eventId` (log events have an `id` of their own). Nothing else goes to stdout;
- * word of the connection goes to stderr.
+ * word of the connection goes to stderr. `estimate` (what the run would probably cost, asked
+ * before it started) goes with the run's `run` event as its `estimate` field.
  */
-export function jsonReporter(io: CliIo): RunReporter {
+export function jsonReporter(io: CliIo, estimate?: RunEstimateReply): RunReporter {
   return {
     update(item) {
-      if (item.type === 'event') io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event })}\n`);
-      else io.stderr.write(`${connectionLine(item)}\n`);
+      if (item.type !== 'event') io.stderr.write(`${connectionLine(item)}\n`);
+      else if (item.event.type === 'run' && estimate !== undefined) io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event, estimate })}\n`);
+      else io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event })}\n`);
     },
     close: async () => {},
   };
@@ -54,6 +56,8 @@ export function eventLine(event: PipelineEvent, state: RunState): string {
       const verdict = status === 'failed' ? 'finished with problems' : 'done';
       return `[stage] ${role} ${verdict} in ${event.executionTime}s${by}, ${progress.percent}% of the run`;
     }
+    case 'cost':
+      return `[cost] ${formatCents(event.spentCents)} so far`;
     case 'log':
       return `[log] ${event.level === 'info' || event.level === 'success' ? '' : `${event.level}: `}${event.message}`;
     case 'complete':

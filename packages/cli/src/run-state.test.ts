@@ -36,6 +36,13 @@ function play(events: Array<PipelineEvent | RunStreamItem>, state: RunState = in
 const statuses = (state: RunState) => state.stages.map((s) => s.status);
 
 describe('reduceRun', () => {
+  it('keeps what the run cost so far from its cost events, and shows each as a line', () => {
+    expect(initialRunState().spentCents).toBeUndefined();
+    const state = play([{ type: 'run', runId: RUN, conversationId: RUN }, { type: 'cost', spentCents: 4 }, { type: 'cost', spentCents: 1250 }]);
+    expect(state.spentCents).toBe(1250);
+    expect(eventLine({ type: 'cost', spentCents: 1250 }, state)).toBe('[cost] $12.50 so far');
+  });
+
   it('starts with five pending stages and takes the run id from the first event', () => {
     const state = play([{ type: 'run', runId: RUN, conversationId: RUN }]);
     expect(state.runId).toBe(RUN);

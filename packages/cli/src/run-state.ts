@@ -49,6 +49,8 @@ export interface RunState {
   /** Set while the connection is being re-established ('Reconnecting…'); cleared by the next event. */
   notice: string | undefined;
   outcome: RunOutcome | undefined;
+  /** What the run has been charged so far, in cents (its latest `cost` event); undefined before one, and on free engines. */
+  spentCents: number | undefined;
   /** Local lines added so far, for their keys. */
   localLines: number;
 }
@@ -71,6 +73,7 @@ export function initialRunState(runId?: string, only?: readonly PipelineRole[]):
     log: [],
     notice: undefined,
     outcome: undefined,
+    spentCents: undefined,
     localLines: 0,
   };
 }
@@ -129,6 +132,8 @@ function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'eve
       });
       return { ...state, stages, cycle, cycles, progress, progressAt: now };
     }
+    case 'cost':
+      return { ...state, spentCents: event.spentCents };
     case 'log':
       return { ...state, log: [...state.log, { key: event.id, level: event.level, message: event.message, timestamp: event.timestamp }].slice(-LOG_LINES) };
     case 'complete': {

@@ -1,8 +1,9 @@
 /**
  * A run that runs out of credits (issue 8): with a priced engine (a local OpenAI-compatible fake
- * that answers like the demo engines), a new user's $15 covers Planning but not Building. The
- * build screen shows the server's sentence with "Add credits", keeps the run across a reload, and
- * resumes it after a top-up.
+ * that answers like the demo engines), a whole run costs more than a new user's $15, so the
+ * balance runs out partway (issue 29: the calls it can pay for still run). The build screen shows
+ * the server's sentence with "Add credits", keeps the run across a reload, and resumes it after a
+ * top-up. Before a run it shows what the run would probably cost, and during it what it cost so far.
  */
 import type { ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
@@ -12,17 +13,26 @@ import { adjustBalance } from './billing-helpers';
 import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
 import { saveShot, signUpViaApi, skipEnhanceTip } from './helpers';
 
-/** Cents per 1,000 tokens: Planning's worst case fits in $15, Building's does not. */
-const PRICE = 15;
+/** Cents per 1,000 tokens: a whole run (about 5,000 tokens) costs more than $15. */
+const PRICE = 220;
+
+/** "$12.34" → 1234. */
+const centsOf = (dollars: string) => Math.round(Number(dollars.replace(/[^\d.]/g, '')) * 100);
 
 describe('Home: a run that runs out of credits', () => {
   const browser = useBrowser();
   let engine: OpenAIFakeServer;
   let server: TestServer;
+  /** Polishing's answer waits this long, so a test can see the run under way. */
+  let polishingDelayMs = 0;
 
   beforeAll(async () => {
     engine = await startFakeOpenAIServer({
-      fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)] }),
+      fallback: (request) => {
+        const messages = (request.body as { messages: ChatMessage[] }).messages;
+        const polishing = messages.some((m) => m.role === 'system' && typeof m.content === 'string' && m.content.includes('Polishing engine'));
+        return { kind: 'stream', deltas: [demoReply(messages)], headersDelayMs: polishing ? polishingDelayMs : 0 };
+      },
     });
     server = await startTestServer({
       env: {
@@ -51,6 +61,10 @@ describe('Home: a run that runs out of credits', () => {
     expect(await callout.getByTestId('add-credits-link').getAttribute('href')).toBe('/settings#buy-credits');
     expect(await callout.getByRole('button', { name: 'Resume' }).isEnabled()).toBe(true);
     expect(await page.locator('[data-testid="stage-row-1"][data-status="complete"]').count()).toBe(1);
+    // What the stages that ran cost, all of which the balance paid: it never went below zero.
+    const spent = centsOf((await page.getByTestId('run-cost').textContent()) ?? '');
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(1500);
     await saveShot(page, 'run-payment-required');
 
     // Add credits leads to the packs; coming back, the run is still there to resume.
@@ -82,5 +96,48 @@ describe('Home: a run that runs out of credits', () => {
     expect(first[1]).toMatch(/^\d{1,3}(,\d{3})*$/);
     expect(first[2]).toMatch(/^\$\d+\.\d{2}$/);
     await saveShot(page, 'settings-recent-usage', { fullPage: true });
+  });
+
+  it('shows what a run would cost before it starts, and what it cost so far while it runs', async () => {
+    const page = await browser.newPage({ baseUrl: server.url });
+    const username = uniqueUsername('watcher');
+    await signUpViaApi(page, username);
+    const balance = await adjustBalance(server, username, 20_000);
+    await page.goto('/');
+    await skipEnhanceTip(page);
+    // No idea, no estimate.
+    expect(await page.getByTestId('run-estimate').count()).toBe(0);
+    await page.getByTestId('prompt-input').fill('A habit tracker with daily streaks');
+    const estimate = page.getByTestId('run-estimate');
+    await estimate.waitFor();
+    const line = (await estimate.textContent()) ?? '';
+    expect(line).toMatch(/^Estimated cost: \$\d+\.\d\d–\$\d+\.\d\d$/);
+    expect(await estimate.getAttribute('title')).toContain("from a typical plan's size at the engines' prices");
+    const [low, high] = line.match(/\$\d+\.\d\d/g)!.map(centsOf);
+    await saveShot(page, 'run-estimate', { fullPage: true });
+
+    polishingDelayMs = 5000;
+    try {
+      await page.getByTestId('start-button').click();
+      // While Polishing's engine works, the earlier stages' cost shows.
+      const soFar = page.getByTestId('run-cost').filter({ hasText: /^Cost so far: \$\d+\.\d\d$/ });
+      await soFar.waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('run-phase').textContent()).toBe('Running');
+      expect(centsOf((await soFar.textContent()) ?? '')).toBeGreaterThan(0);
+      await saveShot(page, 'run-cost-so-far', { fullPage: true });
+      // The estimate is for the next run: not shown while this one goes.
+      expect(await page.getByTestId('run-estimate').count()).toBe(0);
+    } finally {
+      polishingDelayMs = 0;
+    }
+    await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
+    const total = page.getByTestId('run-cost').filter({ hasText: /^Cost of this run: \$\d+\.\d\d$/ });
+    await total.waitFor();
+    const cost = centsOf((await total.textContent()) ?? '');
+    // What the run cost is what left the balance, and within the estimate's range.
+    const chip = page.getByTestId('user-menu-balance-chip');
+    await chip.filter({ hasText: `$${((balance - cost) / 100).toFixed(2)}` }).waitFor();
+    expect(cost).toBeGreaterThanOrEqual(low!);
+    expect(cost).toBeLessThanOrEqual(high!);
   });
 });

@@ -250,11 +250,23 @@ describe('Showcase', () => {
     const projectId = await buildProjectViaApi(seller, `${word} planner`);
     const listingId = await createListingViaApi(seller, { projectId, title: `${word} planner`, visibility: 'commercial', priceCents: 1999 });
 
+    // The prompts are what a buyer pays for: a signed-out visitor and a user who has not bought
+    // read that they come with the purchase, never the prompts; the seller reads them.
+    const visitor = await newPage();
+    await visitor.goto(`/showcase/${listingId}`);
+    const locked = 'The original and enhanced prompts come with the purchase: buy this project to read them.';
+    expect(await visitor.getByTestId('listing-prompts-locked').textContent()).toContain(locked);
+    expect(await visitor.getByTestId('listing-prompts').count()).toBe(0);
+    await seller.goto(`/showcase/${listingId}`);
+    expect(await seller.getByTestId('prompt-original').textContent()).toContain(word);
+
     const buyer = await newPage();
     await signUpViaApi(buyer, uniqueUsername('payer'));
     await buyer.goto(`/showcase/${listingId}`);
     const button = buyer.getByTestId('purchase-button');
     expect(await button.textContent()).toBe('Buy for $19.99');
+    expect(await buyer.getByTestId('listing-prompts-locked').textContent()).toContain(locked);
+    expect(await buyer.getByTestId('prompt-original').count()).toBe(0);
 
     // A refusal: the server's error in a toast, and the button works again.
     await buyer.route('**/purchase', (route) =>
@@ -288,6 +300,10 @@ describe('Showcase', () => {
     const delivered = await shop.deliver(shop.stripe.completeSession(session!.id));
     expect(delivered.status).toBe(200);
     await buyer.locator('[data-testid="purchase-card"][data-state="owned"]').waitFor({ timeout: 15_000 });
+    // Bought: the prompts show.
+    await buyer.getByTestId('prompt-original').waitFor();
+    expect(await buyer.getByTestId('prompt-original').textContent()).toContain(word);
+    expect(await buyer.getByTestId('listing-prompts-locked').count()).toBe(0);
     await buyer.getByTestId('open-copy').click();
     await buyer.getByTestId('project-detail').waitFor();
   });

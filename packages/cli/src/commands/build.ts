@@ -4,6 +4,7 @@ import { readAttachments } from '../attachments.js';
 import { loggedInApi, type CommandContext } from '../context.js';
 import { checkEngines } from '../engine-check.js';
 import { enhancePrompt } from '../enhance-prompt.js';
+import { showEstimate } from '../run-estimate.js';
 import { followToEnd, type FollowOptions } from '../follow-run.js';
 import { schemaUsageError } from '../usage-error.js';
 import { checkOutputDir } from '../write-project.js';
@@ -20,7 +21,7 @@ export interface BuildOptions extends FollowOptions {
   continue?: string | undefined;
   /** Enhance the idea first (2 passes of 4 engines, with the same attachments) and build from the result. */
   enhance?: boolean | undefined;
-  /** `--max-cost CENTS`: the most the run may spend; a stage that could pass it is stopped before it calls any engine. */
+  /** `--max-cost CENTS`: the most the run may spend; no engine call is given more than what is left of it. */
   maxCost?: number | undefined;
 }
 
@@ -28,7 +29,8 @@ export interface BuildOptions extends FollowOptions {
  * `wolfpack build "idea"`: checks the request on this side with core's schemas (so a blank idea
  * or an oversized attachment never reaches the server), shows the demo notice when the server
  * has no real engines, with `--enhance` enhances the idea first (the same view as `wolfpack
- * enhance`, on stderr), starts the run and follows it to the end (see followToEnd).
+ * enhance`, on stderr), shows what the run would probably cost (see showEstimate), starts the run
+ * and follows it to the end (see followToEnd), with what it cost so far as it goes.
  */
 export async function build(idea: string, options: BuildOptions, context: CommandContext): Promise<void> {
   const { cwd } = context.io;
@@ -55,7 +57,8 @@ export async function build(idea: string, options: BuildOptions, context: Comman
     request = enhancedRequest(request, enhanced);
   }
 
-  await followToEnd(context, api, { kind: 'start', request }, { ...options, out });
+  const estimate = await showEstimate(context, api, request);
+  await followToEnd(context, api, { kind: 'start', request }, { ...options, out, estimate });
 }
 
 /** The run's request with the enhanced prompt as its idea (which links the enhancement to the project). */

@@ -1,3 +1,4 @@
+import { formatCents } from '@wolfpack/core';
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import type { RunReporter } from '../run-report.js';
@@ -14,7 +15,7 @@ export interface RunViewProps {
 /**
  * The live view of a run: its stages (the five, or those a repair run does, named in the title;
  * pending, spinner while running, ✔ when done, ✘ when the gate did not pass), a
- * progress bar with percent, elapsed time and time left, and the newest lines of the activity
+ * progress bar with percent, elapsed time, time left and what the run cost so far, and the newest lines of the activity
  * log coloured by level. Elapsed time keeps ticking between events while the run goes on.
  */
 export function RunView({ state, color }: RunViewProps) {
@@ -40,6 +41,7 @@ export function RunView({ state, color }: RunViewProps) {
         <Text color={paint('cyan')}>{'█'.repeat(filled)}</Text>
         <Text dimColor={color}>{'░'.repeat(BAR_WIDTH - filled)}</Text> {String(percent).padStart(3)}%
         {times ? `  elapsed ${formatDuration(times.elapsedSeconds)}  ETA ${formatDuration(times.remainingSeconds)}` : ''}
+        {state.spentCents !== undefined ? `  cost so far ${formatCents(state.spentCents)}` : ''}
       </Text>
       {state.notice !== undefined && <Text color={paint('yellow')}>{state.notice}</Text>}
       <Text> </Text>

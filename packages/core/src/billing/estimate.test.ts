@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ESTIMATE_BASES, ESTIMATE_MODEL, estimateRun, PAST_RUNS_FOR_ESTIMATE, PAST_RUNS_LOOKED_AT, percentile, planEstimate, repricedRunCents, stageCalls, stagePrices } from './estimate.js';
+import { ESTIMATE_BASES, ESTIMATE_MODEL, estimateBasisText, estimateLine, estimateRun, PAST_RUNS_FOR_ESTIMATE, PAST_RUNS_LOOKED_AT, percentile, planEstimate, repricedRunCents, stageCalls, stagePrices } from './estimate.js';
 
 describe('run estimate', () => {
   it('prices each stage at the engine it starts on, as the runner assigns them', () => {
@@ -105,5 +105,13 @@ describe('run estimate', () => {
     expect(estimateRun(input, [40, 45, 50, 55, 60, 65, 70, 75, 80, 200])).toEqual({ lowCents: 60, highCents: 80, basis: 'your past runs', pastRuns: 10 });
     expect(ESTIMATE_BASES).toEqual(['plan size and engine prices', 'your past runs']);
     expect([PAST_RUNS_FOR_ESTIMATE, PAST_RUNS_LOOKED_AT]).toEqual([3, 20]);
+  });
+
+  it('is shown as one line, with what it is drawn from', () => {
+    expect(estimateLine({ lowCents: 12, highCents: 40 })).toBe('Estimated cost: $0.12–$0.40');
+    expect(estimateLine({ lowCents: 1250, highCents: 1250 })).toBe('Estimated cost: about $12.50');
+    expect(estimateLine({ lowCents: 0, highCents: 0 })).toBe('Estimated cost: free (these engines cost nothing)');
+    expect(estimateBasisText({ basis: 'your past runs', pastRuns: 3 })).toBe("from your last 3 runs at today's prices");
+    expect(estimateBasisText({ basis: 'plan size and engine prices', pastRuns: 0 })).toBe("from a typical plan's size at the engines' prices");
   });
 });

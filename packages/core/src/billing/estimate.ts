@@ -5,7 +5,7 @@
  * engines report, call by call.
  */
 import { PIPELINE_STAGES, type PipelineRole } from '../schemas/events.js';
-import { callCostCents } from './money.js';
+import { callCostCents, formatCents } from './money.js';
 
 /** What the range is drawn from (the API's `basis`). */
 export const ESTIMATE_BASES = ['plan size and engine prices', 'your past runs'] as const;
@@ -144,4 +144,22 @@ export function estimateRun(input: PlanEstimateInput, pastRunCents: readonly num
     return { lowCents: percentile(pastRunCents, 0.5), highCents: percentile(pastRunCents, 0.9), basis: 'your past runs', pastRuns: pastRunCents.length };
   }
   return { ...planEstimate(input), basis: 'plan size and engine prices', pastRuns: 0 };
+}
+
+/**
+ * The estimate as the build screen and `wolfpack build` show it before a run: "Estimated cost:
+ * $0.12–$0.40", one amount when the range is one, "free" on engines that cost nothing.
+ */
+export function estimateLine(estimate: CentsRange): string {
+  const { lowCents, highCents } = estimate;
+  if (highCents === 0) return 'Estimated cost: free (these engines cost nothing)';
+  if (lowCents === highCents) return `Estimated cost: about ${formatCents(highCents)}`;
+  return `Estimated cost: ${formatCents(lowCents)}–${formatCents(highCents)}`;
+}
+
+/** What the range is drawn from, in words: the user's own runs, or the plan-size model. */
+export function estimateBasisText(estimate: Pick<RunEstimate, 'basis' | 'pastRuns'>): string {
+  return estimate.basis === 'your past runs'
+    ? `from your last ${estimate.pastRuns} ${estimate.pastRuns === 1 ? 'run' : 'runs'} at today's prices`
+    : "from a typical plan's size at the engines' prices";
 }

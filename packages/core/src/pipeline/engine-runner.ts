@@ -1,6 +1,9 @@
 import { AppError } from '../errors.js';
 import { EngineError, type ChatMessage, type ContentPart, type Engine, type EngineResult } from '../engines/engine.js';
 import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
+import { IMAGE_INPUT_CHARS } from '../billing/call-caps.js';
+import { GrantWithdrawn, type CallBudget, type CallGrant, type StageKey } from '../billing/call-purse.js';
+import { callCostCents } from '../billing/money.js';
 import type { LogLevel, PipelineRole } from '../schemas/events.js';
 
 /** Why a call was made: repairs are refunded when the Proven Code gate still fails. */
@@ -20,6 +23,11 @@ export interface EngineCallRecord {
   costMillicents: number;
   /** The engine's price when the call was made, cents per 1,000 tokens (billing rounds per call). */
   pricePer1kTokensCents: number;
+  /**
+   * What the call is billed: its cost rounded up to whole cents, never more than it held (see
+   * CallPurse); its cost when the run has no budget.
+   */
+  billedCents: number;
   purpose: CallPurpose;
 }
 
@@ -27,7 +35,7 @@ export interface StageCall {
   system: string;
   user: string;
   images?: ContentPart[];
-  /** @default MAX_OUTPUT_TOKENS_PER_CALL: every call is bounded, so a stage's worst case is too. */
+  /** The engine's output cap for this call; the budget may give it less. @default MAX_OUTPUT_TOKENS_PER_CALL */
   maxTokens?: number;
   /** @default 'stage' */
   purpose?: CallPurpose;
@@ -37,54 +45,37 @@ export interface StageCall {
 
 export type Emit = (level: LogLevel, message: string) => void;
 
-/**
- * A stage's gate may let its calls start at once while what it guards is confirmed beside them
- * (a hold taken while the engines work, when what is known says it will be granted). Every call
- * still waits for `confirmed` before its answer is used or recorded; should it fail, the stage's
- * calls in flight are cancelled and each fails with its reason.
- */
-export interface GateInFlight {
-  confirmed: Promise<void>;
-}
-
-/** What a stage's gate answers: nothing once it passed, or a confirmation that comes while the calls run. */
-export type StageGate = () => Promise<void | GateInFlight> | void | GateInFlight;
-
-interface OpenGate {
-  confirmed: Promise<void>;
-  /** Aborted with the confirmation's failure. */
-  signal: AbortSignal;
-}
-
 /** Engine kinds that will fail the same way on every call: skip the engine for the rest of the run. */
 const PERMANENT = new Set(['auth', 'model_not_found', 'quota']);
+
+/** A call the budget refused, or whose hold failed: the run's answer, never an engine's failure. */
+class NotGranted {
+  constructor(readonly reason: unknown) {}
+}
 
 /**
  * Gives each stage its engine (stage n uses modelOrder[n mod count]) and falls back to the next
  * engine in modelOrder when one keeps failing (its own retries are the adapter's), telling the
- * activity feed. A stage fails only when no engine can do it.
+ * activity feed. A stage fails only when no engine can do it. With a budget, every call first gets
+ * its output cap and hold from it, on the engine it is about to call; a refusal stops the stage.
  */
 export class EngineRunner {
   private readonly dead = new Map<string, string>();
-  /** What the current stage must do before its first engine call, and that work once started. */
-  private gate: { open: () => Promise<OpenGate | undefined>; passed?: Promise<OpenGate | undefined> } | null = null;
+  /** The stage under way: what its calls are held and recorded for. */
+  private stage: StageKey | null = null;
 
   constructor(
     private readonly engines: readonly Engine[],
     private readonly onCall: (record: EngineCallRecord) => void,
     private readonly signal?: AbortSignal,
+    private readonly budget?: CallBudget,
   ) {
     if (engines.length === 0) throw new AppError('SERVICE_UNAVAILABLE', 'No engine is configured.');
   }
 
-  /**
-   * Sets what must happen before the current stage's first engine call (its reservation), or
-   * nothing. It runs once however many calls the stage makes, in parallel or not; every call waits
-   * for it and fails with it, and no engine is called before it succeeded, unless it answers a
-   * {@link GateInFlight}. A stage that calls no engine never runs it.
-   */
-  beforeFirstCall(open: StageGate | null): void {
-    this.gate = open ? { open: async () => inFlight(await open()) } : null;
+  /** The stage whose calls come next (its position in the run is what its holds are keyed by). */
+  startStage(stage: StageKey): void {
+    this.stage = stage;
   }
 
   /** The engine a stage starts with. */
@@ -105,19 +96,12 @@ export class EngineRunner {
     const signals = [this.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     signal?.throwIfAborted();
-    // Outside the fallback loop: a refused reservation is the run's answer, not an engine's failure.
-    const gate = this.gate ? await (this.gate.passed ??= this.gate.open()) : undefined;
-    const callSignal = gate ? (signal ? AbortSignal.any([signal, gate.signal]) : gate.signal) : signal;
+    const messages = buildMessages(call);
+    const stage = this.stage ?? { position, cycle, role };
     for (const [i, engine] of candidates.entries()) {
-      callSignal?.throwIfAborted();
+      signal?.throwIfAborted();
       try {
-        const result = await engine.complete({
-          messages: buildMessages(call),
-          maxTokens: call.maxTokens ?? MAX_OUTPUT_TOKENS_PER_CALL,
-          ...(callSignal ? { signal: callSignal } : {}),
-        });
-        // An answer counts (and is billed) only under a confirmed gate.
-        if (gate) await gate.confirmed;
+        const { result, billedCents } = await this.granted(engine, messages, call, stage, signal);
         this.onCall({
           engineKey: engine.key,
           stage: role,
@@ -129,12 +113,13 @@ export class EngineRunner {
           attempts: result.attempts,
           costMillicents: Math.round(engine.pricePer1kTokensCents * result.usage.totalTokens),
           pricePer1kTokensCents: engine.pricePer1kTokensCents,
+          billedCents,
           purpose: call.purpose ?? 'stage',
         });
         return { text: result.text, engine, result };
       } catch (error) {
-        // The gate was refused after the calls started: that is the stage's answer.
-        if (gate?.signal.aborted) throw gate.signal.reason;
+        // Refused (or its hold failed): that is the stage's answer, not this engine's failure.
+        if (error instanceof NotGranted) throw error.reason;
         // Cancelled, not failed: no fallback, no warning.
         if (signal?.aborted) throw error;
         const reason = error instanceof EngineError ? error.message : `Engine ${engine.key} failed: ${(error as Error).message}`;
@@ -146,19 +131,53 @@ export class EngineRunner {
     }
     throw new AppError('BAD_GATEWAY', `No engine could complete ${role}. ${failures.join(' ')}`);
   }
+
+  /**
+   * One call on `engine` under its grant: the output cap the budget gives it, and an answer that
+   * counts only once its hold is in. A call whose hold (taken beside it) was refused is cancelled
+   * uncharged and asked for again; what the budget refuses stops the stage.
+   */
+  private async granted(engine: Engine, messages: ChatMessage[], call: StageCall, stage: StageKey, signal: AbortSignal | undefined): Promise<{ result: EngineResult; billedCents: number }> {
+    const maxOutputTokens = call.maxTokens ?? MAX_OUTPUT_TOKENS_PER_CALL;
+    for (;;) {
+      signal?.throwIfAborted();
+      let grant: CallGrant;
+      try {
+        grant = this.budget
+          ? await this.budget.grant({ stage, engineKey: engine.key, pricePer1kTokensCents: engine.pricePer1kTokensCents, inputChars: messageChars(messages), maxOutputTokens })
+          : unbudgeted(engine, maxOutputTokens);
+      } catch (error) {
+        throw new NotGranted(error);
+      }
+      const callSignal = grant.signal ? (signal ? AbortSignal.any([signal, grant.signal]) : grant.signal) : signal;
+      let result: EngineResult;
+      try {
+        result = await engine.complete({ messages, maxTokens: grant.maxTokens, ...(callSignal ? { signal: callSignal } : {}) });
+        // An answer counts (and is billed) only under a confirmed hold.
+        await grant.confirmed;
+      } catch (error) {
+        grant.done(null);
+        const refused = grant.signal?.aborted ? (grant.signal.reason as unknown) : undefined;
+        if (refused instanceof GrantWithdrawn) continue;
+        if (refused !== undefined) throw new NotGranted(refused);
+        throw error;
+      }
+      return { result, billedCents: grant.done(result.usage.totalTokens) };
+    }
+  }
 }
 
-/** A gate's answer, with a signal that cancels the stage's calls should its confirmation fail. */
-function inFlight(answer: void | GateInFlight): OpenGate | undefined {
-  if (!answer) return undefined;
-  const aborter = new AbortController();
-  const confirmed = answer.confirmed.catch((error: unknown) => {
-    aborter.abort(error);
-    throw error;
-  });
-  // Every call awaits it; a stage whose calls all failed first must not leave it unhandled.
-  confirmed.catch(() => {});
-  return { confirmed, signal: aborter.signal };
+/** A call without a budget: the engine's full cap, nothing held, billed at its cost. */
+function unbudgeted(engine: Engine, maxTokens: number): CallGrant {
+  return { maxTokens, heldCents: 0, done: (tokens) => (tokens === null ? 0 : callCostCents(engine.pricePer1kTokensCents, tokens)) };
+}
+
+/** The characters a call sends, what its input is held for (an image counts as IMAGE_INPUT_CHARS). */
+export function messageChars(messages: readonly ChatMessage[]): number {
+  return messages.reduce((sum, m) => {
+    if (typeof m.content === 'string') return sum + m.content.length;
+    return sum + m.content.reduce((n, part) => n + (part.type === 'text' ? part.text.length : IMAGE_INPUT_CHARS), 0);
+  }, 0);
 }
 
 function buildMessages(call: StageCall): ChatMessage[] {

@@ -45,9 +45,8 @@ export {
   type PipelineStreamEvent,
   type StageRecord,
 } from './run-pipeline.js';
-export type { CallPurpose, EngineCallRecord, GateInFlight } from './engine-runner.js';
+export { messageChars, type CallPurpose, type EngineCallRecord } from './engine-runner.js';
 export type { FailedRepair, RunMemory } from './run-memory.js';
-export type { StageBudget } from './run-pipeline.js';
 export { parsePlan, formatPlan, type PlannedFile, type ProjectPlan } from './plan.js';
 export { scriptedEngine, systemOf, userOf, type ScriptedAnswer, type ScriptedEngine } from './testing-engines.js';
 // njin's consensus iteration verifies candidates with esbuild/TypeScript: server-only, like the pipeline.

@@ -2,12 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { demoReply } from '../demo/demo-reply.js';
 import { EngineError } from '../engines/engine.js';
-import { PIPELINE_STAGES, type LogEvent, type StageEvent } from '../schemas/events.js';
+import { holdWithin } from '../billing/call-caps.js';
+import { CallPurse, GrantWithdrawn } from '../billing/call-purse.js';
+import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
+import { PIPELINE_STAGES, type CostEvent, type LogEvent, type StageEvent } from '../schemas/events.js';
 import { runPipeline, type PipelineCheckpoint, type PipelineInput, type PipelineOutcome } from './run-pipeline.js';
 import { formatFileBlock } from './file-blocks.js';
 import { scriptedEngine, systemOf, userOf, type ScriptedAnswer } from './testing-engines.js';
 
-type Event = StageEvent | LogEvent;
+type Event = StageEvent | LogEvent | CostEvent;
 
 async function collect(input: PipelineInput): Promise<{ events: Event[]; outcome: PipelineOutcome }> {
   const events: Event[] = [];
@@ -116,33 +119,48 @@ describe('runPipeline', () => {
     expect(logs(events).some((m) => m.startsWith('Kept the earlier app.js'))).toBe(true);
   });
 
-  it('reserves a stage once, just before its first engine call, and never for a stage that calls none', async () => {
+  it('asks the budget before each engine call, on the engine it calls, sends the cap it gives, and never asks for a stage that calls none', async () => {
     const engine = demo('alpha');
-    const reserved: string[] = [];
+    const granted: string[] = [];
     const { events } = await collect({
       idea: 'A recipe tracker for busy cooks',
       engines: [engine],
-      beforeStageCalls: async (stage) => {
-        reserved.push(`${stage.role}@${engine.calls.length}`);
-        expect(stage.worstCase.tokens).toBeGreaterThan(0);
-        await new Promise((r) => setTimeout(r, 5));
+      budget: {
+        grant: async (request) => {
+          const cap = 3000 + granted.push(`${request.stage.role}@${engine.calls.length}`);
+          expect(request).toMatchObject({ engineKey: 'alpha', pricePer1kTokensCents: 0, maxOutputTokens: MAX_OUTPUT_TOKENS_PER_CALL });
+          expect(request.inputChars).toBeGreaterThan(500);
+          await new Promise((r) => setTimeout(r, 5));
+          return { maxTokens: cap, heldCents: 0, done: () => 0 };
+        },
       },
     });
-    // Building's four files are asked for in parallel: one reservation, before any of them.
-    // Checking finds nothing to fix and Proven Code passes: no call, no reservation.
-    expect(reserved).toEqual(['Planning@0', 'Building@1', 'Polishing@5']);
+    // Building's four files are asked for in parallel: four grants, each before its own call.
+    // Checking finds nothing to fix and Proven Code passes: no call, no grant.
+    expect(granted).toEqual(['Planning@0', 'Building@1', 'Building@1', 'Building@1', 'Building@1', 'Polishing@5']);
+    // Each call went out with the output cap its grant gave.
+    expect(engine.calls.map((c) => c.maxTokens).sort()).toEqual([3001, 3002, 3003, 3004, 3005, 3006]);
     expect(stages(events).map((e) => `${e.role}:${e.ok}`)).toEqual(PIPELINE_STAGES.flatMap((r) => [`${r}:false`, `${r}:true`]));
   });
 
-  it('a refused reservation stops the run before the stage calls any engine, even with parallel calls and a fallback engine', async () => {
+  it('without a budget, every call carries the engine\'s full output cap', async () => {
+    const engine = demo('alpha');
+    await collect({ idea: 'A recipe tracker for busy cooks', engines: [engine] });
+    expect(engine.calls.map((c) => c.maxTokens)).toEqual(Array(6).fill(MAX_OUTPUT_TOKENS_PER_CALL));
+  });
+
+  it('a refused grant stops the run before that call goes to any engine, even with parallel calls and a fallback engine', async () => {
     const alpha = demo('alpha');
     const beta = demo('beta');
     const refusal = new AppError('PAYMENT_REQUIRED', 'Not enough credits.');
     const run = collect({
       idea: 'A recipe tracker for busy cooks',
       engines: [alpha, beta],
-      beforeStageCalls: (stage) => {
-        if (stage.role === 'Building') throw refusal;
+      budget: {
+        grant: async (request) => {
+          if (request.stage.role === 'Building') throw refusal;
+          return { maxTokens: MAX_OUTPUT_TOKENS_PER_CALL, heldCents: 0, done: () => 0 };
+        },
       },
     });
     await expect(run).rejects.toBe(refusal);
@@ -151,29 +169,32 @@ describe('runPipeline', () => {
     expect(beta.calls).toHaveLength(0);
   });
 
-  it('a reservation confirmed while the engines work: the stage\'s calls start at once, and no answer counts before it is in', async () => {
+  it('a hold confirmed while the engines work: the stage\'s calls start at once, and no answer counts before it is in', async () => {
     const engine = demo('alpha');
     const building = () => engine.calls.filter((c) => /Building engine/.test(systemOf(c.messages))).length;
     let confirm!: () => void;
     let callsBeforeConfirmed = -1;
     const recorded: string[] = [];
+    const confirmed = new Promise<void>((resolve) => {
+      confirm = () => {
+        callsBeforeConfirmed = building();
+        resolve();
+      };
+    });
     const run = collect({
       idea: 'A recipe tracker for busy cooks',
       engines: [engine],
-      beforeStageCalls: (stage) => {
-        if (stage.role !== 'Building') return;
-        return {
-          confirmed: new Promise<void>((resolve) => {
-            confirm = () => {
-              callsBeforeConfirmed = building();
-              resolve();
-            };
-          }),
-        };
+      budget: {
+        grant: async (request) => ({
+          maxTokens: MAX_OUTPUT_TOKENS_PER_CALL,
+          heldCents: 0,
+          done: () => 0,
+          ...(request.stage.role === 'Building' ? { confirmed } : {}),
+        }),
       },
       onCheckpoint: (cp, calls) => void recorded.push(`${cp.completedStages}:${calls.length}`),
     });
-    // Building's four files are asked for while its reservation is still out; the run waits for it.
+    // Building's four files are asked for while their hold is still out; the run waits for it.
     await vi.waitFor(() => expect(building()).toBe(4));
     await new Promise((r) => setTimeout(r, 20));
     expect(recorded).toEqual(['1:1']);
@@ -184,13 +205,20 @@ describe('runPipeline', () => {
     expect(outcome.verification.passed).toBe(true);
   });
 
-  it('a reservation refused after the stage\'s calls started cancels them, records none of them, and stops the run with its reason', async () => {
+  it('a hold refused after the stage\'s calls started cancels them, records none of them, and stops the run with its reason', async () => {
     let cancelled = 0;
     let answered = 0;
     let waiting = 0;
     const refusal = new AppError('PAYMENT_REQUIRED', 'Not enough credits.');
+    const holds = new AbortController();
     let refuse: (reason: unknown) => void = () => {};
-    const confirmed = new Promise<void>((_, reject) => (refuse = reject));
+    const confirmed = new Promise<void>((_, reject) => {
+      refuse = (reason) => {
+        holds.abort(reason);
+        reject(reason);
+      };
+    });
+    confirmed.catch(() => {});
     // Refused once all four Building calls are in: app.js answered, the other three working.
     const refuseOnceAllStarted = () => {
       if (answered === 1 && waiting === 3) refuse(refusal);
@@ -214,10 +242,18 @@ describe('runPipeline', () => {
       });
     });
     const recorded: number[] = [];
+    const ended: Array<number | null> = [];
     const run = collect({
       idea: 'A recipe tracker for busy cooks',
       engines: [engine],
-      beforeStageCalls: (stage) => (stage.role === 'Building' ? { confirmed } : undefined),
+      budget: {
+        grant: async (request) => ({
+          maxTokens: MAX_OUTPUT_TOKENS_PER_CALL,
+          heldCents: 0,
+          done: (tokens) => (ended.push(tokens), 0),
+          ...(request.stage.role === 'Building' ? { confirmed, signal: holds.signal } : {}),
+        }),
+      },
       onCheckpoint: (cp) => void recorded.push(cp.completedStages),
     });
     await expect(run).rejects.toBe(refusal);
@@ -225,6 +261,99 @@ describe('runPipeline', () => {
     // The three calls still in flight were cancelled; Building never reached its checkpoint.
     expect(cancelled).toBe(3);
     expect(recorded).toEqual([1]);
+    // Every grant was ended: Planning's with its tokens, Building's four as failed (nothing billed).
+    expect(ended.filter((t) => t !== null)).toHaveLength(1);
+    expect(ended.filter((t) => t === null)).toHaveLength(4);
+  });
+
+  it('a call whose hold beside it was withdrawn is sent again under a new grant, and counted once', async () => {
+    const engine = demo('alpha');
+    const withdrawn = new AbortController();
+    let grants = 0;
+    const ended: Array<number | null> = [];
+    const { events, outcome } = await collect({
+      idea: 'A recipe tracker for busy cooks',
+      engines: [engine],
+      budget: {
+        grant: async (request) => {
+          grants += 1;
+          const done = (tokens: number | null) => (ended.push(tokens), tokens === null ? 0 : 1);
+          // Planning's first grant is held beside its call, and that hold is refused.
+          if (request.stage.role === 'Planning' && grants === 1) {
+            const confirmed = Promise.reject(new GrantWithdrawn());
+            confirmed.catch(() => withdrawn.abort(new GrantWithdrawn()));
+            return { maxTokens: MAX_OUTPUT_TOKENS_PER_CALL, heldCents: 0, done, confirmed, signal: withdrawn.signal };
+          }
+          return { maxTokens: request.stage.role === 'Planning' ? 2000 : MAX_OUTPUT_TOKENS_PER_CALL, heldCents: 0, done };
+        },
+      },
+    });
+    const planning = engine.calls.filter((c) => /Planning engine/.test(systemOf(c.messages)));
+    expect(planning.map((c) => c.maxTokens)).toEqual([MAX_OUTPUT_TOKENS_PER_CALL, 2000]);
+    expect(grants).toBe(7);
+    expect(ended[0]).toBeNull();
+    expect(outcome.stages[0]!.tokens).toBeGreaterThan(0);
+    // No fallback warning: a withdrawn hold is not an engine failure.
+    expect(logs(events).some((m) => /Falling back|failed/.test(m))).toBe(false);
+  });
+
+  it('says what the run has cost so far after every call that costs money, from what earlier attempts cost', async () => {
+    const priced = scriptedEngine('alpha', (req) => demoReply(req.messages), { pricePer1kTokensCents: 10 });
+    const { events } = await collect({ idea: 'A recipe tracker for busy cooks', engines: [priced], spentCents: 30 });
+    const costs = events.filter((e) => e.type === 'cost').map((e) => (e.type === 'cost' ? e.spentCents : 0));
+    expect(costs).toHaveLength(6);
+    expect(costs[0]).toBeGreaterThan(30);
+    for (let i = 1; i < costs.length; i++) expect(costs[i]).toBeGreaterThan(costs[i - 1]!);
+    const billed = priced.calls.length;
+    expect(billed).toBe(6);
+    // Each event follows the call it counts: Planning's comes before Planning's end.
+    const firstCost = events.findIndex((e) => e.type === 'cost');
+    const planningDone = events.findIndex((e) => e.type === 'stage' && e.role === 'Planning' && e.ok);
+    expect(firstCost).toBeLessThan(planningDone);
+    // Free engines send none.
+    const free = await collect({ idea: 'A recipe tracker for busy cooks', engines: [demo('alpha')] });
+    expect(free.events.some((e) => e.type === 'cost')).toBe(false);
+  });
+
+  it('with a purse, calls are capped to what the balance pays and a stage\'s parallel calls share it, one after another when it is short', async () => {
+    const engine = scriptedEngine('alpha', (req) => ({ text: demoReply(req.messages), delayMs: 2 }), { pricePer1kTokensCents: 305 });
+    // A wallet that holds as the ledger does and gives a stage's unused hold back when it settles.
+    let balance = 3000;
+    const held = new Map<number, number>();
+    const purse = new CallPurse(
+      {
+        hold: async (stage, cents, atLeast) => {
+          const amount = holdWithin(cents, balance, atLeast);
+          if (amount === null) return { heldCents: 0, balanceCents: balance };
+          balance -= amount;
+          held.set(stage.position, (held.get(stage.position) ?? 0) + amount);
+          return { heldCents: amount, balanceCents: balance };
+        },
+      },
+      { capCents: null },
+    );
+    let billed = 0;
+    const { events, outcome } = await collect({
+      idea: 'A recipe tracker for busy cooks',
+      engines: [engine],
+      budget: purse,
+      onCheckpoint: (cp, calls) => {
+        const stageBilled = calls.reduce((sum, c) => sum + c.billedCents, 0);
+        purse.endStage();
+        balance += (held.get(cp.completedStages - 1) ?? 0) - stageBilled;
+        billed += stageBilled;
+      },
+    });
+    expect(outcome.verification.passed).toBe(true);
+    // No call could hold its full cap ($30 and more at $3.05 per 1,000 tokens): each was cut to what was there.
+    expect(engine.calls).toHaveLength(6);
+    for (const request of engine.calls) expect(request.maxTokens!).toBeLessThan(MAX_OUTPUT_TOKENS_PER_CALL);
+    // Building's four files could not all be held at once: they ran one after another.
+    expect(engine.maxInFlight).toBe(1);
+    expect(billed).toBeGreaterThan(0);
+    expect(balance).toBe(3000 - billed);
+    expect(purse.spentCents).toBe(billed);
+    expect(events.filter((e) => e.type === 'cost').at(-1)).toEqual({ type: 'cost', spentCents: billed });
   });
 
   it('builds planned files in parallel with bounded concurrency', async () => {

@@ -1,13 +1,13 @@
 import { AppError } from '../errors.js';
-import { stageWorstCase, type WorstCase } from '../billing/guardrail.js';
+import type { CallBudget } from '../billing/call-purse.js';
 import type { ContentPart, Engine } from '../engines/engine.js';
 import type { Attachment } from '../schemas/projects.js';
-import { PIPELINE_STAGES, type LogEvent, type PipelineRole, type StageEvent, type VerificationSummary } from '../schemas/events.js';
+import { PIPELINE_STAGES, type CostEvent, type LogEvent, type PipelineRole, type StageEvent, type VerificationSummary } from '../schemas/events.js';
 import { contextBudgetChars } from './context-budget.js';
-import { EngineRunner, newLogId, type EngineCallRecord, type Emit, type GateInFlight } from './engine-runner.js';
+import { EngineRunner, newLogId, type EngineCallRecord, type Emit } from './engine-runner.js';
 import { withEvents } from './event-channel.js';
 import { pipelineProgress } from './progress.js';
-import { formatPlan, type ProjectPlan } from './plan.js';
+import type { ProjectPlan } from './plan.js';
 import { ideaSection } from './prompts/index.js';
 import { emptyMemory, snapshotMemory, type RunMemory } from './run-memory.js';
 import { STAGE_HANDLERS, type StageState } from './stages.js';
@@ -72,30 +72,17 @@ export interface PipelineInput {
    */
   onCheckpoint?: (checkpoint: PipelineCheckpoint, stageCalls: EngineCallRecord[]) => Promise<void> | void;
   /**
-   * Called before a stage's first engine call, once however many calls it makes, with the most
-   * the stage can cost (reckoned when it starts): reserve it here, or throw (an AppError
-   * PAYMENT_REQUIRED) to stop the run before the stage calls any engine. A stage that calls no
-   * engine (Checking with nothing to fix, a Proven Code that passes) costs nothing and never
-   * calls it. It may instead answer a {@link GateInFlight} when the reservation is sure enough to
-   * take while the stage's engines work: their answers then count only once it is confirmed, and
-   * its failure cancels them and stops the run the same way.
+   * Asked before every engine call, on the engine about to be called (CallPurse): the call's
+   * output cap and what it holds, or a refusal (an AppError PAYMENT_REQUIRED) that stops the run
+   * before that call. A stage that calls no engine (Checking with nothing to fix, a Proven Code
+   * that passes) never asks. A grant may come with a hold still being taken: the call starts at
+   * once and its answer counts only once the hold is in. Without one, every call gets the engine's
+   * full cap and nothing is held.
    */
-  beforeStageCalls?: (stage: StageBudget) => Promise<void | GateInFlight> | void | GateInFlight;
+  budget?: CallBudget;
+  /** What the run was charged before this attempt (a resumed run), where its `cost` events start. @default 0 */
+  spentCents?: number;
 }
-
-export interface StageBudget {
-  position: number;
-  cycle: number;
-  role: PipelineRole;
-  worstCase: WorstCase;
-}
-
-/** Characters an image attachment counts for in the worst case (about 2,000 tokens). */
-const IMAGE_INPUT_CHARS = 6000;
-/** Completion calls resend up to this much of the cut-off file. */
-const COMPLETION_INPUT_CHARS = 20_000;
-/** Room for the problem list of a repair call. */
-const PROBLEMS_INPUT_CHARS = 4000;
 
 export interface PipelineOutcome {
   files: Record<string, string>;
@@ -106,7 +93,7 @@ export interface PipelineOutcome {
   executionMs: number;
 }
 
-export type PipelineStreamEvent = Omit<StageEvent, never> | LogEvent;
+export type PipelineStreamEvent = Omit<StageEvent, never> | LogEvent | CostEvent;
 
 const TEXT_ATTACHMENT_LIMIT = 40_000;
 
@@ -132,7 +119,22 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
   let executionMs = checkpoint?.executionMs ?? 0;
   const startedAt = now() - executionMs;
   let stageCalls: EngineCallRecord[] = [];
-  const runner = new EngineRunner(input.engines, (record) => stageCalls.push(record), input.signal);
+  let spentCents = input.spentCents ?? 0;
+  /** Where the stage under way sends its events. */
+  let push: ((event: PipelineStreamEvent) => void) | null = null;
+  const runner = new EngineRunner(
+    input.engines,
+    (record) => {
+      stageCalls.push(record);
+      // What the run has cost so far, after every call that costs money.
+      if (record.pricePer1kTokensCents > 0) {
+        spentCents += record.billedCents;
+        push?.({ type: 'cost', spentCents });
+      }
+    },
+    input.signal,
+    input.budget,
+  );
   const shared = {
     idea: input.idea,
     ideaText: ideaSection(input.idea, attachmentsText(input.attachments ?? [])),
@@ -151,12 +153,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     const cycle = Math.floor(position / roles.length) + 1;
     const role = roles[position % roles.length]!;
     const primary = runner.primaryFor(position);
-    const reserve = input.beforeStageCalls;
-    if (reserve) {
-      const shape = { role, plannedFiles: state.plan?.files.length ?? 0, repairRounds: shared.repairRounds, completionAttempts: shared.completionAttempts };
-      const worstCase = stageWorstCase(shape, stageInputChars(role, shared, state), input.engines.map((e) => e.pricePer1kTokensCents));
-      runner.beforeFirstCall(() => reserve({ position, cycle, role, worstCase }));
-    }
+    runner.startStage({ position, cycle, role });
     const stageStart = now();
     yield { type: 'stage', role, ok: false, executionTime: 0, progress: pipelineProgress(position, total, startedAt, now()), engine: primary.key };
     if (position % roles.length === 0) {
@@ -166,11 +163,12 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     }
     stageCalls = [];
     const handler = STAGE_HANDLERS[role];
-    const { ok, engine } = yield* withEvents<PipelineStreamEvent, { ok: boolean; engine: string }>((push) => {
-      const emit: Emit = (level, message) => push(log(level, message));
+    const { ok, engine } = yield* withEvents<PipelineStreamEvent, { ok: boolean; engine: string }>((send) => {
+      push = send;
+      const emit: Emit = (level, message) => send(log(level, message));
       return handler({ ...shared, position, cycle, role, emit, state });
     });
-    runner.beforeFirstCall(null);
+    push = null;
     const durationMs = now() - stageStart;
     executionMs += durationMs;
     stages.push({ cycle, role, ok, engine, durationMs, tokens: stageCalls.reduce((sum, c) => sum + c.totalTokens, 0) });
@@ -205,27 +203,6 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     stages,
     executionMs,
   };
-}
-
-/** The most characters one call of the stage may send (an over-estimate on purpose). */
-function stageInputChars(role: PipelineRole, shared: { ideaText: string; images: ContentPart[]; budgetChars: number }, state: StageState): number {
-  const filesChars = Object.values(state.files).reduce((sum, c) => sum + c.length + 40, 0);
-  const base = shared.ideaText.length + (state.plan ? formatPlan(state.plan).length : 0) + shared.images.length * IMAGE_INPUT_CHARS;
-  const context = Math.min(shared.budgetChars, filesChars);
-  switch (role) {
-    case 'Planning':
-    case 'Polishing':
-      return base + context;
-    case 'Building':
-      return base + COMPLETION_INPUT_CHARS;
-    case 'Checking':
-    case 'Proven Code':
-      return base + context + PROBLEMS_INPUT_CHARS;
-    default: {
-      const unreachable: never = role;
-      return unreachable;
-    }
-  }
 }
 
 function log(level: LogEvent['level'], message: string): LogEvent {

@@ -59,6 +59,11 @@ export const listing = z.object({
   repoUrl: z.string().nullish(),
   promptOriginal: z.string().nullish(),
   promptEnhancedSnapshot: z.string().nullish(),
+  /**
+   * True when the listing is commercial and the viewer is neither its seller nor a buyer: the
+   * prompts are what a buyer pays for, so they are left out (null) and come with the purchase.
+   */
+  promptsWithPurchase: z.boolean().optional(),
   createdAt: timestamp,
   /** How many files the listing's snapshot holds. */
   fileCount: countLike.optional(),

@@ -20,6 +20,8 @@ function describePipelineEvent(event: PipelineEvent): string {
       return `${event.role} ${event.ok ? 'complete' : 'running'}`;
     case 'log':
       return `${event.level}: ${event.message}`;
+    case 'cost':
+      return `${event.spentCents} cents so far`;
     case 'complete':
       return `project ${event.projectId} with ${event.filesGenerated} files`;
     case 'error':
@@ -59,6 +61,7 @@ describe('pipelineEvent', () => {
       { type: 'run', runId: 'r1', conversationId: 'c1' },
       { type: 'stage', role: 'Proven Code', ok: true, executionTime: 3.2, progress, engine: 'Engine B' },
       { type: 'log', id: 'l1', level: 'success', message: 'Planning complete', timestamp: '2026-11-01T10:00:00.000Z' },
+      { type: 'cost', spentCents: 42 },
       { type: 'complete', projectId: 'p1', filesGenerated: 7 },
       { type: 'error', error: 'The engine did not answer. Try again.', code: 'BAD_GATEWAY' },
     ];
@@ -66,6 +69,7 @@ describe('pipelineEvent', () => {
       'run r1',
       'Proven Code complete',
       'success: Planning complete',
+      '42 cents so far',
       'project p1 with 7 files',
       'Error: The engine did not answer. Try again.',
     ]);
@@ -82,6 +86,10 @@ describe('pipelineEvent', () => {
     ).toBe(false);
     expect(pipelineEvent.safeParse({ type: 'complete', projectId: 'p1', filesGenerated: -1 }).success).toBe(false);
     expect(pipelineEvent.safeParse({ type: 'log', id: 'l', level: 'debug', message: '', timestamp: '' }).success).toBe(false);
+    // What a run cost so far is whole cents, never negative.
+    expect(pipelineEvent.safeParse({ type: 'cost', spentCents: -1 }).success).toBe(false);
+    expect(pipelineEvent.safeParse({ type: 'cost', spentCents: 0.5 }).success).toBe(false);
+    expect(pipelineEvent.safeParse({ type: 'cost' }).success).toBe(false);
   });
 
   it('does not take the enhancement complete event for a pipeline one', () => {

@@ -101,6 +101,16 @@ export const pipelineCompleteEvent = z.object({
   executionSeconds: seconds.optional(),
 });
 
+/**
+ * What the run has been charged so far (issue 29): sent after each engine call that costs money,
+ * and after a refund. Runs on free engines send none.
+ */
+export const costEvent = z.object({
+  type: z.literal('cost'),
+  /** Cents charged for this run so far, over all its attempts, net of refunds. */
+  spentCents: count,
+});
+
 /** The stream failed; `error` is a sentence for a person, logged as 'Error: ...' by clients. */
 export const errorEvent = z.object({
   type: z.literal('error'),
@@ -113,11 +123,13 @@ export type StageEvent = z.infer<typeof stageEvent>;
 export type LogEvent = z.infer<typeof logEvent>;
 export type PipelineCompleteEvent = z.infer<typeof pipelineCompleteEvent>;
 export type ErrorEvent = z.infer<typeof errorEvent>;
+export type CostEvent = z.infer<typeof costEvent>;
 
 export const pipelineEvent = z.discriminatedUnion('type', [
   runEvent,
   stageEvent,
   logEvent,
+  costEvent,
   pipelineCompleteEvent,
   errorEvent,
 ]);

@@ -126,7 +126,7 @@ export const streamRequest = z.object({
   /** Continue building on this project. */
   projectId: entityId.optional(),
   attachments: attachments.optional(),
-  /** The most this run may spend, in cents; it stops before a stage that could pass it. */
+  /** The most this run may spend, in cents: no engine call is given more than what is left of it, and the run stops when that is too little for one. */
   maxCostCents: z.int('maxCostCents must be a whole number of cents').min(0, 'maxCostCents must be 0 or more').optional(),
 });
 export type StreamRequest = z.infer<typeof streamRequest>;

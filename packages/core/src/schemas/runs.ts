@@ -4,6 +4,7 @@
  * statistics panel and the engine list.
  */
 import { z } from 'zod';
+import { ESTIMATE_BASES } from '../billing/estimate.js';
 import { countLike, entityId, timestamp } from './common.js';
 import { pipelineRole } from './events.js';
 
@@ -29,6 +30,25 @@ export type RunInfo = z.infer<typeof runInfo>;
 
 export const runInfoReply = z.object({ run: runInfo });
 export type RunInfoReply = z.infer<typeof runInfoReply>;
+
+/**
+ * POST /api/wolfpack/estimate (issue 29), with the body a run would be started with: what the run
+ * will probably cost, as a range, before it starts. Not a hold and not a limit (`maxCostCents` is).
+ */
+export const runEstimateReply = z.object({
+  lowCents: z.int().nonnegative(),
+  highCents: z.int().nonnegative(),
+  /** The same amounts as dollars with two decimals ("0.42"). */
+  lowDollars: z.string(),
+  highDollars: z.string(),
+  /** What the range is drawn from: the plan-size model, or the user's latest completed runs at today's prices. */
+  basis: z.enum(ESTIMATE_BASES),
+  /** The completed runs the range was drawn from (0 for the plan-size model). */
+  pastRuns: z.int().nonnegative(),
+  /** The engines the run would use, in order, with what each costs per 1,000 tokens. */
+  engines: z.array(z.object({ key: z.string(), pricePer1kTokensCents: z.number().nonnegative() })),
+});
+export type RunEstimateReply = z.infer<typeof runEstimateReply>;
 
 /** GET /api/engines: generic labels only; `demo` is true when no real engine is configured, `proof` says what Proven Code can run. */
 export const engineInfo = z.object({ key: z.string(), supportsImages: z.boolean() });

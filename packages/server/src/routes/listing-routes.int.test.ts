@@ -311,6 +311,44 @@ describe.each(testDatabases())('Showcase listings on %s', (kind) => {
     expect(await sql(server, 'select id from projects where user_id = ?', [buyer.userId])).toHaveLength(1);
   });
 
+  it('shows a commercial listing\'s prompts only to its seller and buyers; a free listing\'s to anyone', async () => {
+    const seller = await member(server);
+    const buyer = await member(server);
+    const other = await member(server);
+    const projectId = await project(server, seller.userId);
+    await sql(server, `insert into enhancements (id, user_id, source_prompt, final_prompt, cycles_run, project_id, conversation_id, created_at) values (?, ?, ?, ?, 1, ?, null, ?)`, [
+      randomUUID(), seller.userId, 'secret idea', 'The secret enhanced prompt', projectId, new Date(),
+    ]);
+    const listing = await createListing(server, seller, { projectId, visibility: 'commercial', priceCents: 700, title: 'Paid prompts' });
+    const prompts = { promptOriginal: 'secret idea', promptEnhancedSnapshot: 'The secret enhanced prompt' };
+    const hidden = { promptOriginal: null, promptEnhancedSnapshot: null, promptsWithPurchase: true };
+    expect(listing).toMatchObject(prompts);
+    const anonymous = new TestClient(server.url);
+    const seen = async (client: TestClient, id = listing.id) => listingReply.parse((await client.get(`/api/listings/${id}`)).json).listing;
+    const listed = async (client: TestClient) => listingsReply.parse((await client.get('/api/listings?search=Paid%20prompts')).json).listings.find((l) => l.id === listing.id);
+    for (const client of [anonymous, other.client, buyer.client]) {
+      expect(await seen(client)).toMatchObject(hidden);
+      expect(await listed(client)).toMatchObject(hidden);
+    }
+    expect(JSON.stringify((await anonymous.get('/api/listings?limit=100')).json)).not.toContain('secret');
+    expect(await seen(seller.client)).toMatchObject(prompts);
+    expect(await seen(seller.client)).not.toHaveProperty('promptsWithPurchase');
+
+    const session = fake.sessionByUrl(checkoutReply.parse((await buyer.client.post(`/api/listings/${listing.id}/purchase`)).json).checkoutUrl)!;
+    expect((await deliver(fake.completeSession(session.id))).status).toBe(200);
+    expect(await seen(buyer.client)).toMatchObject(prompts);
+    expect(await listed(buyer.client)).toMatchObject(prompts);
+    // The purchase, not the copy, is what entitles: a deleted copy keeps the prompts readable.
+    const [bought] = await sql<Array<{ project_id: string }>>(server, 'select project_id from listing_purchases where listing_id = ?', [listing.id]);
+    expect((await buyer.client.request('DELETE', `/api/projects/${bought!.project_id}`)).status).toBe(200);
+    expect(await seen(buyer.client)).toMatchObject(prompts);
+    expect(await seen(other.client)).toMatchObject(hidden);
+
+    const free = await createListing(server, seller, { projectId, title: 'Free prompts' });
+    expect(await seen(anonymous, free.id)).toMatchObject(prompts);
+    expect(await seen(anonymous, free.id)).not.toHaveProperty('promptsWithPurchase');
+  });
+
   it('a second paid checkout for a listing already bought becomes credits, not a second copy or sale', async () => {
     const seller = await member(server);
     const buyer = await member(server);

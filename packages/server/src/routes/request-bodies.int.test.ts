@@ -38,14 +38,17 @@ describe.each(testDatabases())('request bodies on %s', (kind) => {
     await server.dispose();
   });
 
-  it('refuses a caller who is not signed in before reading the body of an enhancement', async () => {
-    const res = await partialPost(`${server.url}/api/multi-pass-enhancements`, 30_000_000);
+  // A build, its estimate and an enhancement take the same body: up to five attachments.
+  const largeBodyRoutes = ['/api/multi-pass-enhancements', '/api/wolfpack/stream', '/api/wolfpack/estimate'];
+
+  it.each(largeBodyRoutes)('refuses a caller who is not signed in before reading the body of POST %s', async (route) => {
+    const res = await partialPost(`${server.url}${route}`, 30_000_000);
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
-  it('refuses a body larger than the schema allows from its declared length, before reading it', async () => {
-    const res = await partialPost(`${server.url}/api/multi-pass-enhancements`, MAX_RUN_BODY_BYTES + 1, client.cookieHeader());
+  it.each(largeBodyRoutes)('refuses a body of POST %s larger than the schema allows from its declared length, before reading it', async (route) => {
+    const res = await partialPost(`${server.url}${route}`, MAX_RUN_BODY_BYTES + 1, client.cookieHeader());
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({ success: false, code: 'PAYLOAD_TOO_LARGE', error: 'The request body is too large. Send less data at once.' });
   });

@@ -1,6 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { billingHistoryReply, balanceReply, decodeEventStream, enhancementEvent, type ChatMessage, type EnhancementEvent } from '@wolfpack/core';
+import {
+  billingHistoryReply,
+  balanceReply,
+  decodeEventStream,
+  enhancementEvent,
+  inputTokensEstimate,
+  MAX_OUTPUT_TOKENS_PER_CALL,
+  MIN_USEFUL_OUTPUT_TOKENS,
+  runEstimateReply,
+  tokensWithin,
+  type ChatMessage,
+  type EnhancementEvent,
+} from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
+import { messageChars } from '@wolfpack/core/pipeline';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { LedgerService } from '../services/ledger-service.js';
 import { TestClient } from '../testing/http-client.js';
@@ -13,8 +26,8 @@ const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messa
 
 interface EngineOptions {
   brokenAppJs?: boolean;
-  /** Changes how a request is answered (by its system prompt): a delay, say. */
-  answer?: (system: string) => { headersDelayMs: number } | { status: number } | undefined;
+  /** Changes how a request is answered (by its system prompt): a delay, or the usage it reports, say. */
+  answer?: (system: string) => { headersDelayMs?: number; usage?: { inputTokens: number; outputTokens: number } } | { status: number } | undefined;
 }
 
 /** A priced OpenAI-compatible engine that answers like the demo engines (optionally breaking app.js). */
@@ -101,8 +114,134 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(ledger.entries[0]!.balanceAfterCents).toBe(after);
   });
 
+  const billedOf = async (client: TestClient) =>
+    billingHistoryReply.parse((await client.get('/api/billing/history?limit=100')).json).history.reduce((sum, h) => sum + Math.round(h.billedDollars * 100), 0);
+  const costEvents = (events: ReceivedEvent[]) => events.flatMap((e) => (e.event.type === 'cost' ? [e.event.spentCents] : []));
+  const stagesOf = (events: ReceivedEvent[]) => events.flatMap((e) => (e.event.type === 'stage' ? [`${e.event.role}:${e.event.ok}`] : []));
+  const estimate = async (client: TestClient, body: Record<string, unknown> = {}) => {
+    const reply = await client.post('/api/wolfpack/estimate', { idea: 'A habit tracker', modelOrder: [], cycles: 1, ...body });
+    expect(reply.status).toBe(200);
+    return runEstimateReply.parse(reply.json);
+  };
+
+  it('a new account completes a build whose real cost is well under $1 at 10 c/1k (issue 29: it used to stop at Building, asking $28)', async () => {
+    const { fake, server, client } = await setup(10);
+    // Before the run: a range from a typical plan's size at this engine's price.
+    const before = await estimate(client);
+    expect(before).toMatchObject({ basis: 'plan size and engine prices', pastRuns: 0, engines: [{ key: 'alpha', pricePer1kTokensCents: 10 }] });
+    expect(before.lowDollars).toMatch(/^\d+\.\d\d$/);
+    const events = await run(server, client, {});
+    expect(events.at(-1)!.event.type).toBe('complete');
+    const billed = await billedOf(client);
+    expect(billed).toBeGreaterThan(0);
+    expect(billed).toBeLessThan(100);
+    expect(before.lowCents).toBeLessThanOrEqual(billed);
+    expect(before.highCents).toBeGreaterThanOrEqual(billed);
+    expect(await balance(client)).toBe(1500 - billed);
+    expect(await openHolds(server)).toBe(0);
+    expect(await ledgerSum(server, await spenderId(server))).toBe(1500 - billed);
+    // Each call held about a dollar, which the balance covers: none was cut short.
+    expect(fake.requests.map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual(fake.requests.map(() => MAX_OUTPUT_TOKENS_PER_CALL));
+    // What the run cost so far, after every call, up to what it was billed.
+    const costs = costEvents(events);
+    expect(costs).toHaveLength(fake.requests.length);
+    expect(costs).toEqual([...costs].sort((a, b) => a - b));
+    expect(costs.at(-1)).toBe(billed);
+  });
+
+  it('cuts each call\'s max_tokens to what the balance pays at the engine\'s price, and stops when not even the useful minimum fits; the work done is kept, and a top-up then resume finishes it', async () => {
+    // At $2.20 per 1,000 tokens a full call (about 10,000 tokens) costs $22, more than the $15 a new
+    // account has; the run costs about $10 in all, so its balance runs out at Polishing.
+    const { fake, server, client } = await setup(220);
+    const userId = await spenderId(server);
+    const events = await run(server, client, {});
+    const last = events.at(-1)!.event;
+    expect(last).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
+    if (last.type !== 'error') return;
+    expect(last.error).toMatch(/^Not enough credits: this stage needs about \$\d+\.\d\d and your balance is \$\d+\.\d\d\. Add credits in Settings\.$/);
+    // Planning, Building and Checking finished; Polishing's call could not be paid.
+    expect(stagesOf(events)).toEqual(['Planning:false', 'Planning:true', 'Building:false', 'Building:true', 'Checking:false', 'Checking:true', 'Polishing:false']);
+    const body = (i: number) => fake.requests[i]!.body as { messages: ChatMessage[]; max_tokens: number };
+    // Planning held the whole balance: its cap is what $15 pays, less its input.
+    expect(body(0).max_tokens).toBe(tokensWithin(1500, 220) - inputTokensEstimate(messageChars(body(0).messages)));
+    for (const [i] of fake.requests.entries()) {
+      expect(body(i).max_tokens).toBeLessThan(MAX_OUTPUT_TOKENS_PER_CALL);
+      expect(body(i).max_tokens).toBeGreaterThanOrEqual(MIN_USEFUL_OUTPUT_TOKENS);
+    }
+    expect(fake.requests).toHaveLength(5);
+    // Never below zero, and the ledger adds up.
+    const rows = await sqlOf(server).execute<Array<{ after: string | number }>>('select balance_after_cents as after from ledger_entries where user_id = ?', [userId]);
+    expect(rows.every((r) => Number(r.after) >= 0)).toBe(true);
+    const stranded = await balance(client);
+    expect(stranded).toBe(1500 - (await billedOf(client)));
+    expect(await ledgerSum(server, userId)).toBe(stranded);
+    expect(await openHolds(server)).toBe(0);
+    const runId = events[0]!.event.type === 'run' ? events[0]!.event.runId : '';
+    expect((await client.get(`/api/wolfpack/runs/${runId}`)).json).toMatchObject({ run: { status: 'interrupted' } });
+
+    // A top-up, then resume: Polishing and Proven Code only, the earlier stages kept.
+    await new LedgerService(server.db.orm).post(userId, { kind: 'top_up', amountCents: 2000, reference: 'test-top-up-220' });
+    expect((await client.post(`/api/wolfpack/runs/${runId}/resume`, {})).status).toBeLessThan(300);
+    const { events: rest } = await readEvents(`${server.url}/api/wolfpack/runs/${runId}/events`, { headers: { cookie: client.cookieHeader(), 'last-event-id': String(events.at(-1)!.id) } });
+    expect(rest.at(-1)!.event.type).toBe('complete');
+    expect(fake.requests.slice(5).map((r) => systemOf(r.body)).filter((s) => /Planning engine|Building engine/.test(s))).toEqual([]);
+    const billed = await billedOf(client);
+    expect(await balance(client)).toBe(1500 + 2000 - billed);
+    expect(await ledgerSum(server, userId)).toBe(1500 + 2000 - billed);
+    // The cost so far picks up where the first attempt left it.
+    const costs = costEvents(rest);
+    expect(costs[0]).toBeGreaterThan(costEvents(events).at(-1)!);
+    expect(costs.at(-1)).toBe(billed);
+  });
+
+  it('50 concurrent runs of one user never take the balance below zero, and the ledger adds up to the wallet', async () => {
+    // At 10 c/1k a run costs about 50 cents: the $15 pays for some of the 50, not all.
+    const { server, client } = await setup(10);
+    const userId = await spenderId(server);
+    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => run(server, client, { idea: `A habit tracker number ${i}` })));
+    const ends = outcomes.map((events) => events.at(-1)!.event);
+    const completed = ends.filter((e) => e.type === 'complete').length;
+    const stopped = ends.filter((e) => e.type === 'error' && e.code === 'PAYMENT_REQUIRED').length;
+    expect(completed + stopped).toBe(50);
+    expect(completed).toBeGreaterThan(0);
+    expect(stopped).toBeGreaterThan(0);
+    const rows = await sqlOf(server).execute<Array<{ after: string | number }>>('select balance_after_cents as after from ledger_entries where user_id = ?', [userId]);
+    expect(rows.every((r) => Number(r.after) >= 0)).toBe(true);
+    const wallet = await balance(client);
+    expect(wallet).toBeGreaterThanOrEqual(0);
+    expect(await ledgerSum(server, userId)).toBe(wallet);
+    expect(await openHolds(server)).toBe(0);
+    const billed = Number((await sqlOf(server).execute<Array<{ s: string | number }>>('select coalesce(sum(billed_cents), 0) as s from engine_usage where user_id = ?', [userId]))[0]!.s);
+    expect(wallet).toBe(1500 - billed);
+  });
+
+  it('estimates a run from the user\'s past runs once there are three: their median and 90th percentile at today\'s prices', async () => {
+    const { server, client } = await setup(10);
+    for (const idea of ['A habit tracker', 'A reading list', 'A recipe box']) expect((await run(server, client, { idea })).at(-1)!.event.type).toBe('complete');
+    const costs = await sqlOf(server).execute<Array<{ c: string | number }>>(
+      `select sum(billed_cents) as c from engine_usage where user_id = ? group by conversation_id order by c`,
+      [await spenderId(server)],
+    );
+    const [cheapest, median, dearest] = costs.map((r) => Number(r.c));
+    const reply = await estimate(client);
+    expect(reply).toMatchObject({ basis: 'your past runs', pastRuns: 3 });
+    // Repriced per stage rather than per call: within a few cents of what the runs were billed.
+    expect(Math.abs(reply.lowCents - median!)).toBeLessThanOrEqual(5);
+    expect(Math.abs(reply.highCents - dearest!)).toBeLessThanOrEqual(5);
+    expect(reply.lowCents).toBeGreaterThanOrEqual(cheapest! - 5);
+    expect(reply.lowDollars).toBe(`0.${String(reply.lowCents).padStart(2, '0')}`);
+    // Two cycles: twice what a run of one cost.
+    const twice = await estimate(client, { cycles: 2 });
+    expect(twice.lowCents).toBeGreaterThanOrEqual(2 * reply.lowCents - 10);
+    // A body a run could not start with is refused the same way.
+    expect((await client.post('/api/wolfpack/estimate', { idea: '' })).status).toBe(400);
+    expect((await client.post('/api/wolfpack/estimate', { idea: 'x', modelOrder: ['nope'] })).status).toBe(400);
+  });
+
   it('stops a stage it cannot reserve before its first engine call, and resumes after a top-up', async () => {
-    const { fake, server, client } = await setup(15);
+    // At $5 per 1,000 tokens a new account's $15 pays Planning (held at the output cap the balance
+    // allows), but not the useful minimum of Building's first call (about 3,000 tokens in and out).
+    const { fake, server, client } = await setup(500);
     const events = await run(server, client, {});
     const last = events.at(-1)!.event;
     expect(last).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
@@ -173,7 +312,10 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
       answer: (system) => {
         if (/Planning engine/.test(system)) {
           drained ??= ledger.balance(userId).then(({ balanceCents }) => ledger.post(userId, { kind: 'adjustment', amountCents: -balanceCents, reference: 'test-spent-elsewhere' }));
-          return { headersDelayMs: 200 };
+          // Planning uses all it held (more, as reported; it is billed what it held), so its
+          // settlement gives nothing back: the balance stays spent, and asked again on the wait,
+          // Building's calls get nothing.
+          return { headersDelayMs: 200, usage: { inputTokens: 50_000, outputTokens: 50_000 } };
         }
         return /Building engine/.test(system) ? { headersDelayMs: 600_000 } : undefined;
       },
@@ -217,7 +359,10 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
   });
 
   it('never plans to spend past maxCostCents', async () => {
-    const { fake, server, client } = await setup(1);
+    // At 20 c/1k the run costs about $1: its 60-cent limit pays Planning (cut to the limit), not
+    // the useful minimum of a Building call with what is left of it. (At 1 c/1k the whole run costs
+    // 6 cents, which fits.)
+    const { fake, server, client } = await setup(20);
     const events = await run(server, client, { maxCostCents: 60 });
     const last = events.at(-1)!.event;
     expect(last).toMatchObject({ type: 'error', code: 'PAYMENT_REQUIRED' });
@@ -226,6 +371,9 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     const billed = history.reduce((sum, h) => sum + Math.round(h.billedDollars * 100), 0);
     expect(billed).toBeLessThanOrEqual(60);
     expect(fake.requests.length).toBe(history.length);
+    // Planning's call was cut to what the limit pays, input included.
+    const planning = fake.requests[0]!.body as { messages: ChatMessage[]; max_tokens: number };
+    expect(planning.max_tokens).toBe(tokensWithin(60, 20) - inputTokensEstimate(messageChars(planning.messages)));
     expect((await client.post('/api/wolfpack/stream', { idea: 'x', maxCostCents: -1 })).status).toBe(400);
   });
 
@@ -246,6 +394,8 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(refunds.map((r) => Number(r.amount_cents))).toEqual([repairs]);
     expect(await balance(client)).toBe(1500 - all + repairs);
     expect(events.some((e) => e.event.type === 'log' && /Refunded \$\d+\.\d\d for repair rounds/.test(e.event.message))).toBe(true);
+    // What the run cost so far, after the refund: what it was billed less what came back.
+    expect(events.filter((e) => e.event.type === 'cost').at(-1)!.event).toEqual({ type: 'cost', spentCents: all - repairs });
   });
 
   async function enhance(server: TestServer, client: TestClient): Promise<Array<{ event: EnhancementEvent }>> {

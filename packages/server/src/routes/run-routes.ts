@@ -1,25 +1,31 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AppError, repairRequest, streamRequest, type RunInfoReply } from '@wolfpack/core';
-import { requireUser } from '../middleware/authenticate.js';
+import { AppError, MAX_RUN_BODY_BYTES, repairRequest, streamRequest, type RunEstimateReply, type RunInfoReply } from '@wolfpack/core';
+import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { openSse } from '../sse/sse-writer.js';
 import type { RunService } from '../services/run-service.js';
 import { traceStep } from '../services/run-trace.js';
 
-/** Attachments are up to 5 x 5 MB, and images travel as base64 data URLs (a third larger). */
-const STREAM_BODY_LIMIT = '40mb';
-
-/** POST /api/wolfpack/stream, "Repair again", and the calls that let a run outlive its connection. */
+/** POST /api/wolfpack/stream, its estimate, "Repair again", and the calls that let a run outlive its connection. */
 export function runRoutes(runs: RunService, heartbeatMs: number): Router {
   const router = new Router();
 
-  router.post('/api/wolfpack/stream', jsonBody(STREAM_BODY_LIMIT), async (ctx) => {
+  // Signed out: refused before the body (up to ~38 MB of attachments) is read at all; signed in,
+  // read only up to what the schema allows.
+  router.post('/api/wolfpack/stream', signedIn, jsonBody(MAX_RUN_BODY_BYTES), async (ctx) => {
     traceStep('route');
     const user = requireUser(ctx);
     const request = parseWith(streamRequest, ctx.request.body);
     const runId = await runs.start(user, request);
     await streamEvents(ctx, runs, user, runId, 0, heartbeatMs);
+  });
+
+  // What a run with this body would probably cost, before it starts (the same body, the same limits).
+  router.post('/api/wolfpack/estimate', signedIn, jsonBody(MAX_RUN_BODY_BYTES), async (ctx) => {
+    const user = requireUser(ctx);
+    const request = parseWith(streamRequest, ctx.request.body);
+    ctx.body = (await runs.estimate(user, request)) satisfies RunEstimateReply;
   });
 
   router.get('/api/wolfpack/runs/:id', async (ctx) => {

@@ -97,7 +97,7 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     const { server, userId, sql } = await withUser();
     const ledger = new LedgerService(server.db.orm);
     const held = await ledger.transact(userId, (tx) => tx.reserve('h1', 700, { conversationId: null }));
-    expect(held).toEqual({ ok: true, balanceCents: 800 });
+    expect(held).toEqual({ ok: true, balanceCents: 800, heldCents: 700 });
     expect(await ledger.transact(userId, (tx) => tx.reserve('h2', 900, { conversationId: null }))).toEqual({ ok: false, balanceCents: 800 });
     await ledger.transact(userId, (tx) => tx.settle('h1', 120, { kind: 'engine_usage', amountCents: -120, reference: 'usage:h1' }));
     await ledger.transact(userId, (tx) => tx.settle('h1', 120, { kind: 'engine_usage', amountCents: -120, reference: 'usage:h1' }));
@@ -105,7 +105,7 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     const grant = await sql.execute<Array<{ g: number }>>('select grant_cents as g from wallets where user_id = ?', [userId]);
     expect(grant[0]!.g).toBe(380);
     // A hold of nothing (a stage priced at nothing) settles too, and moves nothing.
-    expect(await ledger.reserve(userId, 'h0', 0, { conversationId: null })).toEqual({ ok: true, balanceCents: 1380 });
+    expect(await ledger.reserve(userId, 'h0', 0, { conversationId: null })).toEqual({ ok: true, balanceCents: 1380, heldCents: 0 });
     expect(await sql.execute(`select status from holds where id = 'h0'`)).toEqual([{ status: 'open' }]);
     await ledger.transact(userId, (tx) => tx.settle('h0', 0, null));
     expect(await sql.execute(`select status from holds where id in ('h0', 'h1') order by id`)).toEqual([{ status: 'settled' }, { status: 'settled' }]);
@@ -137,8 +137,8 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect(await walletOf(sql, userId)).toBe(600);
     expect(await sumOf(sql, userId)).toBe(600);
     // A hold asked twice holds once, and still stands when the balance could not hold it again.
-    expect(await ledger.transact(userId, (tx) => tx.reserve('h-once', 400, { conversationId: null }))).toEqual({ ok: true, balanceCents: 200 });
-    expect(await ledger.transact(userId, (tx) => tx.reserve('h-once', 400, { conversationId: null }))).toEqual({ ok: true, balanceCents: 200 });
+    expect(await ledger.transact(userId, (tx) => tx.reserve('h-once', 400, { conversationId: null }))).toEqual({ ok: true, balanceCents: 200, heldCents: 400 });
+    expect(await ledger.transact(userId, (tx) => tx.reserve('h-once', 400, { conversationId: null }))).toEqual({ ok: true, balanceCents: 200, heldCents: 400 });
     const holds = await sql.execute<Array<{ n: string | number }>>(`select count(*) as n from holds where id = 'h-once'`);
     expect(Number(holds[0]!.n)).toBe(1);
     expect(await walletOf(sql, userId)).toBe(200);
@@ -164,10 +164,10 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     for (const id of [userId, otherId]) await ledger.balance(id);
     expect((await client.get('/api/billing/balance')).status).toBe(200);
     // 700 takes 500 of grant first, then 200 of the rest; then 300 more, from the rest only.
-    expect(await ledger.reserveAtOnce(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 800 });
-    expect(await ledger.reserveAtOnce(userId, 'b', 300, { conversationId: null })).toEqual({ ok: true, balanceCents: 500 });
-    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-a', 700, { conversationId: null }))).toEqual({ ok: true, balanceCents: 800 });
-    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-b', 300, { conversationId: null }))).toEqual({ ok: true, balanceCents: 500 });
+    expect(await ledger.reserveAtOnce(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 800, heldCents: 700 });
+    expect(await ledger.reserveAtOnce(userId, 'b', 300, { conversationId: null })).toEqual({ ok: true, balanceCents: 500, heldCents: 300 });
+    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-a', 700, { conversationId: null }))).toEqual({ ok: true, balanceCents: 800, heldCents: 700 });
+    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-b', 300, { conversationId: null }))).toEqual({ ok: true, balanceCents: 500, heldCents: 300 });
     const wallets = await sql.execute<Array<Record<string, unknown>>>('select balance_cents::int as b, grant_cents as g, grant_month as m from wallets where user_id in (?, ?) order by user_id = ?', [userId, otherId, userId]);
     expect(wallets[0]).toEqual(wallets[1]);
     expect(wallets[1]).toMatchObject({ b: 500, g: 0 });
@@ -185,7 +185,35 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     // More than the balance: the locked transaction decides (a hold made before would stand).
     expect(await ledger.reserveAtOnce(userId, 'c', 501, { conversationId: null })).toBeNull();
     expect(await ledger.reserve(userId, 'c', 501, { conversationId: null })).toEqual({ ok: false, balanceCents: 500 });
-    expect(await ledger.reserve(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 500 });
+    expect(await ledger.reserve(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 500, heldCents: 700 });
+  });
+
+  it('a hold with a least it needs takes the whole balance when that is short of what was asked but not of the least, by either path', async () => {
+    const { server, userId, sql } = await withUser();
+    const ledger = new LedgerService(server.db.orm);
+    await ledger.balance(userId);
+    // 1,500 there, 2,000 asked, 500 at the least: all 1,500, in one statement.
+    expect(await ledger.reserveAtOnce(userId, 'most', 2000, { conversationId: null }, undefined, 500)).toEqual({ ok: true, balanceCents: 0, heldCents: 1500 });
+    expect(await sql.execute(`select amount_cents::int as cents from holds where id = 'most'`)).toEqual([{ cents: 1500 }]);
+    expect((await ledgerRows(sql, userId)).at(-1)).toMatchObject({ kind: 'reservation', amount: -1500, after: 0, reference: 'hold:most' });
+    await ledger.post(userId, { kind: 'adjustment', amountCents: 300, reference: `more:${userId}` });
+    // 300 there, 301 at the least: refused by both paths, nothing written.
+    const before = await ledgerRows(sql, userId);
+    expect(await ledger.reserveAtOnce(userId, 'short', 2000, { conversationId: null }, undefined, 301)).toBeNull();
+    expect(await ledger.reserve(userId, 'short', 2000, { conversationId: null }, 301)).toEqual({ ok: false, balanceCents: 300 });
+    expect(await ledgerRows(sql, userId)).toEqual(before);
+    // 300 at the least: the locked transaction takes all of it.
+    expect(await ledger.transact(userId, (tx) => tx.reserve('rest', 2000, { conversationId: null }, 300))).toEqual({ ok: true, balanceCents: 0, heldCents: 300 });
+    // Asked again, a hold made before answers what it held, whatever is asked now.
+    expect(await ledger.reserve(userId, 'rest', 2000, { conversationId: null }, 1)).toEqual({ ok: true, balanceCents: 0, heldCents: 300 });
+    expect(await ledger.reserve(userId, 'most', 50, { conversationId: null })).toEqual({ ok: true, balanceCents: 0, heldCents: 1500 });
+    // Released, each gives back what it held.
+    await ledger.transact(userId, async (tx) => {
+      await tx.settle('most', 0, null);
+      await tx.settle('rest', 0, null);
+    });
+    expect(await walletOf(sql, userId)).toBe(1800);
+    expect(await sumOf(sql, userId)).toBe(1800);
   });
 
   it('a reservation as one statement writes nothing when the wallet changed after it was read, or its reference is taken', async () => {
@@ -201,12 +229,12 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect(await sql.execute(`select id from holds where id = 'stale'`)).toEqual([]);
     // A row read now goes through; the same hold asked again in one statement writes nothing (its
     // entry's reference is taken), and through the locked transaction it is answered as held.
-    expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399 });
+    expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399, heldCents: 100 });
     const after = await ledgerRows(sql, userId);
     expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toBeNull();
     expect(await walletOf(sql, userId)).toBe(1399);
     expect(await ledgerRows(sql, userId)).toEqual(after);
-    expect(await ledger.reserve(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399 });
+    expect(await ledger.reserve(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399, heldCents: 100 });
     expect(await walletOf(sql, userId)).toBe(1399);
     expect(await sumOf(sql, userId)).toBe(1399);
     // Its entry's reference taken by another entry, with no hold of that id: still nothing moves.
@@ -273,7 +301,7 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
       reserver: 'nov',
       // A hold of 200 takes 200 of the grant; a debit spends the rest of it: 1,000 with no grant.
       before: async ({ nov }, userId) => {
-        expect(await nov.transact(userId, (tx) => tx.reserve('took-grant', 200, { conversationId: null }))).toEqual({ ok: true, balanceCents: 1300 });
+        expect(await nov.transact(userId, (tx) => tx.reserve('took-grant', 200, { conversationId: null }))).toEqual({ ok: true, balanceCents: 1300, heldCents: 200 });
         await nov.post(userId, { kind: 'engine_usage', amountCents: -300, reference: `spend-grant:${userId}` });
       },
       // 200 debited with no grant to take, and the hold released uncharged gives its 200 of grant back.

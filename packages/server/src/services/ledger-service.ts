@@ -4,6 +4,7 @@ import {
   centsToDollars,
   formatCents,
   grantMonth,
+  holdWithin,
   walletMove,
   LEDGER_KIND_LABELS,
   MONTHLY_GRANT_CENTS,
@@ -44,7 +45,8 @@ export interface HoldScope {
   enhancementId?: string | null;
 }
 
-export type ReserveResult = { ok: true; balanceCents: number } | { ok: false; balanceCents: number };
+/** A hold taken (`heldCents`: what it holds; a hold made before answers what it held) or refused, with the balance after. */
+export type ReserveResult = { ok: true; balanceCents: number; heldCents: number } | { ok: false; balanceCents: number };
 
 /** The work of one wallet transaction: the wallet row is locked until it returns. */
 export interface WalletTx {
@@ -57,8 +59,11 @@ export interface WalletTx {
    * PAYMENT_REQUIRED, or with `clamp` debits only what is there (0: no entry).
    */
   post(entry: EntryInput, options?: { clamp?: boolean }): Promise<Posted>;
-  /** Holds `cents` for a stage; answers ok false (and holds nothing) when the balance is short. */
-  reserve(holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult>;
+  /**
+   * Holds `cents`; answers ok false (and holds nothing) when the balance is short. With
+   * `atLeastCents`, a shorter balance is held whole when it is at least that (core's `holdWithin`).
+   */
+  reserve(holdId: string, cents: number, scope: HoldScope, atLeastCents?: number): Promise<ReserveResult>;
   /**
    * Gives a hold back and charges what the stage really cost (at most what was held, which the
    * caller ensures). Settling a settled hold changes nothing.
@@ -106,13 +111,13 @@ export class LedgerService {
   }
 
   /**
-   * Holds `cents` for a stage (see {@link WalletTx.reserve}). A reservation is on the user's wait
-   * before each stage, so it is first tried as one statement that commits alone (two round trips
-   * instead of four: no `begin`, lock and `commit`, see {@link reserveAtOnce}); whatever that
+   * Holds `cents` for an engine call (see {@link WalletTx.reserve}). A reservation may be on the
+   * user's wait before a call, so it is first tried as one statement that commits alone (two round
+   * trips instead of four: no `begin`, lock and `commit`, see {@link reserveAtOnce}); whatever that
    * cannot decide goes through the wallet's locked transaction.
    */
-  async reserve(userId: string, holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult> {
-    return (await this.reserveAtOnce(userId, holdId, cents, scope)) ?? this.transact(userId, (tx) => tx.reserve(holdId, cents, scope));
+  async reserve(userId: string, holdId: string, cents: number, scope: HoldScope, atLeastCents?: number): Promise<ReserveResult> {
+    return (await this.reserveAtOnce(userId, holdId, cents, scope, undefined, atLeastCents)) ?? this.transact(userId, (tx) => tx.reserve(holdId, cents, scope, atLeastCents));
   }
 
   /**
@@ -123,15 +128,17 @@ export class LedgerService {
    * that changed and changed back is as good as one that did not. Answers null, having written
    * nothing, whenever it cannot be sure: no wallet yet, a month to roll over, a balance too short
    * (a hold made before may stand: the locked path looks), the row changed meanwhile, or the
-   * reference already used. `seen` is the row as read (tests pass an old one).
+   * reference already used. `seen` is the row as read (tests pass an old one); `atLeastCents` as
+   * for {@link WalletTx.reserve}.
    */
-  async reserveAtOnce(userId: string, holdId: string, cents: number, scope: HoldScope, seen?: WalletRow): Promise<ReserveResult | null> {
-    const amount = Math.max(0, Math.ceil(cents));
-    if (amount === 0) return null;
+  async reserveAtOnce(userId: string, holdId: string, cents: number, scope: HoldScope, seen?: WalletRow, atLeastCents?: number): Promise<ReserveResult | null> {
+    if (Math.ceil(cents) <= 0) return null;
     const em = this.orm.em.fork() as Sql;
     const row = seen ?? (await em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0];
     const now = this.clock();
-    if (!row || row.grant_month !== grantMonth(now) || amount > Number(row.balance_cents)) return null;
+    if (!row || row.grant_month !== grantMonth(now)) return null;
+    const amount = holdWithin(cents, Number(row.balance_cents), atLeastCents);
+    if (amount === null) return null;
     const before = { balanceCents: Number(row.balance_cents), grantCents: row.grant_cents };
     const entry = reservationEntry(holdId, amount, scope);
     const { grantDeltaCents, balanceAfterCents, grantAfterCents } = walletMove(before, entry);
@@ -154,7 +161,7 @@ export class LedgerService {
     );
     try {
       const rows = await em.execute<Array<{ id: string | number | null }>>(text, params);
-      return rows[0]?.id != null ? { ok: true, balanceCents: balanceAfterCents } : null;
+      return rows[0]?.id != null ? { ok: true, balanceCents: balanceAfterCents, heldCents: amount } : null;
     } catch (error) {
       // 22012: the reference was used already; 23505: so was the hold's id.
       const state = sqlState(error);
@@ -334,25 +341,27 @@ class Tx implements WalletTx {
     return { id: Number(rows[0].id), amountCents: amount, balanceAfterCents: first.balanceAfterCents, duplicate: false };
   }
 
-  async reserve(holdId: string, cents: number, scope: HoldScope): Promise<ReserveResult> {
-    const amount = Math.max(0, Math.ceil(cents));
+  async reserve(holdId: string, cents: number, scope: HoldScope, atLeastCents?: number): Promise<ReserveResult> {
+    const fits = holdWithin(cents, this.balance, atLeastCents);
     // A hold made before stands, whatever the balance is now. Otherwise its reservation entry says
     // so (they are written together), except for a hold of nothing, which has no entry.
-    if (amount > this.balance || amount === 0) {
-      const held = await this.em.execute<Array<{ status: string }>>('select status from holds where id = ?', [holdId]);
-      if (held.length > 0) return { ok: true, balanceCents: this.balance };
-      if (amount > this.balance) return { ok: false, balanceCents: this.balance };
+    if (fits === null || fits === 0) {
+      const held = await this.em.execute<Array<{ amount_cents: string | number }>>('select amount_cents from holds where id = ?', [holdId]);
+      if (held.length > 0) return { ok: true, balanceCents: this.balance, heldCents: Number(held[0]!.amount_cents) };
+      if (fits === null) return { ok: false, balanceCents: this.balance };
     }
+    const amount = fits;
     const hold = holdWrite(holdId, this.userId, amount, scope, this.clock());
     // The hold is written with its reservation entry (and the wallet), in one statement: a
     // reservation is on the user's wait before each stage. A hold of nothing has no entry to go with.
     const posted = await this.post(reservationEntry(holdId, amount, scope), amount > 0 ? { alongside: [['hold', hold]] } : {});
-    if (posted.duplicate) return { ok: true, balanceCents: this.balance };
+    // Made before (its entry is there): what it held then.
+    if (posted.duplicate) return { ok: true, balanceCents: this.balance, heldCents: -posted.amountCents };
     if (amount === 0) {
       const { text, params } = hold(ungated());
       await this.em.execute(text, params);
     }
-    return { ok: true, balanceCents: this.balance };
+    return { ok: true, balanceCents: this.balance, heldCents: amount };
   }
 
   async settle(holdId: string, chargeCents: number, usage: EntryInput | null): Promise<void> {

@@ -56,6 +56,8 @@ interface ListingRow {
   created_at: Date | string;
   username: string;
   purchased_project_id?: string | null;
+  /** The viewer's purchase row, when they bought the listing (its copy may be deleted since). */
+  purchase_id?: string | null;
 }
 
 /** A cover to send: uploaded bytes of a sniffed type, or the generated SVG. */
@@ -103,7 +105,7 @@ export class ListingService {
     const column = query.sortBy === 'priceCents' ? 'l.price_cents' : 'l.created_at';
     const direction = query.sortOrder === 'asc' ? 'asc' : 'desc';
     const rows = await this.sql().execute<ListingRow[]>(
-      `select ${LISTING_COLUMNS}${viewerId ? ', p.project_id as purchased_project_id' : ''}
+      `select ${LISTING_COLUMNS}${viewerId ? ', p.project_id as purchased_project_id, p.id as purchase_id' : ''}
        from listings l join users u on u.id = l.user_id
        ${viewerId ? 'left join listing_purchases p on p.listing_id = l.id and p.buyer_id = ?' : ''}
        where ${where.join(' and ')}
@@ -219,7 +221,7 @@ export class ListingService {
   async liveRow(id: string, viewerId?: string): Promise<ListingRow | null> {
     if (!isUuid(id)) return null;
     const rows = await this.sql().execute<ListingRow[]>(
-      `select ${LISTING_COLUMNS}${viewerId ? ', p.project_id as purchased_project_id' : ''}
+      `select ${LISTING_COLUMNS}${viewerId ? ', p.project_id as purchased_project_id, p.id as purchase_id' : ''}
        from listings l join users u on u.id = l.user_id
        ${viewerId ? 'left join listing_purchases p on p.listing_id = l.id and p.buyer_id = ?' : ''}
        where l.id = ? and l.deleted_at is null`,
@@ -333,14 +335,24 @@ function toJson(row: ListingRow, viewerId: string | undefined): ListingJson {
     tags: json<string[]>(row.tags).map((tagName) => ({ tagName })),
     demoUrl: row.demo_url,
     repoUrl: row.repo_url,
-    promptOriginal: row.prompt_original,
-    promptEnhancedSnapshot: row.prompt_enhanced_snapshot,
+    ...listingPrompts(row, viewerId),
     createdAt: new Date(row.created_at).toISOString(),
     fileCount: Number(row.file_count),
     // The part before any '@': an email used as a username never shows in full.
     sellerName: row.username.split('@')[0] || 'anonymous',
     ...(viewerId ? { isOwner: row.user_id === viewerId, purchasedProjectId: row.purchased_project_id ?? null } : {}),
   };
+}
+
+/**
+ * A commercial listing's prompts are part of what its buyers pay for: only the seller and buyers
+ * read them. Everyone else (signed out included) is told they come with the purchase.
+ */
+function listingPrompts(row: ListingRow, viewerId: string | undefined): Pick<ListingJson, 'promptOriginal' | 'promptEnhancedSnapshot' | 'promptsWithPurchase'> {
+  const entitled = row.visibility === 'free' || (viewerId !== undefined && (row.user_id === viewerId || Boolean(row.purchase_id)));
+  const none = row.prompt_original === null && row.prompt_enhanced_snapshot === null;
+  if (entitled || none) return { promptOriginal: row.prompt_original, promptEnhancedSnapshot: row.prompt_enhanced_snapshot };
+  return { promptOriginal: null, promptEnhancedSnapshot: null, promptsWithPurchase: true };
 }
 
 export type { ListingRow };

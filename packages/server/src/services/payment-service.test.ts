@@ -15,7 +15,7 @@ function recordingTx(): WalletTx & { posted: EntryInput[] } {
       posted.push(entry);
       return { id: posted.length, amountCents: entry.amountCents, balanceAfterCents: 0, duplicate: false };
     },
-    reserve: async () => ({ ok: true, balanceCents: 0 }),
+    reserve: async () => ({ ok: true, balanceCents: 0, heldCents: 0 }),
     settle: async () => {},
     releaseOpenHolds: async () => 0,
   };

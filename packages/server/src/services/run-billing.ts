@@ -1,130 +1,123 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { AppError, callCostCents, costCapMessage, mayHoldInFlight, notEnoughCreditsMessage, settleCalls, type PipelineRole } from '@wolfpack/core';
-import type { EngineCallRecord, GateInFlight, StageBudget } from '@wolfpack/core/pipeline';
+import { CallPurse, type HeldAnswer, type PipelineRole, type StageKey } from '@wolfpack/core';
+import type { EngineCallRecord } from '@wolfpack/core/pipeline';
 import type { LedgerService, WalletTx } from './ledger-service.js';
 import { plainSql } from '../db/plain-sql.js';
 import { rowsWrite, type GatedWrite } from '../db/one-statement.js';
 
-
-/** What was held for one stage: settled after it, released if it never finishes. */
+/** One hold of a stage: settled after it, released if it never finishes. */
 export interface StageHold {
   id: string;
-  key: string;
   cents: number;
   role: PipelineRole;
 }
 
+/** A finished stage's holds, keyed by run position and attempt (its usage rows' `call_key` prefix). */
+export interface StageHolds {
+  key: string;
+  role: PipelineRole;
+  holds: StageHold[];
+}
+
+/** What the run's purse is told by the run around it. */
+export interface RunBillingHooks {
+  /** Earlier stages' settlements, committed (they run behind the pipeline). */
+  settleEarlier?: () => Promise<void>;
+  /** Resolves when a hold may be taken beside calls on the wire. */
+  whenBusy?: () => Promise<void>;
+  /** Throws what stopped the run's commits (a lost lease), before anything more is held. */
+  check?: () => void;
+}
+
 /**
- * The money side of one run: before each stage its worst case is held (or the run stops with
- * PAYMENT_REQUIRED before any engine is called); after it, the hold settles to the real cost in the
- * same transaction as the stage's checkpoint and usage rows, so a resumed run never charges a
- * finished stage twice and a crashed stage's hold is given back on the next attempt.
+ * The money side of one run (issue 29): each engine call holds what it may cost at the output cap
+ * the balance pays, as it starts (core's CallPurse decides every amount; this stores the holds and
+ * keys them). A stage's holds settle to what its calls were billed in the same transaction as its
+ * checkpoint and usage rows, so a resumed run never charges a finished stage twice and a crashed
+ * stage's holds are given back on the next attempt.
  */
 export class RunBilling {
-  private hold: StageHold | null = null;
-  /** The balance this run's last hold left (null before its first): what a hold taken in flight relies on. */
-  private knownBalanceCents: number | null = null;
-  /** A hold being taken while its stage's engines work (see {@link reserve}). */
-  private inFlight: Promise<unknown> = Promise.resolve();
+  /** What every engine call of the run asks before it starts. */
+  readonly purse: CallPurse;
+  /** Holds of the stage under way, in the order taken. */
+  private holds: StageHold[] = [];
+  /** Holds taken so far per stage position (the first is keyed by position and attempt alone). */
+  private readonly taken = new Map<number, number>();
 
   constructor(
     private readonly orm: MikroORM,
     private readonly ledger: LedgerService,
     readonly userId: string,
     readonly runId: string,
-    private readonly maxCostCents: number | null,
-    /** How often the run was launched: a stage's hold and usage are keyed by run, stage and attempt. */
+    maxCostCents: number | null,
+    /** How often the run was launched: a stage's holds and usage are keyed by run, stage and attempt. */
     private readonly attempt = 0,
-  ) {}
+    /** What earlier attempts were billed (a resumed run): counts against `maxCostCents`. */
+    spentCents = 0,
+    private readonly hooks: RunBillingHooks = {},
+  ) {
+    this.purse = new CallPurse(
+      {
+        hold: (stage, cents, atLeastCents) => this.hold(stage, cents, atLeastCents),
+        ...(hooks.settleEarlier ? { settleEarlier: hooks.settleEarlier } : {}),
+        ...(hooks.whenBusy ? { whenBusy: hooks.whenBusy } : {}),
+      },
+      { capCents: maxCostCents, spentCents },
+    );
+  }
 
-  /** Holds of an earlier attempt whose stage never finished go back uncharged (and this attempt's, once a hold in flight is in). */
+  /** The key of a stage of this attempt: `<position>:<attempt>`. */
+  stageKey(position: number): string {
+    return `${position}:${this.attempt}`;
+  }
+
+  /**
+   * Holds for a call of `stage`. Deterministic ids: the same stage of the same attempt holds (and
+   * is charged) once per id: `run:<id>:<position>:<attempt>`, then `.1`, `.2`… for more.
+   */
+  private async hold(stage: StageKey, cents: number, atLeastCents: number): Promise<HeldAnswer> {
+    this.hooks.check?.();
+    const n = this.taken.get(stage.position) ?? 0;
+    this.taken.set(stage.position, n + 1);
+    const id = `run:${this.runId}:${this.stageKey(stage.position)}${n === 0 ? '' : `.${n}`}`;
+    const result = await this.ledger.reserve(this.userId, id, cents, { conversationId: this.runId }, atLeastCents);
+    if (!result.ok) return { heldCents: 0, balanceCents: result.balanceCents };
+    if (result.heldCents > 0) this.holds.push({ id, cents: result.heldCents, role: stage.role });
+    return { heldCents: result.heldCents, balanceCents: result.balanceCents };
+  }
+
+  /** Holds of an earlier attempt whose stage never finished go back uncharged (and this attempt's, once those being taken are in). */
   async releaseLeftoverHolds(): Promise<void> {
-    await this.inFlight;
-    this.hold = null;
+    await this.purse.idle();
+    this.holds = [];
     await this.ledger.transact(this.userId, (tx) => tx.releaseOpenHolds({ conversationId: this.runId }));
   }
 
   /**
-   * Holds the stage's worst case. Earlier stages' settlements may still be committing behind the
-   * pipeline (they run while this stage's engines work, off the user's wait); until they are in,
-   * their holds count in full, never less than they will cost, so the balance check is only
-   * stricter. Refused that way, it waits for them (`settleEarlier`) and looks once more.
-   *
-   * When the balance this run's last hold left covers the stage's worst case (core's
-   * `mayHoldInFlight`), the hold is not awaited: the stage's calls start at once, the hold is taken
-   * once their requests are out (`whenBusy`), and their answers count only after it is in. Refused
-   * (spent elsewhere meanwhile), the calls are cancelled, nothing is charged for them, and the run
-   * stops as it would have before them.
+   * The holds of the stage that just finished, handed to {@link settleStages}: the next stage may
+   * hold before this one's settlement is committed (it runs behind the pipeline). Holds still being
+   * taken beside the stage's calls are in first.
    */
-  async reserve(stage: StageBudget, settleEarlier?: () => Promise<void>, whenBusy?: () => Promise<void>): Promise<void | GateInFlight> {
-    const cents = stage.worstCase.cents;
-    if (mayHoldInFlight(this.knownBalanceCents, cents, this.maxCostCents !== null)) {
-      const confirmed = Promise.resolve(whenBusy?.()).then(() => this.holdStage(stage, settleEarlier));
-      this.inFlight = confirmed.catch(() => {});
-      return { confirmed };
-    }
-    if (this.maxCostCents !== null) {
-      const spent = await this.spentCents();
-      if (spent + cents > this.maxCostCents) {
-        throw new AppError('PAYMENT_REQUIRED', costCapMessage(cents, Math.max(0, this.maxCostCents - spent), this.maxCostCents));
-      }
-    }
-    await this.holdStage(stage, settleEarlier);
-  }
-
-  private async holdStage(stage: StageBudget, settleEarlier?: () => Promise<void>): Promise<void> {
-    const cents = stage.worstCase.cents;
-    // Deterministic: the same stage of the same attempt can hold, and be charged, only once.
-    const key = `${stage.position}:${this.attempt}`;
-    const id = `run:${this.runId}:${key}`;
-    if (cents > 0) {
-      const tryToHold = () => this.ledger.reserve(this.userId, id, cents, { conversationId: this.runId });
-      let result = await tryToHold();
-      if (!result.ok && settleEarlier) {
-        await settleEarlier();
-        result = await tryToHold();
-      }
-      this.knownBalanceCents = result.balanceCents;
-      if (!result.ok) throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(cents, result.balanceCents));
-    }
-    this.hold = { id, key, cents, role: stage.role };
+  async takeStage(position: number, role: PipelineRole): Promise<StageHolds> {
+    await this.purse.idle();
+    this.purse.endStage();
+    return { key: this.stageKey(position), role, holds: this.holds.splice(0) };
   }
 
   /**
-   * The hold of the stage that just finished, handed to {@link settleStage}: the next stage may
-   * reserve before this one's settlement is committed (it runs behind the pipeline). A hold taken
-   * in flight is in by then: every call of its stage waited for it.
-   */
-  takeHold(): StageHold | null {
-    const hold = this.hold;
-    this.hold = null;
-    return hold;
-  }
-
-  /** Whether reserving must wait for earlier stages to settle: a cost cap reads what they were billed. */
-  needsSettledStages(): boolean {
-    return this.maxCostCents !== null;
-  }
-
-  /**
-   * Finished stages' engine calls with what each was billed (the real cost, at most its hold), as a
-   * write `write` stores with its own (the checkpoint, or the end of the run), and their holds
-   * settled in the same transaction; answers what `write` answered. Stages that move no money lock
-   * no wallet and open no transaction: `write` then gets an entity manager outside one, and stores
-   * everything in one statement (or opens its own transaction).
+   * Finished stages' engine calls with what each was billed (core's purse decided it: the real cost,
+   * at most what the call held), as a write `write` stores with its own (the checkpoint, or the end
+   * of the run), and their holds settled in the same transaction; answers what `write` answered.
+   * Stages that move no money lock no wallet and open no transaction: `write` then gets an entity
+   * manager outside one, and stores everything in one statement (or opens its own transaction).
    */
   async settleStages<T>(
-    stages: ReadonlyArray<{ hold: StageHold | null; calls: readonly EngineCallRecord[] }>,
+    stages: ReadonlyArray<{ holds: StageHolds; calls: readonly EngineCallRecord[] }>,
     engines: readonly { key: string; provider: string; model: string }[],
     write: (em: EntityManager, usage: GatedWrite | null) => Promise<T>,
   ): Promise<T> {
     const byKey = new Map(engines.map((e) => [e.key, e]));
-    const settled = stages.map(({ hold, calls }) => ({
-      hold,
-      calls,
-      billed: settleCalls(calls.map((c) => ({ cents: callCostCents(c.pricePer1kTokensCents, c.totalTokens) })), hold?.cents ?? 0),
-    }));
-    const rows = settled.flatMap(({ hold, calls, billed }) =>
+    const rows = stages.flatMap(({ holds, calls }) =>
       calls.map((call, i) => {
         const engine = byKey.get(call.engineKey);
         return {
@@ -139,24 +132,33 @@ export class RunBilling {
           duration_ms: Math.round(call.durationMs),
           attempts: call.attempts,
           cost_millicents: call.costMillicents,
-          billed_cents: billed[i] ?? 0,
+          billed_cents: call.billedCents,
           purpose: call.purpose,
-          call_key: hold ? `${hold.key}:${i}` : null,
+          call_key: `${holds.key}:${i}`,
         };
       }),
     );
     const usage = rows.length > 0 ? usageWrite(this.userId, this.runId, rows) : null;
     const work = async (em: EntityManager, tx?: WalletTx) => {
       const result = await write(em, usage);
-      for (const { hold, calls, billed } of settled) {
-        if (!tx || !hold || hold.cents <= 0) continue;
-        const total = billed.reduce((sum, c) => sum + c, 0);
-        const tokens = calls.reduce((sum, c) => sum + c.totalTokens, 0);
-        await tx.settle(hold.id, total, { kind: 'engine_usage', amountCents: -total, reference: `usage:${hold.id}`, conversationId: this.runId, description: `${hold.role}: ${tokens} tokens` });
-      }
+      if (tx) for (const stage of stages) await this.settleHolds(tx, stage.holds, stage.calls);
       return result;
     };
-    return settled.some((s) => (s.hold?.cents ?? 0) > 0) ? this.ledger.transact(this.userId, (tx) => work(tx.em, tx)) : work(this.orm.em.fork());
+    const movesMoney = stages.some((s) => s.holds.holds.length > 0);
+    return movesMoney ? this.ledger.transact(this.userId, (tx) => work(tx.em, tx)) : work(this.orm.em.fork());
+  }
+
+  /** A stage's holds settled to what its calls were billed, filled in the order they were taken; the rest goes back. */
+  private async settleHolds(tx: WalletTx, stage: StageHolds, calls: readonly EngineCallRecord[]): Promise<void> {
+    let billed = calls.reduce((sum, c) => sum + c.billedCents, 0);
+    const tokens = calls.reduce((sum, c) => sum + c.totalTokens, 0);
+    const count = stage.holds.length;
+    for (const [i, hold] of stage.holds.entries()) {
+      const charge = Math.min(billed, hold.cents);
+      billed -= charge;
+      const description = count === 1 ? `${hold.role}: ${tokens} tokens` : `${hold.role}: ${tokens} tokens (${i + 1} of ${count})`;
+      await tx.settle(hold.id, charge, { kind: 'engine_usage', amountCents: -charge, reference: `usage:${hold.id}`, conversationId: this.runId, description });
+    }
   }
 
   /**
@@ -176,9 +178,10 @@ export class RunBilling {
     return posted.duplicate ? 0 : cents;
   }
 
-  /** What this run has been billed so far (over every attempt). */
-  private spentCents(): Promise<number> {
-    return this.sum('select coalesce(sum(billed_cents), 0) as total from engine_usage where conversation_id = ?');
+  /** What a run has been billed so far (over every attempt). */
+  static async spentCents(orm: MikroORM, runId: string): Promise<number> {
+    const rows = await plainSql(orm.em.fork()).execute<Array<{ total: string | number }>>('select coalesce(sum(billed_cents), 0) as total from engine_usage where conversation_id = ?', [runId]);
+    return Number(rows[0]?.total ?? 0);
   }
 
   private async sum(sql: string): Promise<number> {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/core';
-import { AppError, buildVerificationRecord, formatCents, type PipelineEvent, type PipelineRole, type RepairRequest, type RunInfo, type StreamRequest } from '@wolfpack/core';
+import { AppError, buildVerificationRecord, formatCents, type PipelineEvent, type PipelineRole, type RepairRequest, type RunEstimateReply, type RunInfo, type StreamRequest } from '@wolfpack/core';
 import { runPipeline, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
 import { createExecutionGate } from '@wolfpack/core/proof';
 import type { LedgerService } from './ledger-service.js';
 import { RunBilling } from './run-billing.js';
+import { RunEstimates } from './run-estimates.js';
 import { EngineActivity } from './engine-activity.js';
 import { StageCommits, type FinishedStage } from './stage-commits.js';
 import { Conversation } from '../entities/index.js';
@@ -110,10 +111,17 @@ export class RunService {
     this.verifications = options.verifications;
     this.proofEnv = options.proofEnv ?? process.env;
     this.reader = new RunReader(orm, this.sql, hub, this.notifier, (runId) => this.local.has(runId));
+    this.estimates = new RunEstimates(this.sql, engines, projects);
   }
 
   private readonly sql: SqlAll = (sql, params) => this.orm.em.fork().getConnection().execute(sql, params, 'all');
   private readonly reader: RunReader;
+  private readonly estimates: RunEstimates;
+
+  /** What a run of `request` would probably cost (POST /api/wolfpack/estimate): a range, before it starts. */
+  estimate(user: Owner, request: StreamRequest): Promise<RunEstimateReply> {
+    return this.estimates.estimate(user.id, request);
+  }
 
   /** Takes over orphaned runs, then renews this process's leases and watches for expired ones. */
   async startBackgroundWork(): Promise<void> {
@@ -321,7 +329,15 @@ export class RunService {
     const checkpoint = (run.checkpoint ?? undefined) as PipelineCheckpoint | undefined;
     // What this run's engine calls cost: earlier attempts' stored usage, plus this attempt's stages.
     let costMillicents = mode === 'start' ? 0 : await this.totalCost(runId);
-    const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt);
+    // What earlier attempts were billed: where the run's cost so far starts, and what counts against its limit.
+    const spentBefore = mode === 'start' ? 0 : await RunBilling.spentCents(this.orm, runId);
+    // Each engine call holds what it may cost as it starts (core's CallPurse); a call refused for
+    // credits first waits for earlier stages' settlements, which commit behind the pipeline.
+    const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt, spentBefore, {
+      settleEarlier: () => commits.settled(),
+      whenBusy: () => activity.quiet(EVENT_WAIT_MS),
+      check: () => commits.check(),
+    });
     const mine = { id: runId, instanceId: this.instanceId };
     const engines = this.engines.resolve(run.modelOrder);
     // Proven Code runs the generated project in the sandbox (when this server has one).
@@ -348,17 +364,15 @@ export class RunService {
         existingFiles,
         checkpoint,
         signal,
-        // A stage holds its worst case just before its first engine call (or, when the run's last
-        // hold shows the balance covers it, while its calls go out); one that calls none holds nothing.
-        beforeStageCalls: async (stage) => {
-          // A cost cap reads what earlier stages were billed: then (only then) their settlements must be in.
-          if (billing.needsSettledStages()) await commits.settled();
-          else commits.check();
-          return billing.reserve(stage, () => commits.settled(), () => activity.quiet(EVENT_WAIT_MS));
-        },
-        onCheckpoint: (cp, calls) => {
+        // Every engine call holds what it may cost, at the output cap the balance pays, as it starts
+        // (or, when the run's last hold shows the balance covers it, while it goes out); a stage that
+        // calls no engine holds nothing.
+        budget: billing.purse,
+        spentCents: spentBefore,
+        onCheckpoint: async (cp, calls) => {
           costMillicents += calls.reduce((sum, c) => sum + c.costMillicents, 0);
-          commits.add({ hold: billing.takeHold(), cp, calls });
+          const position = cp.completedStages - 1;
+          commits.add({ holds: await billing.takeStage(position, cp.stages.at(-1)?.role ?? 'Planning'), cp, calls });
         },
       });
       let step = await pipeline.next();
@@ -396,7 +410,10 @@ export class RunService {
         if (last.length > 0) await this.saveCheckpoint(billing, last, engines);
         last = [];
         const refunded = await billing.refundRepairs();
-        if (refunded > 0) emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
+        if (refunded > 0) {
+          emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
+          emit({ type: 'cost', spentCents: Math.max(0, billing.purse.spentCents - refunded) });
+        }
       }
       await writer.idle();
       // One statement (one transaction when stages move money): the last stages' usage and charges,

@@ -1,10 +1,10 @@
 import type { EngineCallRecord, PipelineCheckpoint } from '@wolfpack/core/pipeline';
 import type { EngineActivity } from './engine-activity.js';
-import type { StageHold } from './run-billing.js';
+import type { StageHolds } from './run-billing.js';
 
-/** A stage that finished: its checkpoint, its engine calls and what was held for it. */
+/** A stage that finished: its checkpoint, its engine calls and what was held for them. */
 export interface FinishedStage {
-  hold: StageHold | null;
+  holds: StageHolds;
   cp: PipelineCheckpoint;
   calls: EngineCallRecord[];
 }
@@ -45,7 +45,7 @@ export class StageCommits {
     return this.failure;
   }
 
-  /** Everything finished so far is committed now (a stage's reservation reads what they cost). */
+  /** Everything finished so far is committed now (a call refused for credits first waits for what they give back). */
   async settled(): Promise<void> {
     this.urgent = true;
     this.activity.wake();

@@ -1,5 +1,5 @@
 import { Check, CirclePause, ExternalLink, LoaderCircle, Minus, Send, X } from 'lucide-react';
-import type { PipelineProgress as Progress } from '@wolfpack/core';
+import { formatCents, type PipelineProgress as Progress } from '@wolfpack/core';
 import { useEffect, useRef, useState } from 'react';
 import { formatElapsed, formatEstimate } from '../lib/format-time';
 import { isRunActive, type RunPhase, type StageStatus, type StageView } from '../lib/pipeline-state';
@@ -11,6 +11,8 @@ export interface PipelineProgressProps {
   phase: RunPhase;
   stages: readonly StageView[];
   progress: Progress | null;
+  /** What the run has been charged so far, in cents; null before its first charge (free engines never charge). */
+  spentCents: number | null;
   /** When set, '6. Open Preview' and '7. Publish to the coding platform' appear. */
   completedProjectId: string | null;
   onPublish: () => void;
@@ -55,7 +57,7 @@ function rowTone(status: StageStatus, stopped: boolean): { row: string | false; 
  * (a gate that did not pass) or not in this run (a repair does Proven Code alone; what earlier
  * runs did in the other stages is not this run's work, so it is not shown as done).
  */
-export function PipelineProgress({ phase, stages, progress, completedProjectId, onPublish }: PipelineProgressProps) {
+export function PipelineProgress({ phase, stages, progress, spentCents, completedProjectId, onPublish }: PipelineProgressProps) {
   const percent = Math.max(0, Math.min(100, progress?.percent ?? 0));
   const active = isRunActive(phase);
   const badge = phaseBadges[phase];
@@ -120,6 +122,12 @@ export function PipelineProgress({ phase, stages, progress, completedProjectId, 
                 : 'ETA —'}
           </span>
         </div>
+        {spentCents !== null ? (
+          <p className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400" data-testid="run-cost">
+            {phase === 'complete' ? 'Cost of this run' : 'Cost so far'}:{' '}
+            <span className="font-medium text-zinc-700 dark:text-zinc-200">{formatCents(spentCents)}</span>
+          </p>
+        ) : null}
       </div>
 
       <ol className="flex flex-col gap-1" aria-label="Stage status">

@@ -17,6 +17,8 @@ export interface PromptPanelProps {
   enhancing: boolean;
   /** Shown under the prompt: AI Enhance's progress or outcome. */
   enhanceStatus?: ReactNode;
+  /** Shown under the start button: what the run would probably cost. */
+  estimate?: ReactNode;
   recording: boolean;
   onToggleVoice: () => void;
   onStart: () => void;
@@ -173,20 +175,23 @@ export function PromptPanel(props: PromptPanelProps) {
             {enhancing ? 'Enhancing…' : 'AI Enhance'}
           </Button>
         </div>
-        <Button
-          size="lg"
-          onClick={props.onStart}
-          disabled={running || enhancing}
-          data-testid="start-button"
-          className="min-w-48 shadow-md shadow-brand/25"
-        >
-          {running ? (
-            <LoaderCircle className="h-4.5 w-4.5 animate-spin" aria-hidden />
-          ) : (
-            <Rocket className="h-4.5 w-4.5" aria-hidden />
-          )}
-          {running ? 'Pack in action...' : 'Start Wolfpack'}
-        </Button>
+        <div className="flex flex-col gap-1.5">
+          <Button
+            size="lg"
+            onClick={props.onStart}
+            disabled={running || enhancing}
+            data-testid="start-button"
+            className="min-w-48 shadow-md shadow-brand/25"
+          >
+            {running ? (
+              <LoaderCircle className="h-4.5 w-4.5 animate-spin" aria-hidden />
+            ) : (
+              <Rocket className="h-4.5 w-4.5" aria-hidden />
+            )}
+            {running ? 'Pack in action...' : 'Start Wolfpack'}
+          </Button>
+          {props.estimate}
+        </div>
       </div>
     </Card>
   );

@@ -62,6 +62,30 @@ describe('applyPipelineEvent', () => {
     expect(state.feed).toEqual([{ id: 'l1', type: 'success', message: 'Plan ready', timestamp: '2026-11-20T10:00:00Z' }]);
   });
 
+  it('keeps what the run cost so far from its cost events, and a new run starts without one', () => {
+    const start = reducePipeline(initialPipelineState, { type: 'start' });
+    expect(start.spentCents).toBeNull();
+    const state = run([
+      { type: 'run', runId: 'r1', conversationId: 'c1' },
+      { type: 'cost', spentCents: 3 },
+      { type: 'cost', spentCents: 11 },
+    ]);
+    expect(state.spentCents).toBe(11);
+    expect(applyPipelineEvent(state, { type: 'cost', spentCents: 12 }).effects).toEqual([]);
+    expect(reducePipeline(state, { type: 'start' }).spentCents).toBeNull();
+  });
+
+  it('takes a cost event after a stop for credits as the run going on (it was resumed)', () => {
+    const stopped = run([
+      { type: 'run', runId: 'r1', conversationId: 'c1' },
+      { type: 'cost', spentCents: 1400 },
+      { type: 'error', error: 'Not enough credits: this stage needs about $0.40 and your balance is $0.10. Add credits in Settings.', code: 'PAYMENT_REQUIRED' },
+    ]);
+    expect(stopped).toMatchObject({ phase: 'interrupted', paymentRequired: true, spentCents: 1400 });
+    const resumed = applyPipelineEvent(stopped, { type: 'cost', spentCents: 1430 }).state;
+    expect(resumed).toMatchObject({ paymentRequired: false, error: null, spentCents: 1430 });
+  });
+
   it('completes at 100 % with the result and the effects that store it', () => {
     const before = run([
       { type: 'run', runId: 'r1', conversationId: 'c1' },

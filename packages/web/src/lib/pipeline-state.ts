@@ -95,6 +95,11 @@ export interface PipelineState {
    * PAYMENT_REQUIRED): the build screen links to Settings, and the run can be resumed after a top-up.
    */
   paymentRequired: boolean;
+  /**
+   * What the run has been charged so far, in cents (its latest `cost` event, issue 29); null until
+   * the first, and for runs on free engines, which send none.
+   */
+  spentCents: number | null;
   /** 1-based attempt while reconnecting, else 0. */
   reconnectAttempt: number;
 }
@@ -154,6 +159,7 @@ export const initialPipelineState: PipelineState = {
   resultDismissed: false,
   error: null,
   paymentRequired: false,
+  spentCents: null,
   reconnectAttempt: 0,
 };
 
@@ -260,6 +266,9 @@ export function applyPipelineEvent(
         },
         effects: [],
       };
+    case 'cost':
+      // Events flow again: a run stopped for credits was resumed.
+      return { state: { ...movedOn(base), spentCents: event.spentCents }, effects: [] };
     case 'complete': {
       const result: RunResult = {
         projectId: event.projectId,

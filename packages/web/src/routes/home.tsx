@@ -3,6 +3,7 @@ import { LogIn, Sparkles } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useEngines, useMe } from '../api/queries';
+import { useRunEstimate } from '../api/run-estimate';
 import { ActivityFeed } from '../components/activity-feed';
 import { DemoNotice } from '../components/demo-notice';
 import { EnhanceStatus } from '../components/enhance-status';
@@ -12,6 +13,7 @@ import { LearnMore } from '../components/learn-more';
 import { PipelineProgress } from '../components/pipeline-progress';
 import { ProofNotice } from '../components/proof-notice';
 import { PromptPanel } from '../components/prompt-panel';
+import { RunEstimate } from '../components/run-estimate';
 import { usePublishDialog } from '../components/publish-dialog';
 import { RunStatusCallout } from '../components/run-status-callout';
 import { SavingsPopup } from '../components/savings-popup';
@@ -90,6 +92,8 @@ export function HomePage() {
 
   const modelOrder = useRef<string[]>([]);
   modelOrder.current = engines.data?.engines.map((engine) => engine.key) ?? [];
+  // What the run the prompt describes would cost, for a signed-in user before it starts.
+  const estimate = useRunEstimate(user && !running ? { idea: prompt, attachments, modelOrder: modelOrder.current, projectId: continueProjectId } : null);
 
   const runIdea = useCallback(
     (idea: string, projectId?: string) =>
@@ -219,6 +223,7 @@ export function HomePage() {
             enhanceStatus={
               <EnhanceStatus state={enhancer.state} onDismiss={enhancer.dismiss} onRestore={enhancer.restoreOriginal} />
             }
+            estimate={<RunEstimate estimate={estimate} />}
             recording={voice.recording}
             onToggleVoice={voice.toggle}
             onStart={handleStart}
@@ -257,6 +262,7 @@ export function HomePage() {
                 phase={state.phase}
                 stages={state.stages}
                 progress={state.progress}
+                spentCents={state.spentCents}
                 completedProjectId={completedProjectId}
                 onPublish={() => publish.open(completedProjectId)}
               />

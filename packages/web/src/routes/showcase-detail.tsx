@@ -142,6 +142,14 @@ function ListingView({ listing, signedIn, checkout }: { listing: Listing; signed
                 <PromptBlock label="Enhanced prompt" icon={<Sparkles className="h-3.5 w-3.5" aria-hidden />} text={listing.promptEnhancedSnapshot} testId="prompt-enhanced" />
               ) : null}
             </Card>
+          ) : listing.promptsWithPurchase ? (
+            <Card className="flex flex-col gap-2 p-5" data-testid="listing-prompts-locked">
+              <h2 className="flex items-center gap-2 font-semibold">
+                <MessageSquareText className="h-4 w-4 text-brand" aria-hidden />
+                Prompts used
+              </h2>
+              <p className="text-sm text-zinc-600 dark:text-zinc-300">The original and enhanced prompts come with the purchase: buy this project to read them.</p>
+            </Card>
           ) : null}
         </div>
 

@@ -138,7 +138,7 @@ export async function runFaultCase(fault: FaultCase, options: FaultRunOptions = 
   let step = await run.next();
   while (!step.done) {
     if (step.value.type === 'log') logs.push(step.value);
-    else stages.push(step.value);
+    else if (step.value.type === 'stage') stages.push(step.value);
     step = await run.next();
   }
   const outcome = step.value;
