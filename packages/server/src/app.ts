@@ -55,6 +55,7 @@ import { PreviewBuilds } from './services/preview-builds.js';
 import { PreviewServers } from './services/preview-servers.js';
 import { PreviewService } from './services/preview-service.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
+import { admittedRuns, RunAdmission } from './services/run-admission.js';
 import { SecretBox } from './services/secret-box.js';
 import { SubscriptionCloser } from './services/subscription-closer.js';
 import { SettingsService } from './services/settings-service.js';
@@ -213,7 +214,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), runRoutes(runs, config.sseHeartbeatMs),
+  const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),

@@ -71,8 +71,9 @@ export async function startTestServer(
     passwordCost: TEST_PASSWORD_COST,
     ...serverOptions,
     // Generated code runs in the sandbox only in the tests about it (a page check takes seconds).
-    // Every test signs its users up from 127.0.0.1: the per-address bound only where it is the subject.
-    env: { WOLFPACK_SANDBOX: 'off', WOLFPACK_SIGNUPS_PER_HOUR: '100000', ...serverOptions.env },
+    // Every test signs its users up from 127.0.0.1, and some race many builds of one user (the
+    // ledger's guards): the per-address and per-user bounds only where they are the subject.
+    env: { WOLFPACK_SANDBOX: 'off', WOLFPACK_SIGNUPS_PER_HOUR: '100000', WOLFPACK_CONCURRENT_RUNS_PER_USER: '1000', ...serverOptions.env },
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(lease?.database ? { database: lease.database } : {}),
