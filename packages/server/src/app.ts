@@ -131,7 +131,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   payments.registerFulfilment('top_up', creditTopUp, (checkout) => referrals.settle(checkout.userId));
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
   const capsules = new CapsuleService(db.orm, log, clock);
-  const njin = new NjinService(db.orm, engines, payments, capsules, log, { clock });
+  const njin = new NjinService(db.orm, engines, payments, capsules, log, { clock, maxKeysPerUser: limits.njinKeysPerUser });
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     verifications,
     proofEnv: env,

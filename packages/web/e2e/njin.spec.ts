@@ -235,6 +235,25 @@ describe('njin: setup, keys and licence', () => {
     expect(await text(broken, 'njin-license-error')).toBe('Failed to load license information. Please refresh the page.');
   });
 
+  it('refuses an eleventh live key with the sentence that says to revoke one', async () => {
+    const page = await browser.newPage();
+    await signUpViaApi(page, uniqueUsername('keys'));
+    for (let i = 0; i < 10; i += 1) {
+      const res = await page.request.post('/api/njin/keys');
+      expect(res.status()).toBe(201);
+    }
+    await page.goto('/njin');
+    await page.getByTestId('njin-key-row').first().waitFor();
+    await page.getByTestId('njin-create-key').click();
+    const refused = await waitForToast(page, 'You already have 10 active API keys');
+    expect(refused).toMatchObject({
+      title: 'Key not created',
+      description: 'You already have 10 active API keys, the most one account can hold. Revoke a key you no longer use, then create a new one.',
+    });
+    expect(await page.getByTestId('njin-new-key').count()).toBe(0);
+    expect(await page.getByTestId('njin-key-row').count()).toBe(10);
+  });
+
   it('on a server without payments says a license cannot be bought here, what the operator sets, and how the operator grants one', async () => {
     // The shared server has no STRIPE_* keys.
     const page = await browser.newPage();

@@ -49,6 +49,25 @@ describe.each(testDatabases())('njin API keys and licence on %s', (kind) => {
     expect(JSON.stringify(keys)).not.toContain(a.apiKey);
   });
 
+  it('holds at most 10 live keys per user, however many are asked for at once; revoking one makes room', async () => {
+    const { client } = await signUp();
+    const replies = await Promise.all(Array.from({ length: 25 }, () => client.post('/api/njin/keys')));
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(10);
+    const refused = replies.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(15);
+    for (const res of refused) {
+      expect(res.status).toBe(409);
+      expect(res.json).toMatchObject({ error: 'You already have 10 active API keys, the most one account can hold. Revoke a key you no longer use, then create a new one.', code: 'CONFLICT' });
+    }
+    const { keys } = njinKeysReply.parse((await client.get('/api/njin/keys')).json);
+    expect(keys).toHaveLength(10);
+    expect((await client.request('DELETE', `/api/njin/keys/${keys[0]!.id}`)).status).toBe(204);
+    await newKey(client);
+    expect((await client.post('/api/njin/keys')).status).toBe(409);
+    // Another user's keys are their own count.
+    await newKey((await signUp()).client);
+  });
+
   it('revokes a key: gone from the list, no longer valid, a second revoke is a 404', async () => {
     const { client, userId } = await signUp();
     await activate(userId);

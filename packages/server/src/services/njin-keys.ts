@@ -11,6 +11,14 @@ export const NJIN_KEY_NOT_FOUND = 'This API key does not exist or was already re
 /** Per key: a burst of this many iterations, refilled at this many per minute. */
 export const NJIN_RATE_LIMIT_PER_MINUTE = 10;
 
+/** Live njin keys per user when the operator sets no WOLFPACK_NJIN_KEYS_PER_USER. */
+export const NJIN_DEFAULT_KEYS_PER_USER = 10;
+
+/** The 409 of a key past the limit: how many, and what to do. */
+export function njinKeyLimitMessage(max: number): string {
+  return `You already have ${max} active API ${max === 1 ? 'key' : 'keys'}, the most one account can hold. Revoke a key you no longer use, then create a new one.`;
+}
+
 export interface ResolvedNjinKey {
   keyId: string;
   userId: string;
@@ -35,17 +43,30 @@ export class NjinKeys {
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: () => Date,
+    /** Live keys one user may hold: each has its own rate limit, so more keys would multiply it. */
+    private readonly maxKeysPerUser = NJIN_DEFAULT_KEYS_PER_USER,
   ) {}
 
+  /**
+   * A new key, unless the user already holds the most allowed (409 saying how many and what to
+   * do). The user's row is locked first, so parallel requests are counted one after another and
+   * cannot together pass the limit.
+   */
   async create(userId: string): Promise<{ apiKey: string; id: string; prefix: string; createdAt: string }> {
     const apiKey = generateNjinApiKey();
     const id = randomUUID();
     const now = this.clock();
-    await this.sql().execute(
-      `insert into njin_api_keys (id, user_id, prefix, key_hash, usage_count, rate_tokens, rate_updated_at, created_at, last_used_at, revoked_at)
-       values (?, ?, ?, ?, 0, ?, ?, ?, null, null)`,
-      [id, userId, njinKeyPrefix(apiKey), hashKey(apiKey), NJIN_RATE_LIMIT_PER_MINUTE, now, now],
-    );
+    await this.orm.em.fork().transactional(async (em) => {
+      const sql = em as Sql;
+      await sql.execute('select id from users where id = ? for update', [userId]);
+      const [held] = await sql.execute<Array<{ n: number | string }>>('select count(*) as n from njin_api_keys where user_id = ? and revoked_at is null', [userId]);
+      if (Number(held?.n ?? 0) >= this.maxKeysPerUser) throw new AppError('CONFLICT', njinKeyLimitMessage(this.maxKeysPerUser));
+      await sql.execute(
+        `insert into njin_api_keys (id, user_id, prefix, key_hash, usage_count, rate_tokens, rate_updated_at, created_at, last_used_at, revoked_at)
+         values (?, ?, ?, ?, 0, ?, ?, ?, null, null)`,
+        [id, userId, njinKeyPrefix(apiKey), hashKey(apiKey), NJIN_RATE_LIMIT_PER_MINUTE, now, now],
+      );
+    });
     return { apiKey, id, prefix: njinKeyPrefix(apiKey), createdAt: now.toISOString() };
   }
 

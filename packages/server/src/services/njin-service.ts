@@ -12,6 +12,8 @@ import { njinSnippet } from './njin-snippet.js';
 
 export interface NjinServiceOptions {
   clock?: () => Date;
+  /** Live API keys one user may hold (WOLFPACK_NJIN_KEYS_PER_USER). @default 10 */
+  maxKeysPerUser?: number;
 }
 
 /** The validate answer for any key that cannot be used (spec §8 'Invalid License'). */
@@ -35,7 +37,7 @@ export class NjinService {
     readonly options: NjinServiceOptions = {},
   ) {
     const clock = options.clock ?? (() => new Date());
-    this.keys = new NjinKeys(orm, clock);
+    this.keys = new NjinKeys(orm, clock, options.maxKeysPerUser);
     this.licences = new NjinLicences(orm, payments, log, clock);
     this.iterations = new NjinIterations(orm, engines, this.keys, this.licences, capsules, log, clock);
   }
