@@ -64,6 +64,8 @@ const MATRIX: Record<string, RouteCase> = {
 
   // Starting builds and enhancements is covered elsewhere; an empty body shows who gets past authentication.
   'POST /api/wolfpack/stream': { visitor: NEED_ACCOUNT, other: [400], body: () => ({}) },
+  // An estimate of a run that continues a project reads the project's files: the owner's only.
+  'POST /api/wolfpack/estimate': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200], body: (ids) => ({ idea: 'A todo list', projectId: ids.projectId }) },
   'GET /api/wolfpack/runs/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'GET /api/wolfpack/runs/:id/events': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'POST /api/wolfpack/runs/:id/resume': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [409] },
