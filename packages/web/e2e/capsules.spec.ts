@@ -153,8 +153,8 @@ describe('PackCast capsules', () => {
     expect(Number(await figure(owner, 'total-views'))).toBeGreaterThanOrEqual(viewsSeen + 1);
     await saveShot(owner, 'capsules-my-public', { fullPage: true });
     // The card's Share copies the link with the code. The server logs the owner's share without
-    // counting it (shares count once per other person, method and hour, or Share in a loop would
-    // game trending).
+    // counting it (shares count once per other person per day, or Share in a loop would game
+    // trending).
     const shared = owner.waitForResponse((res) => res.url().endsWith(`/share`) && res.request().method() === 'POST');
     await card.getByTestId('capsule-share-link').click();
     expect((await waitForToast(owner, 'capsule link is on your clipboard')).title).toBe('Copied!');

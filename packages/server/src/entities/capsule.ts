@@ -45,7 +45,7 @@ export const CapsuleEventRow = defineEntity({
   },
 });
 
-/** A counted view: one row per viewer (hashed) per hour, so the key itself dedupes. */
+/** A counted view: one row per viewer (hashed) per day, so the key itself dedupes (hourBucket holds the day's start). */
 export const CapsuleView = defineEntity({
   name: 'CapsuleView',
   tableName: 'capsule_views',
@@ -65,11 +65,11 @@ export const CapsuleShare = defineEntity({
     id: p.uuid().primary(),
     capsuleId: p.uuid(),
     userId: p.uuid().nullable(),
-    /** Who shared (as for views): a share counts once per viewer, method and hour. */
+    /** Who shared (as for views): a share counts once per viewer and day. */
     viewerKey: p.string().length(128),
     method: p.string().length(16),
     referralCode: p.string().length(32).nullable(),
-    /** Whether this share raised share_count (repeats within the hour are logged, not counted). */
+    /** Whether this share raised share_count (repeats within the day are logged, not counted). */
     counted: p.boolean(),
     createdAt: p.datetime(),
   },

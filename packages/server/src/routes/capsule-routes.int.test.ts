@@ -218,7 +218,7 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect((await myCapsules(other)).map((c) => c.title)).toEqual(['Not mine']);
   });
 
-  it('counts a view once per viewer per hour, never the owner\'s, anonymous visitors by address and browser', async () => {
+  it('counts a view once per viewer per day, never the owner\'s, anonymous visitors by address whatever their browser says', async () => {
     const server = await start();
     const owner = await signedIn(server, 'owner');
     const reader = await signedIn(server, 'reader');
@@ -232,20 +232,22 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect(await views(owner)).toBe(0);
     expect(await views(reader)).toBe(1);
     now = new Date(now.getTime() + 20 * 60_000);
-    expect(await views(reader)).toBe(1); // same viewer, same hour
-    now = new Date(now.getTime() + HOUR);
-    expect(await views(reader)).toBe(2); // an hour later
+    now = new Date(now.getTime() + 2 * HOUR);
+    expect(await views(reader)).toBe(1); // same viewer, same day
+    now = new Date(now.getTime() + 24 * HOUR);
+    expect(await views(reader)).toBe(2); // the next day
 
     const a = visitor(server, '198.51.100.1', 'Browser/1');
     expect(await views(a)).toBe(3);
     expect(await views(visitor(server, '198.51.100.1', 'Browser/1'))).toBe(3); // same address and browser
-    expect(await views(visitor(server, '198.51.100.1', 'Browser/2'))).toBe(4); // another browser
-    expect(await views(visitor(server, '198.51.100.2', 'Browser/1'))).toBe(5); // another address
-    expect(await views(owner)).toBe(5);
+    // Another User-Agent from the same address is the same visitor (issue 32: it fed Trending).
+    for (const agent of ['Browser/2', 'curl/8.0', 'Bot/3']) expect(await views(visitor(server, '198.51.100.1', agent))).toBe(3);
+    expect(await views(visitor(server, '198.51.100.2', 'Browser/1'))).toBe(4); // another address
+    expect(await views(owner)).toBe(4);
 
     // No raw address is stored: viewer keys are salted hashes.
     const rows = await server.db.orm.em.getConnection().execute(`select viewer_key from capsule_views`);
-    expect(rows.length).toBe(5);
+    expect(rows.length).toBe(4);
     for (const row of rows) expect(row.viewer_key).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -268,13 +270,14 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect((await share(owner, { shareMethod: 'twitter' })).json).toEqual({ shareCount: 0 });
     expect((await owner.get(`/api/capsules/${capsule!.slug}`)).json).toMatchObject({ shareCount: 0, capsule: { viewCount: 0, shareCount: 0 } });
     expect((await share(fan, { shareMethod: 'twitter', referralCode: 'WPABC123' })).json).toEqual({ shareCount: 1 });
+    // Sharing again the same day, another way or the same, from another browser, is logged but
+    // not counted; the next day it is.
+    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 1 });
+    expect((await share(visitor(server, '192.0.2.9', 'Other/1'), { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 1 });
+    now = new Date(now.getTime() + 24 * HOUR);
     expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 2 });
-    // Sharing again the same way within the hour is logged but not counted; an hour later it is.
-    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 2 });
-    now = new Date(now.getTime() + 61 * 60_000);
-    expect((await share(fan, { shareMethod: 'linkedin' })).json).toEqual({ shareCount: 3 });
-    // An hour on, the owner's share still does not count.
-    expect((await share(owner, { shareMethod: 'copy' })).json).toEqual({ shareCount: 3 });
+    // A day on, the owner's share still does not count.
+    expect((await share(owner, { shareMethod: 'copy' })).json).toEqual({ shareCount: 2 });
     const bad = await share(fan, { shareMethod: 'email' });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/shareMethod/);
@@ -282,11 +285,11 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     expect((await fan.post('/api/capsules/not-a-uuid/share', { shareMethod: 'copy' })).status).toBe(404);
 
     const detail = capsuleDetailReply.parse((await fan.get(`/api/capsules/${capsule!.slug}`)).json);
-    expect(detail.shareCount).toBe(3);
-    expect(detail.capsule.shareCount).toBe(3);
+    expect(detail.shareCount).toBe(2);
+    expect(detail.capsule.shareCount).toBe(2);
     const stored: Array<{ method: string; referral_code: string | null; counted: boolean }> = await server.db.orm.em.getConnection().execute(`select method, referral_code, counted from capsule_shares order by created_at, method`);
     expect(stored.map((r) => r.method).sort()).toEqual(['copy', 'copy', 'linkedin', 'linkedin', 'linkedin', 'twitter', 'twitter']);
-    expect(stored.filter((r) => r.counted)).toHaveLength(3);
+    expect(stored.filter((r) => r.counted)).toHaveLength(2);
     expect(stored.map((r) => r.referral_code)).toContain('WPABC123');
   });
 

@@ -84,5 +84,5 @@ function parseShare(body: unknown) {
 }
 
 function viewerOf(ctx: Context): CapsuleViewer {
-  return { userId: (ctx.state as AuthState).user?.id, ip: ctx.ip, userAgent: ctx.get('User-Agent') };
+  return { userId: (ctx.state as AuthState).user?.id, ip: ctx.ip };
 }

@@ -21,7 +21,6 @@ export const CAPSULE_NOT_FOUND = "This capsule doesn't exist or is private.";
 export interface CapsuleViewer {
   userId?: string | undefined;
   ip: string;
-  userAgent: string;
 }
 
 export interface CapsuleEventJson {
@@ -57,12 +56,13 @@ interface CapsuleRow {
 }
 
 const LIST_COLUMNS = 'id, user_id, slug, share_slug, title, project_name, description, original_prompt, enhanced_prompt, is_public, view_count, share_count, metrics, created_at';
-const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 const SLUG_PATTERN = /^[a-z0-9-]{1,120}$/;
 
 /**
  * PackCast capsules: recorded from every completed run (private), published by their owner,
- * viewed and shared (counted once per viewer per hour, never the owner's), and discovered through
+ * viewed and shared (counted once per visitor per capsule per day, never the owner's, as they feed
+ * Trending), and discovered through
  * the trending and latest lists of public ones.
  */
 export class CapsuleService {
@@ -167,12 +167,13 @@ export class CapsuleService {
   }
 
   /**
-   * One view per viewer per hour: the view row's key (capsule, viewer, hour) admits one insert, and
-   * only an admitted insert bumps the counter, in the same statement. The new count, or null.
+   * One view per viewer per day (UTC): the view row's key (capsule, viewer, day; the column is
+   * still named hour_bucket) admits one insert, and only an admitted insert bumps the counter, in
+   * the same statement. The new count, or null.
    */
   private async countView(capsuleId: string, viewer: CapsuleViewer): Promise<number | null> {
     const now = this.clock();
-    const hour = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+    const day = dayStart(now);
     const key = await this.viewerKey(viewer);
     const rows = await this.sql().execute<Array<{ view_count: number | string }>>(
       `with counted as (
@@ -180,14 +181,18 @@ export class CapsuleService {
          on conflict do nothing returning capsule_id
        )
        update capsules set view_count = view_count + 1 where id in (select capsule_id from counted) returning view_count`,
-      [capsuleId, key, hour, now],
+      [capsuleId, key, day, now],
     );
     return rows[0] ? Number(rows[0].view_count) : null;
   }
 
-  /** HMAC of the user id, or of IP + user agent, with a salt kept in the database: no raw IP is stored. */
+  /**
+   * HMAC of the user id, or of the address of a visitor signed out, with a salt kept in the
+   * database: no raw address is stored. Not the browser's User-Agent: changing it is free, so it
+   * would let one address count as many visitors (issue 32).
+   */
   private async viewerKey(viewer: CapsuleViewer): Promise<string> {
-    const who = viewer.userId ? `user:${viewer.userId}` : `anonymous:${viewer.ip}\n${viewer.userAgent}`;
+    const who = viewer.userId ? `user:${viewer.userId}` : `anonymous:${viewer.ip}`;
     return createHmac('sha256', await this.viewerSalt()).update(who).digest('hex');
   }
 
@@ -224,9 +229,9 @@ export class CapsuleService {
 
   /**
    * POST /api/capsules/{id}/share: a share of a public capsule (or the owner's own). Every share is
-   * logged, but share_count (which weighs 3 × a view in trending) rises once per viewer, method
-   * and hour, and never for the owner (as with views), so clicking Share in a loop cannot push a
-   * capsule up the trending list.
+   * logged, but share_count (which weighs 3 × a view in trending) rises once per viewer and day
+   * (UTC), whatever the method, and never for the owner (as with views), so clicking Share in a
+   * loop cannot push a capsule up the trending list.
    */
   async share(viewer: CapsuleViewer, id: string, request: ShareCapsuleRequest): Promise<{ shareCount: number }> {
     if (!isUuid(id)) throw new AppError('NOT_FOUND', CAPSULE_NOT_FOUND);
@@ -238,8 +243,8 @@ export class CapsuleService {
       const [row] = await sql.execute<Array<{ user_id: string; is_public: boolean | string; share_count: number | string }>>('select user_id, is_public, share_count from capsules where id = ? for update', [id]);
       if (!row || (!isPublic(row) && row.user_id !== viewer.userId)) throw new AppError('NOT_FOUND', CAPSULE_NOT_FOUND);
       const recent = await sql.execute<unknown[]>(
-        'select 1 from capsule_shares where capsule_id = ? and viewer_key = ? and method = ? and counted and created_at > ? limit 1',
-        [id, key, request.shareMethod, new Date(now.getTime() - HOUR_MS)],
+        'select 1 from capsule_shares where capsule_id = ? and viewer_key = ? and counted and created_at >= ? limit 1',
+        [id, key, dayStart(now)],
       );
       // Like views, the owner's own shares are logged but never counted.
       const counted = countsAsAudience(viewer.userId, row.user_id) && recent.length === 0;
@@ -312,4 +317,9 @@ function toJson(row: CapsuleRow): CapsuleInput {
     isPublic: isPublic(row) ? 'true' : 'false',
     metrics: parseJson(row.metrics) as CapsuleInput['metrics'],
   };
+}
+
+/** The start (UTC midnight) of the day `at` falls in: the period a visitor's view or share counts once in. */
+function dayStart(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 }

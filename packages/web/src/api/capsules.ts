@@ -47,7 +47,7 @@ export function isUnauthorized(error: unknown): boolean {
 
 /**
  * GET /api/capsules/{slug}: a public capsule (or the owner's own private one). The server counts
- * a view for each fetch (once per viewer per hour), and the data never goes stale, so opening the
+ * a view for each fetch (once per viewer per day), and the data never goes stale, so opening the
  * page again in the same tab does not ask again.
  */
 export function useCapsule(slug: string) {
