@@ -80,6 +80,7 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)').argParser(portArgument))
     .option('--host <host>', 'address to listen on; 0.0.0.0 exposes the server to the network (default: 127.0.0.1)')
     .option('--data-dir <dir>', 'where the database and files live (default: $WOLFPACK_DATA_DIR, else ./data)')
+    .addOption(new Option('--workers <n>', 'server processes sharing the port, PostgreSQL only (default: $WOLFPACK_WORKERS, else one per core on PostgreSQL, 1 on the embedded database)').argParser(workersArgument))
     .action(async (options: ServeOptions, command: Command) => (await import('./commands/serve.js')).serve(options, await ctx(command)));
 
   program
@@ -371,6 +372,12 @@ function usageLimit(value: string): number {
 
 function eventNumber(value: string): number {
   if (!/^\d{1,12}$/.test(value.trim())) throw new InvalidArgumentError('Use the number of an event (0 or more).');
+  return Number(value);
+}
+
+function workersArgument(value: string): number {
+  // The same range as WOLFPACK_WORKERS.
+  if (!/^\d{1,3}$/.test(value.trim()) || Number(value) < 1 || Number(value) > 256) throw new InvalidArgumentError('Use a whole number of processes from 1 to 256.');
   return Number(value);
 }
 

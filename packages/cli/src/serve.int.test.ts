@@ -1,12 +1,12 @@
 /** `wolfpack serve` from the built binary: starts, answers, and stops cleanly on Ctrl+C. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sandboxCheck } from '@wolfpack/core/testing';
+import { commandWorks, needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, runCli } from './testing/cli-harness.js';
 
@@ -27,33 +27,43 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-it('prints where it runs, serves the API, and exits 0 on SIGINT', async () => {
-  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dataDir },
+/** `wolfpack serve ARGS` from the built binary, with what it prints collected as it comes. */
+function spawnServe(args: string[], env: Record<string, string> = {}) {
+  const server = spawn(process.execPath, [BIN, 'serve', ...args], {
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = server;
-  let stdout = '';
-  let stderr = '';
-  server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const out = { stdout: '', stderr: '' };
+  server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
+  server.stderr.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
   const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        const match = /^Wolfpack is running at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
-        if (match?.[1]) resolve(match[1]);
-      });
-      void exited.then(() => reject(new Error(`serve exited early:\n${stdout}${stderr}`)));
+  /** Resolves once stdout matches `pattern` (its match); rejects if the server exits first. */
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(out.stdout);
+        if (match) resolve(match);
+      };
+      server.stdout.on('data', check);
+      check();
+      void exited.then(() => reject(new Error(`serve exited early:\n${out.stdout}${out.stderr}`)));
     });
+  return { server, out, exited, printed };
+}
+
+it('prints where it runs, serves the API, and exits 0 on SIGINT', async () => {
+  const { server, out, exited, printed } = spawnServe(['--port', '0', '--data-dir', dataDir]);
+  try {
+    const url = (await printed(/^Wolfpack is running at (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
     const health = await fetch(`${url}/api/health`);
     expect(health.status).toBe(200);
 
     server.kill('SIGINT');
     const [code, signal] = await exited;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(stdout).toBe(`Wolfpack is running at ${url}\n`);
-    if (provenHere) expect(proofLines(stderr)).toEqual([]);
+    expect(out.stdout).toBe(`Wolfpack is running at ${url}\n`);
+    if (provenHere) expect(proofLines(out.stderr)).toEqual([]);
     expect(await readdir(dataDir)).not.toEqual([]);
     // Closed, not just abandoned: nothing answers any more.
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
@@ -63,32 +73,18 @@ it('prints where it runs, serves the API, and exits 0 on SIGINT', async () => {
 }, 60_000);
 
 it('says in one start-up line, on stderr, that Proven Code cannot run generated code, and the fix', async () => {
-  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dataDir, WOLFPACK_SANDBOX: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = server;
-  let stdout = '';
-  let stderr = '';
-  server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const { server, out, exited, printed } = spawnServe(['--port', '0', '--data-dir', dataDir], { WOLFPACK_SANDBOX: 'off' });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        if (/^Wolfpack is running at http:\/\/127\.0\.0\.1:\d+\n/.test(stdout)) resolve();
-      });
-      void exited.then(() => reject(new Error(`serve exited early:\n${stdout}${stderr}`)));
-    });
+    await printed(/^Wolfpack is running at http:\/\/127\.0\.0\.1:\d+\n/);
     // Logged before the server listens, so it is on stderr by the time the URL is printed.
-    const lines = proofLines(stderr);
+    const lines = proofLines(out.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^warn Proven Code cannot run generated code on this server \(the sandbox is turned off with WOLFPACK_SANDBOX=off(; Chromium is not installed)?\), so verdicts are "not proven"\. Fix: (sudo apt-get install chromium, then )?restart the server without WOLFPACK_SANDBOX=off$/,
     );
     server.kill('SIGINT');
     expect((await exited)[0]).toBe(0);
-    expect(stdout).toMatch(/^Wolfpack is running at http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(out.stdout).toMatch(/^Wolfpack is running at http:\/\/127\.0\.0\.1:\d+\n$/);
   } finally {
     server.kill('SIGKILL');
   }
@@ -105,5 +101,58 @@ it('says so in one line when the port is taken', async () => {
     expect(result.stderr).toMatch(new RegExp(`^wolfpack: [^\\n]*Port ${port} on 127\\.0\\.0\\.1 is already in use[^\\n]*\\n$`));
   } finally {
     blocker.close();
+  }
+}, 60_000);
+
+it('refuses several server processes on the embedded database, in one line', async () => {
+  const result = await runCli(['serve', '--port', '0', '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir } });
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toBe(
+    'wolfpack: The server could not start: 2 server processes (WOLFPACK_WORKERS or --workers) need PostgreSQL: the embedded database (PGlite) is opened by one process only. Set DATABASE_URL, or run 1.\n',
+  );
+}, 60_000);
+
+const POSTGRES = process.env['WOLFPACK_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const postgresHere = needTool(
+  { tool: 'PostgreSQL', available: commandWorks('psql', [POSTGRES, '-c', 'select 1']), reason: `psql cannot reach ${POSTGRES} (set WOLFPACK_TEST_POSTGRES_URL)` },
+  'wolfpack serve --workers on PostgreSQL',
+);
+
+it.runIf(postgresHere)('serves from two processes on PostgreSQL with --workers 2, and SIGTERM closes them all', async () => {
+  const name = `wolfpack_cli_workers_${process.pid}_${Date.now()}`;
+  execFileSync('psql', [POSTGRES, '-c', `create database "${name}"`], { stdio: 'ignore' });
+  const databaseUrl = POSTGRES.replace(/\/[^/]*$/, `/${name}`);
+  const { server, out, exited, printed } = spawnServe(['--port', '0', '--workers', '2', '--json', '--data-dir', dataDir], { WOLFPACK_SANDBOX: 'off', DATABASE_URL: databaseUrl });
+  try {
+    const started = JSON.parse((await printed(/^.*\n/))[0]) as { url: string; workers: number };
+    expect(started.workers).toBe(2);
+    const workers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    expect(workers).toHaveLength(2);
+    // Every new connection is answered, whichever process it is handed to.
+    for (let i = 0; i < 4; i++) expect((await fetch(`${started.url}/api/health`, { headers: { connection: 'close' } })).status).toBe(200);
+
+    server.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+    // Start-up information once, not once per process.
+    expect(out.stderr.split('\n').filter((line) => line.includes('Admin metrics'))).toHaveLength(1);
+
+    // A port in use is the same sentence as with one process (the workers' listen fails).
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const taken = await runCli(['serve', '--port', String(port), '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir, WOLFPACK_SANDBOX: 'off', DATABASE_URL: databaseUrl } });
+      expect(taken.code).toBe(1);
+      // After the start-up warning (the sandbox is off), once: the processes say it once between them.
+      expect(taken.stderr.split('\n').filter((line) => line.includes('Proven Code'))).toHaveLength(1);
+      expect(taken.stderr).toMatch(new RegExp(`\\nwolfpack: [^\\n]*Port ${port} on 127\\.0\\.0\\.1 is already in use[^\\n]*\\n$`));
+    } finally {
+      blocker.close();
+    }
+  } finally {
+    server.kill('SIGKILL');
+    execFileSync('psql', [POSTGRES, '-c', `drop database if exists "${name}" with (force)`], { stdio: 'ignore' });
   }
 }, 60_000);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createApp, type AppRoute } from './app.js';
+import { runClusterWorker, startClusterPrimary, workerCount, type ClusterWorker } from './cluster.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
@@ -16,6 +17,7 @@ export { createApp } from './app.js';
 export { loadConfig, type ServerConfig } from './config/env.js';
 export { openDatabase, pgliteDir, type Database } from './db/orm.js';
 export { PASSWORD_COST, type ScryptCost } from './services/password.js';
+export { isClusterWorker, type ClusterWorker } from './cluster.js';
 
 export interface StartServerOptions {
   port?: number;
@@ -152,6 +154,65 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await closeDatabase();
     throw error;
   }
+}
+
+export interface StartServingOptions extends StartServerOptions {
+  /**
+   * Server processes sharing the port (node:cluster). Only PostgreSQL can be shared: on PGlite
+   * more than one is an error. @default WOLFPACK_WORKERS, else one per core on PostgreSQL, one on PGlite
+   */
+  workers?: number;
+}
+
+export interface RunningService {
+  url: string;
+  port: number;
+  database: 'pglite' | 'postgres';
+  /** How many server processes answer on the port. */
+  workers: number;
+  /** With several processes, each one's pid and instance id (tests, tools). */
+  processes(): ClusterWorker[];
+  close(): Promise<void>;
+}
+
+/**
+ * What `wolfpack serve` and `node dist/main.js` run: one server process ({@link startServer}), or
+ * on PostgreSQL several on the same port, one per core by default (see cluster.ts). In a
+ * process forked as one of them, call {@link serveClusterWorker} instead.
+ */
+export async function startServing(options: StartServingOptions = {}): Promise<RunningService> {
+  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
+  const config = loadConfig({ port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl }, options.env);
+  const postgres = options.database ? options.database.kind === 'postgres' : Boolean(config.databaseUrl);
+  const count = workerCount(options.workers ?? config.workers, postgres);
+  if (count <= 1 || options.database) {
+    const server = await startServer(options);
+    return { url: server.url, port: server.port, database: server.database, workers: 1, processes: () => [{ pid: process.pid, instanceId: server.instanceId }], close: () => server.close() };
+  }
+  // What the workers would otherwise race for: the generated secrets (each would make its own
+  // cookie keys) and the migrations (they would queue on the migration lock).
+  if (!(config.sessionKeys && config.secretKey && config.adminSecret)) await loadOrCreateSecrets(config.dataDir);
+  await (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })).close();
+  const running = await startClusterPrimary(count, log);
+  return { url: running.url, port: running.port, database: 'postgres', workers: count, processes: running.workers, close: running.close };
+}
+
+/**
+ * Runs this process as one of the server processes of {@link startServing} (the primary forked it
+ * with the same command line): its server starts with `options` and stops when the primary says.
+ * Only the first process logs start-up lines; every one logs its later warnings, and all errors.
+ */
+export async function serveClusterWorker(options: StartServerOptions = {}): Promise<void> {
+  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
+  const first = process.env.WOLFPACK_WORKER_INDEX === '1';
+  // The others would repeat its start-up lines (the same configuration, the same warnings).
+  let started = false;
+  const logger: Logger = first ? log : { ...log, info: () => {}, warn: (message, error) => void (started && log.warn(message, error)) };
+  await runClusterWorker(async () => {
+    const server = await startServer({ ...options, logger });
+    started = true;
+    return { url: server.url, port: server.port, instanceId: server.instanceId, close: () => server.close() };
+  });
 }
 
 const KEEP_ALIVE_MS = 65_000;

@@ -1,9 +1,12 @@
-import type { RunningServer } from './index.js';
+import cluster from 'node:cluster';
+import type { RunningService } from './index.js';
 
 // `node dist/main.js`: the server on its own, configured only by environment variables (PORT, HOST,
 // DATABASE_URL, WOLFPACK_*; see README.md), serving the built web app next to it. This is what the
 // Docker image runs: no CLI, no spinner, logs on stdout/stderr, and a clean close on SIGTERM, so a
-// rolling restart ends this replica's streams and stops its runs instead of dying mid-write.
+// rolling restart ends this replica's streams and stops its runs instead of dying mid-write. On
+// PostgreSQL it runs one server process per core on the port (WOLFPACK_WORKERS): this process is
+// then their primary, and the same file runs in each of them.
 
 const stamp = () => new Date().toISOString();
 
@@ -22,10 +25,17 @@ const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
   process.once('SIGTERM', stop);
 });
 
-let server: RunningServer | undefined;
+let server: RunningService | undefined;
 try {
-  const { startServer } = await import('./index.js');
-  server = await startServer();
+  if (cluster.isWorker) {
+    // One of the primary's server processes: it serves until the primary says stop.
+    const { serveClusterWorker } = await import('./index.js');
+    await serveClusterWorker();
+    // Its exit code (1 when it could not start) is set; nothing else of this file is for it.
+    process.exit();
+  }
+  const { startServing } = await import('./index.js');
+  server = await startServing();
 } catch (error) {
   // Start-up errors (bad configuration, a port in use, an unreachable database) are sentences;
   // startServer has closed what it opened, so the process ends on its own.
@@ -33,7 +43,7 @@ try {
   process.exitCode = 1;
 }
 if (server) {
-  console.log(`${stamp()} info Wolfpack listening at ${server.url} (${server.database})`);
+  console.log(`${stamp()} info Wolfpack listening at ${server.url} (${server.database}${server.workers > 1 ? `, ${server.workers} server processes` : ''})`);
   const signal = await stopSignal;
   console.log(`${stamp()} info ${signal}: closing`);
   try {

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { AppError } from '@wolfpack/core';
@@ -13,6 +14,8 @@ export interface ServeOptions {
   host?: string | undefined;
   /** Where the embedded database and files live. @default WOLFPACK_DATA_DIR, else './data' */
   dataDir?: string | undefined;
+  /** Server processes sharing the port (PostgreSQL only). @default WOLFPACK_WORKERS, else one per core on PostgreSQL, 1 on PGlite */
+  workers?: number | undefined;
   /** Stops the server when aborted; by default SIGINT or SIGTERM do. */
   signal?: AbortSignal | undefined;
 }
@@ -34,18 +37,26 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
   const host = options.host ?? DEFAULT_HOST;
   const dataDir = resolve(cwd, options.dataDir ?? (env['WOLFPACK_DATA_DIR'] || './data'));
 
+  // One of several server processes (--workers): the primary ran this same command line and
+  // speaks for all of them; this one serves until the primary tells it to stop.
+  if (cluster.isWorker) {
+    const { serveClusterWorker } = await import('@wolfpack/server');
+    await serveClusterWorker({ port, host, dataDir, logger: stderrLogger(context.io.stderr, false) });
+    return;
+  }
+
   // Listen for Ctrl+C before anything slow: loading the server takes seconds, and a signal that
   // arrives then must still end in a clean close once the server is up.
   const stopped = shutdownSignal(options.signal);
   const logger = stderrLogger(context.io.stderr);
-  let server;
+  let running;
   try {
-    server = await withSpinner(
+    running = await withSpinner(
       'Starting Wolfpack',
       async () => {
         // Loaded here, not at the top: the other commands should not pay for the server and database.
-        const { startServer } = await import('@wolfpack/server');
-        return startServer({ port, host, dataDir, logger });
+        const { startServing } = await import('@wolfpack/server');
+        return startServing({ port, host, dataDir, logger, workers: options.workers });
       },
       spinnerOptions(context),
     );
@@ -56,9 +67,10 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
   }
   logger.release(true);
 
-  context.output.result(`Wolfpack is running at ${server.url}`, { url: server.url, dataDir });
+  const processes = running.workers > 1 ? ` (${running.workers} server processes)` : '';
+  context.output.result(`Wolfpack is running at ${running.url}${processes}`, { url: running.url, dataDir, workers: running.workers });
   await stopped.promise;
-  await server.close();
+  await running.close();
 }
 
 type ServerLogger = NonNullable<StartServerOptions['logger']>;
@@ -68,8 +80,8 @@ type ServerLogger = NonNullable<StartServerOptions['logger']>;
  * object under --json). Lines logged while the spinner runs wait until it is gone; if start-up
  * fails, its info lines are dropped, so the one-line error is what the person reads.
  */
-function stderrLogger(stderr: NodeJS.WritableStream): ServerLogger & { release(started: boolean): void } {
-  let held: Array<{ level: string; line: string }> | undefined = [];
+function stderrLogger(stderr: NodeJS.WritableStream, hold = true): ServerLogger & { release(started: boolean): void } {
+  let held: Array<{ level: string; line: string }> | undefined = hold ? [] : undefined;
   const write = (level: string, message: string, error?: unknown) => {
     const line = `${format(`${new Date().toISOString()} ${level} ${message}`, ...(error === undefined ? [] : [error]))}\n`;
     if (held) held.push({ level, line });

@@ -7,6 +7,8 @@ const booleanFlag = z
 
 const minutes = z.coerce.number().int().positive();
 
+const WORKERS_RANGE = 'WOLFPACK_WORKERS must be a whole number of server processes from 1 to 256';
+
 /** Every environment variable the server reads, parsed once. Documented in README.md. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -27,6 +29,7 @@ const envSchema = z.object({
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   WOLFPACK_RUN_LEASE_SECONDS: z.coerce.number().positive().default(3),
   WOLFPACK_RUN_POLL_SECONDS: z.coerce.number().positive().default(5),
+  WOLFPACK_WORKERS: z.coerce.number({ error: WORKERS_RANGE }).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(256, WORKERS_RANGE).optional(),
   WOLFPACK_SHOWCASE_FEE_PERCENT: z.coerce.number().int('WOLFPACK_SHOWCASE_FEE_PERCENT must be a whole percent').min(0).max(100).default(20),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
@@ -70,6 +73,8 @@ export interface ServerConfig {
   stripe: StripeConfig;
   /** The platform's share of a commercial Showcase sale, in percent; the seller gets the rest. */
   showcasePlatformSharePercent: number;
+  /** Server processes on the port (PostgreSQL only); undefined: one per core on PostgreSQL, one on PGlite. */
+  workers: number | undefined;
 }
 
 export interface StripeConfig {
@@ -115,6 +120,7 @@ export function loadConfig(
     runPollMs: e.WOLFPACK_RUN_POLL_SECONDS * 1000,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,
+    workers: e.WOLFPACK_WORKERS,
     ...stripUndefined(overrides),
   };
   config.dataDir = resolve(config.dataDir);

@@ -92,7 +92,8 @@ export class RunService {
   /** Runs this process runs; `stored` once the run's row exists (a lease can be renewed). */
   private readonly local = new Map<string, { controller: AbortController; done: Promise<void>; stored: boolean }>();
   private ticker: NodeJS.Timeout | undefined;
-  private ticking = false;
+  /** The lease renewal and takeover under way, if any: shutdown waits for it (see stop). */
+  private ticking: Promise<void> | undefined;
 
   constructor(
     private readonly orm: MikroORM,
@@ -134,10 +135,9 @@ export class RunService {
     const every = Math.max(100, Math.floor(this.leases.leaseMs / 3));
     this.ticker = setInterval(() => {
       if (this.ticking) return;
-      this.ticking = true;
-      void this.tick()
+      this.ticking = this.tick()
         .catch((e) => this.log.warn('run lease renewal failed', e))
-        .finally(() => (this.ticking = false));
+        .finally(() => (this.ticking = undefined));
     }, every);
     this.ticker.unref();
   }
@@ -175,6 +175,9 @@ export class RunService {
    */
   async stop(): Promise<void> {
     clearInterval(this.ticker);
+    // A takeover under way (of a run another closing process just released) would launch its run
+    // after the list below is taken, and leave it running with its lease held.
+    await this.ticking;
     const runs = [...this.local.entries()];
     for (const [, run] of runs) run.controller.abort(new Error('server shutting down'));
     await Promise.race([Promise.allSettled(runs.map(([, run]) => run.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);

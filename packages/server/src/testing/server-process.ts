@@ -8,6 +8,8 @@ export interface ServerProcess {
   url: string;
   /** Its id in the runs it owns (conversations.instance_id). */
   instanceId: string;
+  /** Each server process's pid and instance id: several when WOLFPACK_WORKERS asks (node:cluster). */
+  processes: Array<{ pid: number; instanceId: string }>;
   child: ChildProcess;
   /** kill -9: no shutdown code runs, like a crash or the OOM killer. */
   crash(): Promise<void>;
@@ -29,10 +31,11 @@ export async function spawnServer(env: Record<string, string | undefined>): Prom
       throw new Error('the server process exited before it started');
     }),
   ]);
-  const { url, instanceId } = JSON.parse(line) as { url: string; instanceId: string };
+  const { url, instanceId, processes } = JSON.parse(line) as Pick<ServerProcess, 'url' | 'instanceId' | 'processes'>;
   return {
     url,
     instanceId,
+    processes,
     child,
     crash: async () => {
       child.kill('SIGKILL');

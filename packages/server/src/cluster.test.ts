@@ -1,0 +1,37 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workerCount } from './cluster.js';
+import { loadConfig } from './config/env.js';
+import { startServing } from './index.js';
+
+const PGLITE_SENTENCE = '2 server processes (WOLFPACK_WORKERS or --workers) need PostgreSQL: the embedded database (PGlite) is opened by one process only. Set DATABASE_URL, or run 1.';
+
+describe('how many server processes run', () => {
+  it('one per core on PostgreSQL and one on PGlite unless WOLFPACK_WORKERS says', () => {
+    expect(workerCount(undefined, true)).toBe(availableParallelism());
+    expect(workerCount(undefined, false)).toBe(1);
+    expect(workerCount(3, true)).toBe(3);
+    expect(workerCount(1, false)).toBe(1);
+  });
+
+  it.each(['0', '1.5', 'all', '257'])('WOLFPACK_WORKERS=%s is a sentence with the range', (value) => {
+    expect(() => loadConfig({}, { WOLFPACK_WORKERS: value })).toThrow('WOLFPACK_WORKERS: WOLFPACK_WORKERS must be a whole number of server processes from 1 to 256');
+  });
+
+  it('more than one on PGlite is a sentence that says what to do', () => {
+    expect(() => workerCount(2, false)).toThrow(PGLITE_SENTENCE);
+  });
+
+  it('startServing refuses them on PGlite before it opens anything', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-cluster-'));
+    try {
+      await expect(startServing({ port: 0, quiet: true, webDir: false, dataDir, env: {}, workers: 2 })).rejects.toThrow(PGLITE_SENTENCE);
+      // No database was made, no secrets written: the refusal comes first.
+      expect(await readdir(dataDir)).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
