@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startServer } from '../src/index.js';
-import { withDatabase } from '../src/testing/global-setup.js';
+import { withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 

@@ -1,0 +1,82 @@
+// A Wolfpack server as users run it, for the benches that measure what users see under load: the
+// built CLI (`node packages/cli/dist/bin.js serve`) in its own process, from this tree or from
+// another checkout (BENCH_BEFORE, a worktree of an earlier commit, built), so two builds can be
+// measured side by side in one run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The repository this bench runs from. */
+export const THIS_TREE = fileURLToPath(new URL('../../..', import.meta.url));
+
+export interface BenchServer {
+  label: string;
+  url: string;
+  child: ChildProcess;
+  /** Resident memory of the server's processes (the primary and its workers), in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** The CLI's entry point in a checkout; a sentence that says what to do when it was not built. */
+export function builtCli(tree: string): string {
+  const bin = `${tree.replace(/\/$/, '')}/packages/cli/dist/bin.js`;
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run pnpm build in ${tree} first.`);
+  return bin;
+}
+
+/** `wolfpack serve --port 0 --json` from `tree`, with `env` on top of this process's environment. */
+export async function serveBuilt(label: string, tree: string, dataDir: string, env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...nodeArgs, builtCli(tree), 'serve', '--port', '0', '--json', '--data-dir', dataDir], {
+    env: { ...process.env, WOLFPACK_SANDBOX: 'off', NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await Promise.race([
+    new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)),
+    exited.then(() => {
+      throw new Error(`${label}: the server exited before it started:\n${stderr}`);
+    }),
+  ]);
+  const { url } = JSON.parse(line) as { url: string };
+  return {
+    label,
+    url,
+    child,
+    rss: () => processTree(child.pid!).reduce((sum, pid) => sum + rssOf(pid), 0),
+    stop: async () => {
+      child.kill('SIGTERM');
+      const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killed);
+    },
+  };
+}
+
+/** `pid` and its descendants (a cluster's workers), from /proc. */
+export function processTree(pid: number): number[] {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      const children = readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, 'utf8').trim();
+      if (children) pids.push(...children.split(/\s+/).map(Number));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** A process's resident memory in bytes (0 when it is gone). */
+export function rssOf(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
