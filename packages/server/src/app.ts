@@ -130,7 +130,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   // A paid purchase shows a referred account is a real user: its referrers are paid from then on.
   payments.registerFulfilment('top_up', creditTopUp, (checkout) => referrals.settle(checkout.userId));
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
-  const capsules = new CapsuleService(db.orm, log, clock);
+  const capsules = new CapsuleService(db.orm, log, clock, limits.capsuleCountHours);
   const njin = new NjinService(db.orm, engines, payments, capsules, log, { clock, maxKeysPerUser: limits.njinKeysPerUser });
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     verifications,

@@ -22,6 +22,8 @@ const limitsSchema = z.object({
   WOLFPACK_CONCURRENT_RUNS_PER_USER: positive('WOLFPACK_CONCURRENT_RUNS_PER_USER').default(3),
   /** njin keys one user may hold (revoked keys do not count). */
   WOLFPACK_NJIN_KEYS_PER_USER: positive('WOLFPACK_NJIN_KEYS_PER_USER').default(10),
+  /** A capsule view or share counts once per visitor per capsule in each period of this many hours (24: a UTC day). */
+  WOLFPACK_CAPSULE_COUNT_HOURS: positive('WOLFPACK_CAPSULE_COUNT_HOURS').max(8760, 'WOLFPACK_CAPSULE_COUNT_HOURS must be at most 8760 (a year)').default(24),
 });
 
 export interface AbuseLimits {
@@ -30,6 +32,7 @@ export interface AbuseLimits {
   referralDailyCapCents: number;
   concurrentRunsPerUser: number;
   njinKeysPerUser: number;
+  capsuleCountHours: number;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -46,5 +49,6 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     referralDailyCapCents: e.WOLFPACK_REFERRAL_DAILY_CAP_CENTS,
     concurrentRunsPerUser: e.WOLFPACK_CONCURRENT_RUNS_PER_USER,
     njinKeysPerUser: e.WOLFPACK_NJIN_KEYS_PER_USER,
+    capsuleCountHours: e.WOLFPACK_CAPSULE_COUNT_HOURS,
   };
 }

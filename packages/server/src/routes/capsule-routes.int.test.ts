@@ -51,9 +51,9 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   });
   let now = new Date('2026-05-04T10:00:00Z');
-  const start = async (options: { webDir?: string } = {}) => {
+  const start = async ({ env, ...options }: { webDir?: string; env?: NodeJS.ProcessEnv } = {}) => {
     now = new Date('2026-05-04T10:00:00Z');
-    const server = await startTestServer(kind, { clock: () => now, env: { WOLFPACK_TRUST_PROXY: 'true' }, ...options });
+    const server = await startTestServer(kind, { clock: () => now, env: { WOLFPACK_TRUST_PROXY: 'true', ...env }, ...options });
     servers.push(server);
     return server;
   };
@@ -249,6 +249,25 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     const rows = await server.db.orm.em.getConnection().execute(`select viewer_key from capsule_views`);
     expect(rows.length).toBe(4);
     for (const row of rows) expect(row.viewer_key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('counts views and shares once per period the operator sets (WOLFPACK_CAPSULE_COUNT_HOURS)', async () => {
+    const server = await start({ env: { WOLFPACK_CAPSULE_COUNT_HOURS: '1' } });
+    const owner = await signedIn(server, 'owner');
+    await completeRun(server, owner, 'An hourly capsule');
+    const [capsule] = await myCapsules(owner);
+    await owner.post(`/api/capsules/${capsule!.id}/publish`, { isPublic: true });
+    const fan = visitor(server, '203.0.113.7', 'Browser/1');
+    const views = async () => capsuleDetailReply.parse((await fan.get(`/api/capsules/${capsule!.slug}`)).json).capsule.viewCount;
+    const share = async () => (await fan.post(`/api/capsules/${capsule!.id}/share`, { shareMethod: 'copy' })).json;
+    expect(await views()).toBe(1);
+    expect(await share()).toEqual({ shareCount: 1 });
+    now = new Date(now.getTime() + 30 * 60_000);
+    expect(await views()).toBe(1);
+    expect(await share()).toEqual({ shareCount: 1 });
+    now = new Date(now.getTime() + HOUR);
+    expect(await views()).toBe(2);
+    expect(await share()).toEqual({ shareCount: 2 });
   });
 
   it('counts shares, validates the share method, and hides others\' private capsules', async () => {

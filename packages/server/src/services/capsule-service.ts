@@ -56,14 +56,14 @@ interface CapsuleRow {
 }
 
 const LIST_COLUMNS = 'id, user_id, slug, share_slug, title, project_name, description, original_prompt, enhanced_prompt, is_public, view_count, share_count, metrics, created_at';
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const SLUG_PATTERN = /^[a-z0-9-]{1,120}$/;
 
 /**
  * PackCast capsules: recorded from every completed run (private), published by their owner,
- * viewed and shared (counted once per visitor per capsule per day, never the owner's, as they feed
- * Trending), and discovered through
- * the trending and latest lists of public ones.
+ * viewed and shared (counted once per visitor per capsule per day, or the operator's period, never
+ * the owner's, as they feed Trending), and discovered through the trending and latest lists of
+ * public ones.
  */
 export class CapsuleService {
   private salt: Promise<string> | undefined;
@@ -72,6 +72,8 @@ export class CapsuleService {
     readonly orm: MikroORM,
     readonly log: Logger,
     readonly clock: () => Date = () => new Date(),
+    /** WOLFPACK_CAPSULE_COUNT_HOURS: the period a visitor's view or share counts once in. @default 24 */
+    readonly countPeriodHours = 24,
   ) {}
 
   /** Records the capsule of a finished run; never throws into the run. */
@@ -167,13 +169,13 @@ export class CapsuleService {
   }
 
   /**
-   * One view per viewer per day (UTC): the view row's key (capsule, viewer, day; the column is
-   * still named hour_bucket) admits one insert, and only an admitted insert bumps the counter, in
+   * One view per viewer per period (a UTC day by default): the view row's key (capsule, viewer,
+   * period's start; the column is still named hour_bucket) admits one insert, and only an admitted insert bumps the counter, in
    * the same statement. The new count, or null.
    */
   private async countView(capsuleId: string, viewer: CapsuleViewer): Promise<number | null> {
     const now = this.clock();
-    const day = dayStart(now);
+    const period = this.periodStart(now);
     const key = await this.viewerKey(viewer);
     const rows = await this.sql().execute<Array<{ view_count: number | string }>>(
       `with counted as (
@@ -181,7 +183,7 @@ export class CapsuleService {
          on conflict do nothing returning capsule_id
        )
        update capsules set view_count = view_count + 1 where id in (select capsule_id from counted) returning view_count`,
-      [capsuleId, key, day, now],
+      [capsuleId, key, period, now],
     );
     return rows[0] ? Number(rows[0].view_count) : null;
   }
@@ -209,6 +211,15 @@ export class CapsuleService {
     return this.salt;
   }
 
+  /**
+   * The start of the counting period `at` falls in: periods of countPeriodHours counted from the
+   * epoch, so the default 24 gives UTC days.
+   */
+  private periodStart(at: Date): Date {
+    const length = this.countPeriodHours * HOUR_MS;
+    return new Date(Math.floor(at.getTime() / length) * length);
+  }
+
   /** GET /api/capsules/user/my-capsules: the owner's, newest first. */
   async mine(userId: string): Promise<CapsuleInput[]> {
     const rows = await this.sql().execute<CapsuleRow[]>(`select ${LIST_COLUMNS} from capsules where user_id = ? order by created_at desc, id desc limit 1000`, [userId]);
@@ -229,8 +240,8 @@ export class CapsuleService {
 
   /**
    * POST /api/capsules/{id}/share: a share of a public capsule (or the owner's own). Every share is
-   * logged, but share_count (which weighs 3 × a view in trending) rises once per viewer and day
-   * (UTC), whatever the method, and never for the owner (as with views), so clicking Share in a
+   * logged, but share_count (which weighs 3 × a view in trending) rises once per viewer and period
+   * (a UTC day by default), whatever the method, and never for the owner (as with views), so clicking Share in a
    * loop cannot push a capsule up the trending list.
    */
   async share(viewer: CapsuleViewer, id: string, request: ShareCapsuleRequest): Promise<{ shareCount: number }> {
@@ -244,7 +255,7 @@ export class CapsuleService {
       if (!row || (!isPublic(row) && row.user_id !== viewer.userId)) throw new AppError('NOT_FOUND', CAPSULE_NOT_FOUND);
       const recent = await sql.execute<unknown[]>(
         'select 1 from capsule_shares where capsule_id = ? and viewer_key = ? and counted and created_at >= ? limit 1',
-        [id, key, dayStart(now)],
+        [id, key, this.periodStart(now)],
       );
       // Like views, the owner's own shares are logged but never counted.
       const counted = countsAsAudience(viewer.userId, row.user_id) && recent.length === 0;
@@ -319,7 +330,3 @@ function toJson(row: CapsuleRow): CapsuleInput {
   };
 }
 
-/** The start (UTC midnight) of the day `at` falls in: the period a visitor's view or share counts once in. */
-function dayStart(at: Date): Date {
-  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
-}
