@@ -150,6 +150,10 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     },
   });
 
+  const subscriptions = new SubscriptionCloser(db.orm, payments, log);
+  // What a stopped server left of closed accounts' njin cancellations is tried again at start.
+  void subscriptions.sweep();
+
   const previewServers = new PreviewServers({ env });
   const previews = new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env }), previewServers);
 
@@ -227,7 +231,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     experimentRoutes({ experiments: new ExperimentService(db.orm, runs, clock) }),
     adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), njin, adminSecret, gate: { now: () => clock().getTime() } }),
     referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
-    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats, subscriptions: new SubscriptionCloser(db.orm, payments, log) }),
+    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats, subscriptions }),
   ];
   for (const router of routers) {
     koa.use(router.routes());

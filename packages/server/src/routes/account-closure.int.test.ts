@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { capsulesReply, checkoutReply, listingReply, njinKeyCreatedReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
-import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';
+import { startPaidTestServer, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET, type PaidTestServer } from '../testing/paid-test-server.js';
 import { completeBuild } from '../testing/sse-client.js';
-import { testDatabases, type TestServer } from '../testing/test-server.js';
+import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
 const PASSWORD = 'correct-horse';
 const ITERATE = { files: { 'src/math.js': 'export function add(a, b) {\n  return a + b;\n}\n' }, instruction: 'Add subtract(a, b) to src/math.js', mode: 'single' };
@@ -107,4 +107,37 @@ describe.each(testDatabases())('closing an account on %s', (kind) => {
     expect([false, 'f']).toContain(row!.cancel_at_period_end);
     expect((await iterate(server, down.apiKey)).status).toBe(401);
   }, 120_000);
+
+  it('cancels at the next start what a server stopped before Stripe acknowledged it', async () => {
+    const paid = await start();
+    const leaver = await subscriber(paid, 'left-pending');
+    // Down for the three attempts made while the request waits.
+    paid.fake.failRequests('POST', `/v1/subscriptions/${leaver.subscriptionId}`, 500, 3);
+    expect((await leaver.client.request('DELETE', '/api/account')).status).toBe(200);
+    expect(paid.fake.subscriptions.get(leaver.subscriptionId)!.cancel_at_period_end).toBe(false);
+    const { dataDir, databaseUrl } = paid.server;
+    await paid.server.close();
+
+    // The next server on the same database, Stripe up again: the cancellation goes through.
+    const again = await startTestServer(kind, {
+      reuse: { dataDir, databaseUrl },
+      env: { STRIPE_SECRET_KEY: TEST_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, STRIPE_API_BASE: paid.fake.url },
+    });
+    try {
+      await cancelledAfterRestart(paid, leaver, again);
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
+
+  const cancelledAfterRestart = async (paid: PaidTestServer, leaver: { id: string; subscriptionId: string }, again: TestServer) => {
+    const deadline = Date.now() + 30_000;
+    while (!paid.fake.subscriptions.get(leaver.subscriptionId)!.cancel_at_period_end) {
+      if (Date.now() > deadline) throw new Error('the subscription was not cancelled after the restart');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(cancelRequests(paid, leaver.subscriptionId).map((r) => r.status)).toEqual([500, 500, 500, 200]);
+    const [licence] = await sql(again, 'select cancel_at_period_end from njin_licences where user_id = ?', [leaver.id]);
+    expect([true, 't']).toContain(licence!.cancel_at_period_end);
+  };
 });

@@ -19,8 +19,9 @@ const LATER_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000];
  * The account is closed first, in its own transaction; the subscription is then set to cancel at
  * the end of the period already paid for, which Stripe treats the same however often it is asked,
  * so an attempt is simply repeated until Stripe acknowledges it: a few times while the request
- * waits, then in the background with growing pauses. The acknowledgement is recorded on the
- * licence (cancel_at_period_end), which is also how a later attempt knows there is nothing to do.
+ * waits, then in the background with growing pauses, and again at the next start of a server
+ * (sweep) for what a stopped process left. The acknowledgement is recorded on the licence
+ * (cancel_at_period_end), which is also how a later attempt knows there is nothing to do.
  */
 export class SubscriptionCloser {
   private readonly attemptDelaysMs: number[];
@@ -48,6 +49,24 @@ export class SubscriptionCloser {
     }
     this.later(userId, 0);
     return false;
+  }
+
+  /**
+   * Tries again, in the background, every closed account's cancellation not yet acknowledged (a
+   * server stopped before Stripe answered). Never throws.
+   */
+  async sweep(): Promise<void> {
+    try {
+      const rows = await (this.orm.em.fork() as Sql).execute<Array<{ user_id: string }>>(
+        `select l.user_id from njin_licences l join users u on u.id = l.user_id
+         where u.status = 'closed' and l.stripe_subscription_id is not null and l.status <> 'canceled' and not l.cancel_at_period_end`,
+      );
+      for (const { user_id: userId } of rows) {
+        if (!(await this.attempt(userId))) this.later(userId, 0);
+      }
+    } catch (error) {
+      this.log.warn('looking for njin subscriptions of closed accounts to cancel failed', error);
+    }
   }
 
   /** Stops the background attempts (server shutdown, tests). */
