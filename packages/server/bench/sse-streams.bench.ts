@@ -1,12 +1,17 @@
 // One server process holding 1,000 concurrent SSE streams: GET /api/wolfpack/runs/:id/events
-// on runs that are still running (demo engines slowed to 30 s a call, so no run finishes while
-// measured), 100 streams per run. The server runs in a child process of its own, so its memory is
-// the server's alone: RSS and heap (after a full GC) idle with the runs started, while holding
-// every stream, and per stream; plus how long opening them all takes, loopback only. PostgreSQL
-// when it is reachable (the process then holds no database), PGlite otherwise. Bounded: the whole
-// bench stops within a minute.
+// on runs that are still running, 100 streams per run. By default the runs move while measured,
+// as users see them: demo engines answer in BENCH_SSE_ENGINE_MS (1,500 ms) a call and each run
+// has 5 cycles, so events flow to every stream; BENCH_SSE_ENGINE_MS=30000 freezes them (no event
+// after the first ones). The server is the built one (packages/server/dist; BENCH_SSE_FROM=src
+// runs the TypeScript sources instead) in a child process of its own, so its memory is the
+// server's alone: RSS as the system sees it while holding every stream (no forced GC), and heap
+// after a full GC, idle with the runs started, while holding the streams, and per stream; plus how
+// long opening them all takes and each one's open to its first event, loopback only. PostgreSQL
+// when it is reachable (BENCH_DATABASE_URL, else DATABASE_URL, else 127.0.0.1:5432; the process
+// then holds no database), PGlite otherwise. Bounded: the whole bench stops within 90 s.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -21,8 +26,11 @@ const RUNS = Number(process.env.BENCH_SSE_RUNS ?? 10);
 /** Streams being opened at once: a crowd arriving, not one SYN flood into the listen backlog. */
 const OPENING_AT_ONCE = 100;
 const HOLD_MS = 3_000;
-const DEADLINE_MS = 55_000;
-const ENGINE_DELAY_MS = 30_000;
+const DEADLINE_MS = 90_000;
+const ENGINE_DELAY_MS = Number(process.env.BENCH_SSE_ENGINE_MS ?? 1_500);
+const MOVING = ENGINE_DELAY_MS < 10_000;
+const FROM_SOURCES = process.env.BENCH_SSE_FROM === 'src';
+const BUILT = new URL('../dist/index.js', import.meta.url);
 
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
@@ -33,15 +41,16 @@ interface Memory {
   external: number;
   arrayBuffers: number;
 }
-type ToChild = { kind: 'memory' } | { kind: 'close' };
+type ToChild = { kind: 'memory'; measure: Measure } | { kind: 'close' };
 type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory };
+type Measure = 'rss' | 'gc';
 
 if (process.env.WOLFPACK_SSE_BENCH_CHILD === '1') await child();
 else await parent();
 
 /** The server process: starts, says where it listens, answers memory questions, closes on request. */
 async function child(): Promise<void> {
-  const { startServer } = await import('../src/index.js');
+  const { startServer } = (await import(FROM_SOURCES ? '../src/index.js' : BUILT.href)) as typeof import('../src/index.js');
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -49,14 +58,18 @@ async function child(): Promise<void> {
     webDir: false,
     dataDir: process.env.WOLFPACK_DATA_DIR!,
     ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-    env: { WOLFPACK_DEMO_DELAY_MS: String(ENGINE_DELAY_MS) },
+    // Every run is the bench user's: the per-user limit on running builds would refuse the fourth.
+    env: { WOLFPACK_DEMO_DELAY_MS: String(ENGINE_DELAY_MS), WOLFPACK_CONCURRENT_RUNS_PER_USER: String(RUNS) },
   });
   const send = (message: FromChild) => process.send!(message);
   process.on('message', (message: ToChild) => {
     if (message.kind === 'memory') {
       // Twice: the first pass may only queue finalizers. What is left is what the streams hold.
-      globalThis.gc?.();
-      globalThis.gc?.();
+      // Not for RSS as the system sees it: that is what a server holding streams really uses.
+      if (message.measure === 'gc') {
+        globalThis.gc?.();
+        globalThis.gc?.();
+      }
       const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
       const { user, system } = process.cpuUsage();
       send({ kind: 'memory', memory: { cpuMicros: user + system, rss, heapUsed, heapTotal, external, arrayBuffers } });
@@ -69,7 +82,11 @@ async function child(): Promise<void> {
 
 async function parent(): Promise<void> {
   const started = performance.now();
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  if (!FROM_SOURCES && !existsSync(BUILT)) {
+    console.log(`Skipped: ${fileURLToPath(BUILT)} does not exist. Run pnpm build first (or BENCH_SSE_FROM=src).`);
+    return;
+  }
   const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-sse-'));
   let database = `PGlite (in the server process; ${dataDir})`;
   let databaseUrl: string | undefined;
@@ -88,7 +105,9 @@ async function parent(): Promise<void> {
   }
 
   const tsx = import.meta.resolve('tsx');
-  const server = spawn(process.execPath, ['--expose-gc', '--conditions=@wolfpack/source', '--import', tsx, fileURLToPath(import.meta.url)], {
+  // Without the source condition the server and @wolfpack/core load from their dist.
+  const conditions = FROM_SOURCES ? ['--conditions=@wolfpack/source'] : [];
+  const server = spawn(process.execPath, ['--expose-gc', ...conditions, '--import', tsx, fileURLToPath(import.meta.url)], {
     env: { ...process.env, WOLFPACK_SSE_BENCH_CHILD: '1', WOLFPACK_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -100,7 +119,7 @@ async function parent(): Promise<void> {
   const streams: http.ClientRequest[] = [];
   try {
     const url = await nextMessage(server, 'ready').then((m) => m.url);
-    const memory = async () => (await ask(server, { kind: 'memory' }, 'memory')).memory;
+    const memory = async (measure: Measure = 'gc') => (await ask(server, { kind: 'memory', measure }, 'memory')).memory;
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
     const cookie = await signUp(url, 'bench');
@@ -113,7 +132,7 @@ async function parent(): Promise<void> {
       const res = await fetch(`${url}/api/wolfpack/stream`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie },
-        body: JSON.stringify({ idea: `Streams bench ${i}` }),
+        body: JSON.stringify({ idea: `Streams bench ${i}`, cycles: 5 }),
         signal: abort.signal,
       });
       const runId = await firstRunId(res);
@@ -121,11 +140,14 @@ async function parent(): Promise<void> {
       runIds.push(runId);
     }
     await delay(500);
+    const withRunsRss = await memory('rss');
     const withRuns = await memory();
 
     // Open the streams, OPENING_AT_ONCE at a time; one is open when its first event arrives.
     const openMs: number[] = [];
     let ended = 0;
+    /** Events received by all the streams so far (a chunk may hold several). */
+    let received = 0;
     const openStarted = performance.now();
     let next = 0;
     const opener = async () => {
@@ -137,6 +159,7 @@ async function parent(): Promise<void> {
             if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
             let first = true;
             res.on('data', (chunk: Buffer) => {
+              for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
               if (first && chunk.includes('data:')) {
                 first = false;
                 openMs.push(performance.now() - t0);
@@ -155,7 +178,10 @@ async function parent(): Promise<void> {
     const openAllMs = performance.now() - openStarted;
     const opened = await memory();
     const holdStarted = performance.now();
+    const receivedBefore = received;
     await delay(HOLD_MS);
+    const eventsPerSecond = ((received - receivedBefore) / (performance.now() - holdStarted)) * 1000;
+    const holdingRss = await memory('rss');
     const holding = await memory();
     // CPU between the two readings (the second one's full GC included: an upper bound).
     const holdCpuPct = ((holding.cpuMicros - opened.cpuMicros) / 1000 / (performance.now() - holdStarted)) * 100;
@@ -170,8 +196,10 @@ async function parent(): Promise<void> {
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
     const sorted = [...openMs].sort((a, b) => a - b);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-    console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, loopback, one server process;`);
-    console.log(`database: ${database}. Memory after a full GC in the server process. Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
+    const runsWere = MOVING ? `moving (demo engines answer in ${ENGINE_DELAY_MS} ms, 5 cycles)` : `frozen (demo engines answer in ${ENGINE_DELAY_MS / 1000} s)`;
+    console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
+    console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
+    console.log(`Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
     console.log('| server process | RSS MB | heap used MB | heap total MB | external MB |');
     console.log('| --- | ---: | ---: | ---: | ---: |');
     for (const [label, m] of [
@@ -185,11 +213,13 @@ async function parent(): Promise<void> {
     console.log('');
     console.log('| measure | value |');
     console.log('| --- | ---: |');
-    console.log(`| RSS per stream | ${kb((holding.rss - withRuns.rss) / STREAMS)} KB |`);
+    console.log(`| RSS per stream, as the system sees it (no forced GC) | ${kb((holdingRss.rss - withRunsRss.rss) / STREAMS)} KB (${mb(withRunsRss.rss)} → ${mb(holdingRss.rss)} MB) |`);
+    console.log(`| RSS per stream after a full GC | ${kb((holding.rss - withRuns.rss) / STREAMS)} KB |`);
     console.log(`| heap per stream | ${kb((holding.heapUsed - withRuns.heapUsed) / STREAMS)} KB |`);
     console.log(`| time to open all ${STREAMS} (${OPENING_AT_ONCE} opening at a time) | ${openAllMs.toFixed(0)} ms |`);
     console.log(`| one stream's open, to its first event: p50 / p99 | ${pct(50).toFixed(1)} / ${pct(99).toFixed(1)} ms |`);
-    console.log(`| server CPU while holding them (idle runs, ${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
+    console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together |`);
+    console.log(`| server CPU while holding them (${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
     console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
     console.log(`| bench wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`);
   } finally {
