@@ -10,7 +10,7 @@
 // first. Targets: p99 < 20 ms at 10 clients, < 50 ms at 50, no error.
 //
 // BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_CLIENTS ("10,50"),
-// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_DATABASE_URL
+// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -63,7 +63,10 @@ const HEALTH = '/api/health';
 try {
   // Every server shares the data directory, so its secrets (the cookie keys): one sign-in serves all.
   for (const workers of WORKERS) {
-    servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }));
+    // BENCH_CPU_PROF=DIR: V8 CPU profiles of every server process, written there when it stops
+    // (where the event loop's time goes under load; open them in Chrome DevTools).
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+    servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, profile));
   }
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;
