@@ -213,7 +213,8 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     expect(await openHolds(server)).toBe(0);
     const billed = Number((await sqlOf(server).execute<Array<{ s: string | number }>>('select coalesce(sum(billed_cents), 0) as s from engine_usage where user_id = ?', [userId]))[0]!.s);
     expect(wallet).toBe(1500 - billed);
-  });
+    // 50 whole runs at once: on a machine busy with other suites they take far longer than one.
+  }, 180_000);
 
   it('estimates a run from the user\'s past runs once there are three: their median and 90th percentile at today\'s prices', async () => {
     const { server, client } = await setup(10);

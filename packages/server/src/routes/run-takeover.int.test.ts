@@ -106,7 +106,9 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
     cleanup.push(() => seed.dispose());
     const engine = await startDemoEngineServer({ delayMs: 200 });
     cleanup.push(() => engine.close());
-    const proxy = await startRoundRobinProxy([]);
+    // A balancer keeps retrying while the crashed server's replacement starts; on a loaded machine
+    // that start took 15 s and more, so the client's reconnection waits as long as the test may.
+    const proxy = await startRoundRobinProxy([], 120_000);
     cleanup.push(() => proxy.close());
     const spawnOne = async () => {
       const server = await spawnServer(pricedEnv(engine, seed));
