@@ -29,9 +29,6 @@ async function openSignedIn(page: Page): Promise<void> {
   await page.getByTestId('prompt-input').waitFor();
 }
 
-const percentShown = (page: Page) =>
-  page.getByTestId('enhance-percent').textContent().then((text) => Number((text ?? '').replace('%', '')));
-
 describe('AI Enhance with engines slow enough to watch', () => {
   const browser = useBrowser();
   let slow: TestServer;
@@ -75,11 +72,17 @@ describe('AI Enhance with engines slow enough to watch', () => {
     }, undefined, { timeout: 20_000 });
     // The final merge still takes a second after the last step, so the run is still on.
     expect(await status.count()).toBe(1);
-    const percent = await percentShown(page);
-    const steps = Number((await page.getByTestId('enhance-steps').textContent())?.match(/Step (\d)/)?.[1]);
+    // The percentage, the step and the bar read in one go: read one by one, the next step can land between them.
+    const shown = await page.evaluate(() => ({
+      percent: document.querySelector('[data-testid="enhance-percent"]')?.textContent ?? '',
+      steps: document.querySelector('[data-testid="enhance-steps"]')?.textContent ?? '',
+      bar: (document.querySelector('[data-testid="enhance-bar"]') as HTMLElement | null)?.style.width ?? '',
+    }));
+    const percent = Number(shown.percent.replace('%', ''));
+    const steps = Number(shown.steps.match(/Step (\d)/)?.[1]);
     expect(percent).toBe(Math.round((steps / 8) * 100));
+    expect(shown.bar).toBe(`${percent}%`);
     expect(await page.getByTestId('enhance-estimate').textContent()).toMatch(/^~(\d+m )?\d+s left$/);
-    expect(await page.getByTestId('enhance-bar').evaluate((el) => (el as HTMLElement).style.width)).toBe(`${percent}%`);
     await page.getByTestId('prompt-panel').scrollIntoViewIfNeeded();
     await saveShot(page, 'enhance-progress');
 
