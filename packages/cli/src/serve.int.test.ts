@@ -143,7 +143,7 @@ it.runIf(postgresHere)('serves from two processes on PostgreSQL with --workers 2
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      const taken = await runCli(['serve', '--port', String(port), '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir, WOLFPACK_SANDBOX: 'off', DATABASE_URL: databaseUrl } });
+      const taken = await runCli(['serve', '--port', String(port), '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir, WOLFPACK_SANDBOX: 'off', DATABASE_URL: databaseUrl }, timeoutMs: 90_000 });
       expect(taken.code).toBe(1);
       // After the start-up warning (the sandbox is off), once: the processes say it once between them.
       expect(taken.stderr.split('\n').filter((line) => line.includes('Proven Code'))).toHaveLength(1);
@@ -155,4 +155,4 @@ it.runIf(postgresHere)('serves from two processes on PostgreSQL with --workers 2
     server.kill('SIGKILL');
     execFileSync('psql', [POSTGRES, '-c', `drop database if exists "${name}" with (force)`], { stdio: 'ignore' });
   }
-}, 60_000);
+}, 180_000);
