@@ -16,7 +16,9 @@ export default defineConfig({
     // File after file in one process: the in-process servers' modules are imported once.
     // Nothing in these tests changes process-wide state (no mocks, no env writes).
     isolate: false,
-    testTimeout: 30_000,
+    // A guard against hangs, not a measure: each test drives a real binary and server, and on a
+    // machine busy with other suites a whole CLI session took past 30 s.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
   },
 });

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { encodeComment, encodeJsonEvent, type PipelineEvent, type RunStatus } from '@wolfpack/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from './api.js';
-import { followRun, type RunSource, type RunStreamItem } from './run-stream.js';
+import { DEFAULT_MAX_RECONNECTS, followRun, type RunSource, type RunStreamItem } from './run-stream.js';
 
 const RUN = '11111111-2222-4333-8444-555555555555';
 
@@ -93,7 +93,7 @@ describe('followRun', () => {
     const items = await collect(followRun({ api: api(), source: start, backoffMs: () => 5 }));
     expect(ids(items)).toEqual([1, 2, 3, 4, 5]);
     expect(items.filter((item) => item.type === 'reconnecting')).toEqual([
-      { type: 'reconnecting', attempt: 1, maxAttempts: 6, delayMs: 5, reason: 'the server closed the event stream before the run ended' },
+      { type: 'reconnecting', attempt: 1, maxAttempts: DEFAULT_MAX_RECONNECTS, delayMs: 5, reason: 'the server closed the event stream before the run ended' },
     ]);
     expect(requests.map((r) => `${r.method} ${r.url} ${r.lastEventId ?? '-'}`)).toEqual([
       'POST /api/wolfpack/stream -',

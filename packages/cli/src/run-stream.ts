@@ -43,7 +43,7 @@ export interface RunStreamOptions {
   source: RunSource;
   /** Stops following (Ctrl+C); the generator then throws `signal.reason`. The run goes on. */
   signal?: AbortSignal | undefined;
-  /** Reconnect attempts in a row without a new event before giving up. @default 6 */
+  /** Reconnect attempts in a row without a new event before giving up. @default 10 (about a minute) */
   maxReconnects?: number | undefined;
   /** Wait before reconnect attempt `attempt` (from 1). @default 500 ms doubling, at most 8 s */
   backoffMs?: ((attempt: number) => number) | undefined;
@@ -51,7 +51,9 @@ export interface RunStreamOptions {
   idleTimeoutMs?: number | undefined;
 }
 
-export const DEFAULT_MAX_RECONNECTS = 6;
+// About a minute of trying (0.5, 1, 2, 4, then 8 s apart): a server restarting on a busy machine, or
+// a rolling deploy, takes longer than the half minute six attempts gave.
+export const DEFAULT_MAX_RECONNECTS = 10;
 /** Three of the server's 15-second heartbeats. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
