@@ -9,6 +9,7 @@ import { needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
 import { buildProjectViaApi, signUpViaApi } from './helpers';
+import { ISOLATION_PROBE } from './preview-probe';
 
 const sandboxed = needTool(await sandboxCheck(), 'the preview of an HTTP server (it runs in the sandbox)');
 
@@ -19,17 +20,7 @@ const page = (body) => '<!doctype html><html lang="en"><head><meta charset="utf-
 // What a hostile script would try from the page: Wolfpack's cookies, storage and API.
 const PROBE = \`<script>
 (async () => {
-  const out = { origin: self.origin };
-  try { out.cookie = 'read:' + document.cookie; } catch (e) { out.cookie = 'blocked:' + e.name; }
-  try { out.storage = 'read:' + localStorage.length; } catch (e) { out.storage = 'blocked:' + e.name; }
-  try {
-    const r = await fetch('/api/auth/me', { credentials: 'include' });
-    out.me = 'status:' + r.status + ':' + (await r.text());
-  } catch (e) { out.me = 'blocked:' + e.name; }
-  try {
-    const r = await fetch('/api/auth/logout', { method: 'POST', credentials: 'include' });
-    out.logout = 'status:' + r.status;
-  } catch (e) { out.logout = 'blocked:' + e.name; }
+${ISOLATION_PROBE}
   // Its own server, under the link, it can call.
   try {
     const r = await fetch('greet', { method: 'POST', body: 'name=script' });

@@ -8,21 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distDir, uniqueUsername, useBrowser } from './harness';
 import { buildProjectViaApi, signUpViaApi } from './helpers';
+import { ISOLATION_PROBE } from './preview-probe';
 
 const HOSTILE_PAGE = `<!doctype html>
 <html><body><pre id="out">running</pre><script>
 (async () => {
-  const out = { origin: self.origin };
-  try { out.cookie = 'read:' + document.cookie; } catch (e) { out.cookie = 'blocked:' + e.name; }
-  try { out.storage = 'read:' + localStorage.length; } catch (e) { out.storage = 'blocked:' + e.name; }
-  try {
-    const r = await fetch('/api/auth/me', { credentials: 'include' });
-    out.me = 'status:' + r.status + ':' + (await r.text());
-  } catch (e) { out.me = 'blocked:' + e.name; }
-  try {
-    const r = await fetch('/api/auth/logout', { method: 'POST', credentials: 'include' });
-    out.logout = 'status:' + r.status;
-  } catch (e) { out.logout = 'blocked:' + e.name; }
+${ISOLATION_PROBE}
   document.getElementById('out').textContent = JSON.stringify(out);
 })();
 </script></body></html>`;
