@@ -154,8 +154,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   // What a stopped server left of closed accounts' njin cancellations is tried again at start.
   void subscriptions.sweep();
 
-  const previewServers = new PreviewServers({ env });
-  const previews = new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env }), previewServers);
+  const previewServers = new PreviewServers({ env, idleMs: limits.previewIdleMs, max: limits.previewServers });
+  const previews = new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env, concurrency: limits.previewBuilds }), previewServers);
 
   koa.on('error', (error: NodeJS.ErrnoException) => {
     // A client that leaves mid-stream is normal life for SSE, not an error.

@@ -12,4 +12,25 @@ describe('loadLimits', () => {
       expect(() => loadLimits({ WOLFPACK_CAPSULE_COUNT_HOURS: value })).toThrow(/WOLFPACK_CAPSULE_COUNT_HOURS/);
     }
   });
+
+  it('stops previewed servers after 10 idle minutes, 3 at once and 2 builds at once unless the operator says otherwise', () => {
+    expect(loadLimits({})).toMatchObject({ previewIdleMs: 600_000, previewServers: 3, previewBuilds: 2 });
+    expect(loadLimits({ WOLFPACK_PREVIEW_IDLE_MINUTES: '0.5', WOLFPACK_PREVIEW_SERVERS: '8', WOLFPACK_PREVIEW_BUILDS: '1' })).toMatchObject({
+      previewIdleMs: 30_000,
+      previewServers: 8,
+      previewBuilds: 1,
+    });
+  });
+
+  it('refuses preview settings that would silently mean something else, naming the variable', () => {
+    for (const [name, value] of [
+      ['WOLFPACK_PREVIEW_IDLE_MINUTES', '0'],
+      ['WOLFPACK_PREVIEW_IDLE_MINUTES', 'ten'],
+      ['WOLFPACK_PREVIEW_SERVERS', '0'],
+      ['WOLFPACK_PREVIEW_SERVERS', '2.5'],
+      ['WOLFPACK_PREVIEW_BUILDS', '-1'],
+    ] as const) {
+      expect(() => loadLimits({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
+    }
+  });
 });

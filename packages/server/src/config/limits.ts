@@ -5,7 +5,7 @@ const positive = (name: string) => z.coerce.number().int(`${name} must be a whol
 
 /**
  * The operator's limits against abuse (issue 32), each with a default that a real person never
- * meets. Read from the environment like the rest of the configuration (documented in README.md);
+ * meets, and the bounds on the previews' processes and builds. Read from the environment like the rest of the configuration (documented in README.md);
  * a value that does not parse stops the server at start with the variable's name.
  */
 const limitsSchema = z.object({
@@ -24,6 +24,12 @@ const limitsSchema = z.object({
   WOLFPACK_NJIN_KEYS_PER_USER: positive('WOLFPACK_NJIN_KEYS_PER_USER').default(10),
   /** A capsule view or share counts once per visitor per capsule in each period of this many hours (24: a UTC day). */
   WOLFPACK_CAPSULE_COUNT_HOURS: positive('WOLFPACK_CAPSULE_COUNT_HOURS').max(8760, 'WOLFPACK_CAPSULE_COUNT_HOURS must be at most 8760 (a year)').default(24),
+  /** Minutes without a request after which a previewed HTTP server is stopped (fractions allowed). */
+  WOLFPACK_PREVIEW_IDLE_MINUTES: z.coerce.number('WOLFPACK_PREVIEW_IDLE_MINUTES must be a number of minutes').positive('WOLFPACK_PREVIEW_IDLE_MINUTES must be more than 0').default(10),
+  /** Previewed HTTP servers running at once in this process; one more stops the least recently used. */
+  WOLFPACK_PREVIEW_SERVERS: positive('WOLFPACK_PREVIEW_SERVERS').default(3),
+  /** Preview builds of bundled apps at once in this process; the others wait their turn. */
+  WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
 });
 
 export interface AbuseLimits {
@@ -33,6 +39,9 @@ export interface AbuseLimits {
   concurrentRunsPerUser: number;
   njinKeysPerUser: number;
   capsuleCountHours: number;
+  previewIdleMs: number;
+  previewServers: number;
+  previewBuilds: number;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -50,5 +59,8 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     concurrentRunsPerUser: e.WOLFPACK_CONCURRENT_RUNS_PER_USER,
     njinKeysPerUser: e.WOLFPACK_NJIN_KEYS_PER_USER,
     capsuleCountHours: e.WOLFPACK_CAPSULE_COUNT_HOURS,
+    previewIdleMs: Math.round(e.WOLFPACK_PREVIEW_IDLE_MINUTES * 60_000),
+    previewServers: e.WOLFPACK_PREVIEW_SERVERS,
+    previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
   };
 }

@@ -26,6 +26,8 @@ export interface PreviewBuildsOptions {
   cacheDir: string;
   /** The sandbox's settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*, WOLFPACK_PREVIEW_*), never passed to the build itself. */
   env: NodeJS.ProcessEnv;
+  /** Builds at once; the others wait their turn (WOLFPACK_PREVIEW_BUILDS, checked in config/limits.ts). */
+  concurrency: number;
 }
 
 export class PreviewBuilds {
@@ -35,8 +37,7 @@ export class PreviewBuilds {
   private readonly concurrency: number;
 
   constructor(private readonly options: PreviewBuildsOptions) {
-    const configured = Number(options.env['WOLFPACK_PREVIEW_BUILDS']);
-    this.concurrency = Number.isInteger(configured) && configured > 0 ? configured : 2;
+    this.concurrency = options.concurrency;
   }
 
   /**

@@ -23,6 +23,10 @@ export type PreviewServerState =
 export interface PreviewServersOptions {
   /** The sandbox's settings and WOLFPACK_PREVIEW_*; never passed to the servers themselves. */
   env: NodeJS.ProcessEnv;
+  /** Without a request for this long a server is stopped (WOLFPACK_PREVIEW_IDLE_MINUTES, checked in config/limits.ts). */
+  idleMs: number;
+  /** Servers running at once; one more stops the least recently used (WOLFPACK_PREVIEW_SERVERS). */
+  max: number;
   limits?: ProxyLimits;
 }
 
@@ -45,15 +49,6 @@ interface Entry {
 /** Failures remembered (their pages), beyond the running servers. */
 const FAILURES_KEPT = 32;
 
-function settings(env: NodeJS.ProcessEnv): { idleMs: number; max: number } {
-  const minutes = Number(env['WOLFPACK_PREVIEW_IDLE_MINUTES']);
-  const servers = Number(env['WOLFPACK_PREVIEW_SERVERS']);
-  return {
-    // Fractions of a minute are allowed (tests, and servers that must stay lean).
-    idleMs: Number.isFinite(minutes) && minutes > 0 ? Math.round(minutes * 60_000) : 10 * 60_000,
-    max: Number.isInteger(servers) && servers > 0 ? servers : 3,
-  };
-}
 
 export class PreviewServers {
   /** In order of use: the first is the least recently used. */
@@ -63,7 +58,7 @@ export class PreviewServers {
   private closing = false;
 
   constructor(private readonly options: PreviewServersOptions) {
-    ({ idleMs: this.idleMs, max: this.max } = settings(options.env));
+    ({ idleMs: this.idleMs, max: this.max } = options);
   }
 
   /**
