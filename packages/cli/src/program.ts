@@ -80,7 +80,7 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)').argParser(portArgument))
     .option('--host <host>', 'address to listen on; 0.0.0.0 exposes the server to the network (default: 127.0.0.1)')
     .option('--data-dir <dir>', 'where the database and files live (default: $WOLFPACK_DATA_DIR, else ./data)')
-    .addOption(new Option('--workers <n>', 'server processes sharing the port, PostgreSQL only (default: $WOLFPACK_WORKERS, else one per core on PostgreSQL, 1 on the embedded database)').argParser(workersArgument))
+    .addOption(new Option('--workers <n>', 'server processes sharing the port, PostgreSQL only (default: $WOLFPACK_WORKERS, else 1)').argParser(workersArgument))
     .action(async (options: ServeOptions, command: Command) => (await import('./commands/serve.js')).serve(options, await ctx(command)));
 
   program

@@ -9,10 +9,14 @@
  * only, so it always runs one.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import type { Logger } from './logger.js';
 
-/** How many server processes to run: the setting, else one per core on PostgreSQL and one on PGlite. */
+/**
+ * How many server processes to run: the setting, else one. Several are opt-in: on two cores shared
+ * with PostgreSQL they measured no faster than one and cost about 550 MB more (docs/PERFORMANCE.md),
+ * and what a process keeps in memory (preview servers, the sign-up throttle, the per-user run
+ * limit) is counted per process.
+ */
 export function workerCount(setting: number | undefined, postgres: boolean): number {
   if (setting !== undefined) {
     if (setting > 1 && !postgres) {
@@ -22,7 +26,7 @@ export function workerCount(setting: number | undefined, postgres: boolean): num
     }
     return setting;
   }
-  return postgres ? availableParallelism() : 1;
+  return 1;
 }
 
 /** True in a process the primary forked: it runs one server and answers to the primary. */

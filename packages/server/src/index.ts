@@ -159,7 +159,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 export interface StartServingOptions extends StartServerOptions {
   /**
    * Server processes sharing the port (node:cluster). Only PostgreSQL can be shared: on PGlite
-   * more than one is an error. @default WOLFPACK_WORKERS, else one per core on PostgreSQL, one on PGlite
+   * more than one is an error. @default WOLFPACK_WORKERS, else 1
    */
   workers?: number;
 }
@@ -177,7 +177,7 @@ export interface RunningService {
 
 /**
  * What `wolfpack serve` and `node dist/main.js` run: one server process ({@link startServer}), or
- * on PostgreSQL several on the same port, one per core by default (see cluster.ts). In a
+ * on PostgreSQL, when asked, several on the same port (see cluster.ts). In a
  * process forked as one of them, call {@link serveClusterWorker} instead.
  */
 export async function startServing(options: StartServingOptions = {}): Promise<RunningService> {

@@ -5,7 +5,7 @@ import type { RunningService } from './index.js';
 // DATABASE_URL, WOLFPACK_*; see README.md), serving the built web app next to it. This is what the
 // Docker image runs: no CLI, no spinner, logs on stdout/stderr, and a clean close on SIGTERM, so a
 // rolling restart ends this replica's streams and stops its runs instead of dying mid-write. On
-// PostgreSQL it runs one server process per core on the port (WOLFPACK_WORKERS): this process is
+// PostgreSQL it can run several server processes on the port (WOLFPACK_WORKERS): this process is
 // then their primary, and the same file runs in each of them.
 
 const stamp = () => new Date().toISOString();

@@ -14,7 +14,7 @@ export interface ServeOptions {
   host?: string | undefined;
   /** Where the embedded database and files live. @default WOLFPACK_DATA_DIR, else './data' */
   dataDir?: string | undefined;
-  /** Server processes sharing the port (PostgreSQL only). @default WOLFPACK_WORKERS, else one per core on PostgreSQL, 1 on PGlite */
+  /** Server processes sharing the port (PostgreSQL only). @default WOLFPACK_WORKERS, else 1 */
   workers?: number | undefined;
   /** Stops the server when aborted; by default SIGINT or SIGTERM do. */
   signal?: AbortSignal | undefined;

@@ -73,7 +73,7 @@ export interface ServerConfig {
   stripe: StripeConfig;
   /** The platform's share of a commercial Showcase sale, in percent; the seller gets the rest. */
   showcasePlatformSharePercent: number;
-  /** Server processes on the port (PostgreSQL only); undefined: one per core on PostgreSQL, one on PGlite. */
+  /** Server processes on the port (more than one on PostgreSQL only); undefined: one. */
   workers: number | undefined;
 }
 
