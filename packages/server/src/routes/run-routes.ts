@@ -36,7 +36,7 @@ export function runRoutes(runs: RunService, heartbeatMs: number): Router {
   router.get('/api/wolfpack/runs/:id/events', async (ctx) => {
     const user = requireUser(ctx);
     const runId = ctx.params.id!;
-    await runs.info(user, runId); // 404 before the stream starts
+    await runs.assertOwned(user, runId); // 404 before the stream starts
     await streamEvents(ctx, runs, user, runId, lastEventId(ctx), heartbeatMs);
   });
 
@@ -75,7 +75,8 @@ async function streamEvents(ctx: Context, runs: RunService, user: { id: string }
   const abort = new AbortController();
   void sse.closed.then(() => abort.abort());
   try {
-    for await (const { seq, event } of runs.events(user, runId, after, abort.signal)) {
+    // Every route here has made sure the run is the user's (it started it, or asked) before.
+    for await (const { seq, event } of runs.events(user, runId, after, abort.signal, true)) {
       sse.send(seq, event);
     }
   } catch (error) {

@@ -2,6 +2,19 @@ import type { PipelineEvent } from '@wolfpack/core';
 
 export type RunListener = (seq: number, event: PipelineEvent) => void;
 
+/** A run's events published in this process, in order and without gaps from `firstSeq`. */
+interface Tail {
+  firstSeq: number;
+  events: Array<{ seq: number; event: PipelineEvent }>;
+}
+
+/**
+ * How many of a live run's latest events the hub keeps, so that a stream opened on it replays
+ * from memory instead of the database (a crowd opening 1,000 streams is 1,000 selects otherwise).
+ * A run's events are small (about 200 bytes in the demo); an older event comes from the database.
+ */
+export const TAIL_EVENTS = 1_000;
+
 /**
  * Live delivery of a run's events inside this process. Events are stored before they are
  * published here, so a subscriber that replays from the database and then listens misses nothing:
@@ -10,9 +23,41 @@ export type RunListener = (seq: number, event: PipelineEvent) => void;
 export class RunHub {
   private readonly listeners = new Map<string, Set<RunListener>>();
   private readonly finished = new Map<string, Set<() => void>>();
+  private readonly tails = new Map<string, Tail>();
+
+  /**
+   * This process starts running the run, its next event numbered `nextSeq`: from now on the hub
+   * keeps its latest events (everything before `nextSeq` is in the database already).
+   */
+  begin(runId: string, nextSeq: number): void {
+    this.tails.set(runId, { firstSeq: nextSeq, events: [] });
+  }
 
   publish(runId: string, seq: number, event: PipelineEvent): void {
+    const tail = this.tails.get(runId);
+    if (tail) {
+      const last = tail.events.at(-1)?.seq ?? tail.firstSeq - 1;
+      if (seq === last + 1) {
+        tail.events.push({ seq, event });
+        if (tail.events.length > TAIL_EVENTS) tail.firstSeq = tail.events.shift()!.seq + 1;
+      } else if (seq > last) {
+        // A gap would replay wrong: forget the tail, the database has it all.
+        this.tails.delete(runId);
+      }
+    }
     for (const listener of this.listeners.get(runId) ?? []) listener(seq, event);
+  }
+
+  /**
+   * The run's published events after `afterSeq`, when the hub has every one of them (undefined:
+   * read the database). Events stored but not yet published are not here: they come to a
+   * subscriber that subscribed before asking.
+   */
+  eventsAfter(runId: string, afterSeq: number): Array<{ seq: number; event: PipelineEvent }> | undefined {
+    const tail = this.tails.get(runId);
+    if (!tail || afterSeq + 1 < tail.firstSeq) return undefined;
+    const from = tail.events.findIndex((e) => e.seq > afterSeq);
+    return from < 0 ? [] : tail.events.slice(from);
   }
 
   subscribe(runId: string, listener: RunListener): () => void {
@@ -27,6 +72,7 @@ export class RunHub {
 
   /** Called when this process stops running the run (done, failed or shutting down). */
   end(runId: string): void {
+    this.tails.delete(runId);
     for (const done of this.finished.get(runId) ?? []) done();
     this.finished.delete(runId);
   }

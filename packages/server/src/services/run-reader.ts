@@ -9,6 +9,8 @@ import { ANY_RUN, type RunNotifier } from './run-notifier.js';
 type Owner = { id: string };
 /** A stopped run's last event may still be on its way (write-behind) for this long. */
 const SETTLE_MS = 3000;
+/** Stored events replayed per query. */
+const PAGE = 500;
 
 /**
  * The read side of runs: a run's status and its events for a follower, from the database and, for
@@ -31,6 +33,15 @@ export class RunReader {
       [runId],
     );
     return { seq: Number(rows[0]?.seq ?? 0), type: rows[0]?.type ?? null };
+  }
+
+  /**
+   * Throws "Run not found" unless the run is the user's: one plain select, no entity (every
+   * stream opened asks, and a crowd of followers opens streams at once).
+   */
+  async assertOwned(user: Owner, runId: string): Promise<void> {
+    const rows = isUuid(runId) ? await this.sql<{ id: string }>('select id from conversations where id = ? and user_id = ?', [runId, user.id]) : [];
+    if (rows.length === 0) throw new AppError('NOT_FOUND', 'Run not found');
   }
 
   async getOwned(user: Owner, runId: string) {
@@ -72,8 +83,8 @@ export class RunReader {
    * process (or one about to be taken over) is followed through the notifier, with a slow poll
    * in case a notice was lost.
    */
-  async *events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
-    await this.getOwned(user, runId);
+  async *events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal, checked = false): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
+    if (!checked) await this.assertOwned(user, runId);
     let after = afterSeq;
     while (!signal.aborted) {
       const live: Array<{ seq: number; event: PipelineEvent }> = [];
@@ -97,18 +108,17 @@ export class RunReader {
       const onAbort = () => wake();
       signal.addEventListener('abort', onAbort);
       try {
-        // A plain select, not the ORM's find: every stream opened replays the run so far, and
-        // MikroORM was 14 % of the server's CPU samples while 1,000 streams opened (a profile of
-        // pnpm bench sse); hydrating rows costs more than the query (db/plain-sql.ts).
-        const rows = await this.sql<{ seq: number; data: PipelineEvent }>(
-          'select seq, data from run_events where conversation_id = ? and seq > ? order by seq limit 500',
-          [runId, after],
-        );
-        for (const row of rows) {
-          after = Number(row.seq);
-          yield { seq: after, event: row.data };
+        // A run of this process replays from the hub's memory when the hub has every event
+        // needed: no query at all for a crowd opening streams on a live run. Otherwise (an older
+        // event, a run of another process, a run that just ended) from the database.
+        const fromMemory = this.isLocal(runId) ? this.hub.eventsAfter(runId, after) : undefined;
+        let page = 0;
+        for (const next of fromMemory ?? (await this.storedAfter(runId, after))) {
+          after = next.seq;
+          page++;
+          yield next;
         }
-        if (rows.length === 500) continue;
+        if (!fromMemory && page === PAGE) continue;
         if (this.isLocal(runId)) {
           while (!signal.aborted) {
             for (let next = live.shift(); next; next = live.shift()) {
@@ -142,5 +152,18 @@ export class RunReader {
         unNotify();
       }
     }
+  }
+
+  /**
+   * One page of the run's stored events after `afterSeq`. A plain select, not the ORM's find:
+   * MikroORM was 14 % of the server's CPU samples while 1,000 streams opened (a profile of pnpm
+   * bench sse); hydrating rows costs more than the query (db/plain-sql.ts).
+   */
+  private async storedAfter(runId: string, afterSeq: number): Promise<Array<{ seq: number; event: PipelineEvent }>> {
+    const rows = await this.sql<{ seq: number; data: PipelineEvent }>(
+      `select seq, data from run_events where conversation_id = ? and seq > ? order by seq limit ${PAGE}`,
+      [runId, afterSeq],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), event: row.data }));
   }
 }

@@ -288,6 +288,8 @@ export class RunService {
         throw error;
       },
     );
+    // The hub keeps the run's latest events from here on: streams opened on it replay from memory.
+    this.hub.begin(runId, nextSeq);
     const writer = new RunEventWriter(
       this.sql,
       runId,
@@ -566,9 +568,17 @@ export class RunService {
     return this.reader.info(user, runId);
   }
 
-  /** The run's events after `afterSeq`, then live ones until it ends (see {@link RunReader.events}). */
-  events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
-    return this.reader.events(user, runId, afterSeq, signal);
+  /** "Run not found" unless the run is the user's (one plain select). */
+  assertOwned(user: Owner, runId: string): Promise<void> {
+    return this.reader.assertOwned(user, runId);
+  }
+
+  /**
+   * The run's events after `afterSeq`, then live ones until it ends (see {@link RunReader.events});
+   * `checked`: the caller has already made sure the run is the user's.
+   */
+  events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal, checked = false): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
+    return this.reader.events(user, runId, afterSeq, signal, checked);
   }
 }
 

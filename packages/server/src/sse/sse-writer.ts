@@ -7,6 +7,49 @@ export const HEARTBEAT_MS = 15_000;
 /** How long a browser's EventSource waits before reconnecting (the `retry:` field). */
 export const RETRY_MS = 3_000;
 
+/**
+ * Each live event as it goes on the wire, encoded once for all the streams that follow its run
+ * (1,000 streams on one run would otherwise serialise it 1,000 times), keyed by the event object
+ * the hub hands every follower; gone with the event.
+ */
+const encoded = new WeakMap<object, { id: number; text: string }>();
+
+function encodeOnce(id: number, data: unknown): string {
+  if (typeof data !== 'object' || data === null) return encodeJsonEvent(data, { id: String(id) });
+  const known = encoded.get(data);
+  if (known?.id === id) return known.text;
+  const text = encodeJsonEvent(data, { id: String(id) });
+  encoded.set(data, { id, text });
+  return text;
+}
+
+/**
+ * One heartbeat timer per interval for all the open streams, not one per stream: each writes the
+ * same comment, and a thousand timers firing on their own wake the process a thousand times.
+ */
+const beats = new Map<number, { timer: NodeJS.Timeout; streams: Set<() => void> }>();
+
+function onHeartbeat(everyMs: number, beat: () => void): () => void {
+  let group = beats.get(everyMs);
+  if (!group) {
+    const streams = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const write of streams) write();
+    }, everyMs);
+    beats.set(everyMs, (group = { timer, streams }));
+  }
+  const { streams, timer } = group;
+  streams.add(beat);
+  return () => {
+    streams.delete(beat);
+    if (streams.size > 0) return;
+    clearInterval(timer);
+    if (beats.get(everyMs)?.timer === timer) beats.delete(everyMs);
+  };
+}
+
+const HEARTBEAT = encodeComment('heartbeat');
+
 /** The event streams each app has open, so that a shutdown can end them (see {@link endEventStreams}). */
 const openStreams = new WeakMap<object, Set<() => Promise<void>>>();
 
@@ -54,15 +97,15 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
   let isClosed = false;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  const heartbeat = setInterval(() => {
-    if (!isClosed) res.write(encodeComment('heartbeat'));
-  }, heartbeatMs);
+  const stopHeartbeat = onHeartbeat(heartbeatMs, () => {
+    if (!isClosed) res.write(HEARTBEAT);
+  });
   const streams = openStreams.get(ctx.app) ?? new Set();
   openStreams.set(ctx.app, streams);
   const finish = () => {
     if (isClosed) return;
     isClosed = true;
-    clearInterval(heartbeat);
+    stopHeartbeat();
     streams.delete(endForShutdown);
     resolveClosed();
   };
@@ -71,7 +114,7 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
   const stream: SseStream = {
     send(id, data) {
       if (isClosed) return false;
-      return res.write(encodeJsonEvent(data, { id: String(id) }));
+      return res.write(encodeOnce(id, data));
     },
     closed,
     get isClosed() {
