@@ -7,8 +7,12 @@ async function cssVar(page: Page, name: string): Promise<string> {
   return page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name);
 }
 
+/** The Sign Up button's colour once its colour transition (if one is running) has ended. */
 async function signUpBackground(page: Page): Promise<string> {
-  return page.getByTestId('link-register').evaluate((el) => getComputedStyle(el).backgroundColor);
+  return page.getByTestId('link-register').evaluate(async (el) => {
+    await Promise.all(el.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    return getComputedStyle(el).backgroundColor;
+  });
 }
 
 describe('theme and brand colour', () => {
