@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REACT_JS, REACT_TS } from '../pipeline/faults/projects.js';
-import { buildErrorLine, mountSelector } from './check-bundle.js';
+import { buildErrorLine, bundlerCrashed, mountSelector } from './check-bundle.js';
+import type { SandboxResult } from './sandbox.js';
 import { planBundle, SITE_DIR } from './bundle-plan.js';
 import { projectKinds } from './execute-project.js';
 
@@ -66,5 +67,20 @@ describe('buildErrorLine', () => {
     expect(buildErrorLine("ERROR in ./src/index.js 3:0-27\nModule not found: Error: Can't resolve './nope' in '/project/src'")).toBe("Module not found: Error: Can't resolve './nope' in '/project/src'");
     expect(buildErrorLine('src/main.ts(3,5): error TS2304: Cannot find name \'x\'.')).toBe("src/main.ts(3,5): error TS2304: Cannot find name 'x'.");
     expect(buildErrorLine('something odd happened\nand then it stopped')).toBe('and then it stopped');
+  });
+});
+
+describe('bundlerCrashed', () => {
+  const run = (over: Partial<SandboxResult>): SandboxResult => ({ exitCode: 0, signal: null, stdout: '', stderr: '', durationMs: 1, outputTruncated: false, command: 'vite build', ...over });
+  it('is a crash signal of the bundler with no error of the project in its output', () => {
+    expect(bundlerCrashed(run({ exitCode: 134, stderr: 'vite v8 building for production…\nAborted (core dumped)' }))).toBe(true);
+    expect(bundlerCrashed(run({ exitCode: 139, stderr: 'Segmentation fault' }))).toBe(true);
+    expect(bundlerCrashed(run({ exitCode: null, signal: 'SIGABRT' }))).toBe(true);
+  });
+  it('is not a build that failed on the code, a limit that stopped it, or a plain exit status', () => {
+    expect(bundlerCrashed(run({ exitCode: 134, stderr: '[MISSING_EXPORT] "x" is not exported by "src/a.js".\nAborted' }))).toBe(false);
+    expect(bundlerCrashed(run({ exitCode: 134, stopped: 'memory' }))).toBe(false);
+    expect(bundlerCrashed(run({ exitCode: 1, stderr: 'error during build' }))).toBe(false);
+    expect(bundlerCrashed(run({ exitCode: 0 }))).toBe(false);
   });
 });

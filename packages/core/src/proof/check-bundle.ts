@@ -15,6 +15,7 @@ import { SITE_DIR, type BundlePlan } from './bundle-plan.js';
 import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
 import { combinedOutput, errorLine, limitSentence, problemFromRun } from './output.js';
 import type { ExecCheck } from './report.js';
+import type { SandboxResult } from './sandbox.js';
 import { SiteSourceMaps } from './source-maps.js';
 
 /** A build gets up to this much of the project's time budget. */
@@ -85,6 +86,17 @@ function mappedSources(files: ReadonlyMap<string, Uint8Array>, dir: string, path
 // esbuild's `✘ [ERROR] …`, webpack's `Module not found: …`, Vite's plugins' `[vite:css] …`, tsc's `error TS2304: …`.
 const BUNDLER_ERROR = /^\s*(?:\[[A-Z][A-Z_]+\]\s|✘ \[ERROR\]\s|\[vite:[\w-]+\]\s|\[plugin:[\w:-]+\]\s|Module not found:|Module parse failed:|SyntaxError:|Error:\s|ERROR:\s)|\berror TS\d+:/;
 
+/** Exit statuses of a shell whose command died by SIGABRT, SIGBUS or SIGSEGV (128 + the signal). */
+const CRASH_STATUSES = new Set([134, 135, 139]);
+
+/** The bundler died by a crash signal on its own, with no error of the project's in its output. */
+export function bundlerCrashed(result: SandboxResult): boolean {
+  if (result.stopped !== undefined || result.setupError !== undefined) return false;
+  const crashed = CRASH_STATUSES.has(result.exitCode ?? 0) || ['SIGABRT', 'SIGBUS', 'SIGSEGV'].includes(result.signal ?? '');
+  const said = result.stderr.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').some((line) => BUNDLER_ERROR.test(line));
+  return crashed && !said;
+}
+
 /** What a failed build says is wrong, in one line. */
 export function buildErrorLine(output: string): string {
   // Colours stay on in some bundlers whatever NO_COLOR says.
@@ -101,17 +113,26 @@ const kilobytes = (files: ReadonlyMap<string, Uint8Array>) => Math.round([...fil
 export async function buildSite(ctx: CheckContext, plan: BundlePlan, nodeModules: string | undefined): Promise<{ check: ExecCheck; site?: BuiltSite }> {
   const covered = plan.sourcePage ? [plan.sourcePage] : [];
   if (nodeModules === undefined) return { check: skipped('build', 'web', covered, `the dependencies were not installed, so the app could not be built with ${plan.tool}`) };
-  const wall = ctx.budget.wallFor(BUILD_WALL_MS);
+  const build = (wallMs: number) =>
+    ctx.sandbox.run(ctx.dir, {
+      argv: ['sh', '-c', buildShell(plan)],
+      env: plan.env,
+      readOnlyBinds: ctx.binds,
+      nodeModules,
+      // Bundlers work on several threads: CPU time is what the wall clock allows, not the default.
+      limits: { wallMs, outputBytes: BUILD_OUTPUT_BYTES, cpuSeconds: Math.ceil((wallMs * 2) / 1000) },
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  let wall = ctx.budget.wallFor(BUILD_WALL_MS);
   if (wall === 0) return { check: skipped('build', 'web', covered, ctx.budget.spentReason()) };
-  const result = await ctx.sandbox.run(ctx.dir, {
-    argv: ['sh', '-c', buildShell(plan)],
-    env: plan.env,
-    readOnlyBinds: ctx.binds,
-    nodeModules,
-    // Bundlers work on several threads: CPU time is what the wall clock allows, not the default.
-    limits: { wallMs: wall, outputBytes: BUILD_OUTPUT_BYTES, cpuSeconds: Math.ceil((wall * 2) / 1000) },
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
+  let result = await build(wall);
+  // A bundler that crashed by itself (a native abort, seen once from Vite's bundler on a busy
+  // machine) says nothing about the code: built once more rather than reported, since a problem
+  // would send the project to a repair round the user pays for. A second crash is reported.
+  if (bundlerCrashed(result)) {
+    wall = ctx.budget.wallFor(BUILD_WALL_MS);
+    if (wall > 0) result = await build(wall);
+  }
   const setup = sandboxFailed('build', 'web', covered, result);
   if (setup) return { check: setup };
   const base = { files: covered, command: plan.display, durationMs: result.durationMs };
