@@ -89,3 +89,11 @@ export function formatExecutionReport(report: ExecutionReport): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * What comes before the assumption in the summary of a start that passed on one (`still running
+ * after 5 s; assumed to be a scheduler`), for the verification record. Here, not beside the start
+ * verdict, because the web app reads records: this module imports nothing of Node's.
+ */
+export const ASSUMED = '; assumed to be ';
+

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ASSUMED } from './report.js';
 import type { SandboxResult } from './sandbox.js';
-import { ASSUMED, environmentGap, meantToRunUntilStopped, startVerdict, verdictToCheck, type StartVerdict } from './start-verdict.js';
+import { environmentGap, meantToRunUntilStopped, startVerdict, verdictToCheck, type StartVerdict } from './start-verdict.js';
 
 /** A start that ended by itself, as the sandbox reports it; each test sets what it is about. */
 const run = (fields: Partial<SandboxResult>): SandboxResult => ({

@@ -10,7 +10,7 @@
  */
 import { combinedOutput, errorLine, limitSentence, problemFromRun } from './output.js';
 import { checkResult, type CheckContext } from './check-context.js';
-import type { ExecCheck, ExecProblem } from './report.js';
+import { ASSUMED, type ExecCheck, type ExecProblem } from './report.js';
 import type { SandboxResult } from './sandbox.js';
 
 export type StartVerdict = { ok: true; summary: string } | { ok: false; problem: ExecProblem } | { ok: 'skipped'; reason: string };
@@ -76,8 +76,6 @@ export function startVerdict(result: SandboxResult, ctx: StartContext, options: 
   return fail(`it exited with status ${status} within ${seconds(ctx.startMs)} s${why ? `: ${why}` : ' without printing why'}`);
 }
 
-/** What comes before the assumption in the summary of a start that passed on one (for the verification record). */
-export const ASSUMED = '; assumed to be ';
 
 // Packages whose programs run until stopped, by what that makes them. Python's as on PyPI,
 // compared as pip does: in lower case, with `-`, `_` and `.` alike.

@@ -1,7 +1,6 @@
 import type { VerificationCheck, VerificationRecord } from '../schemas/verification.js';
 import type { VerifyReport } from '../pipeline/verify.js';
-import type { ExecCheck, ExecutionReport } from '../proof/report.js';
-import { ASSUMED } from '../proof/start-verdict.js';
+import { ASSUMED, type ExecCheck, type ExecutionReport } from '../proof/report.js';
 
 export interface VerificationInput {
   /** The project version the record describes. */
