@@ -75,10 +75,12 @@ describe.each(providers)('$name engine on a bad day', (provider) => {
 
   it('stops a stream that trickles empty chunks forever at the call deadline, and does not retry it', async () => {
     fake.enqueue(interrupted({ trickle: { everyMs: 50 } }));
-    const error = await failure(engine({ callTimeoutMs: 1000 }).complete({ messages: ask }));
-    // The watchdog (300 ms) never fired: chunks kept coming, and it would have said 'stalled'.
-    // The deadline's own sentence, with its 1 s; that it fires at 1 s exactly is shown below,
-    // under "the call deadline", on a fake clock.
+    // The silence watchdog is set well past the deadline: on a machine busy with other suites a
+    // 50 ms chunk once arrived more than 300 ms late, the watchdog called it a stall and the retry
+    // got the fake's default answer. Here only the deadline can end the call.
+    const error = await failure(engine({ callTimeoutMs: 1000, stallTimeoutMs: 5000, firstChunkTimeoutMs: 5000 }).complete({ messages: ask }));
+    // The deadline's own sentence, with its 1 s (a stall would say 'stalled'); that it fires at
+    // 1 s exactly is shown below, under "the call deadline", on a fake clock.
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/^Engine (alpha|beta) did not finish its answer within 1 s, the longest one call may take, so it was stopped\. Try again, or use another engine\.$/);
     expect(fake.requests).toHaveLength(1);

@@ -61,6 +61,11 @@ function counter(max: number, why: 'request-too-large' | 'response-too-large', o
 
 const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
 
+/** A GET or HEAD with no body: nothing of it is consumed in sending it, so it can be sent again. */
+export function isBodyless(request: ProxyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined;
+}
+
 /**
  * Sends `request` to the server at `socketPath`. `onDone` is called once when the exchange is
  * over, however it ends (answered, cut, failed, or the browser gone).
@@ -124,8 +129,7 @@ export function forwardRequest(socketPath: string, agent: Agent, request: ProxyR
             : `The app did not answer (${error.message}).`;
       resolve({ kind: 'failed', why, message });
     });
-    const bodyless = (request.method === 'GET' || request.method === 'HEAD') && request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined;
-    if (bodyless) outgoing.end();
+    if (isBodyless(request)) outgoing.end();
     else
       pipeline(
         request.body,

@@ -11,7 +11,7 @@
 import { Agent } from 'node:http';
 import type { ExecProblem, PreviewServer, PreviewServerStep, ServerPlan } from '@wolfpack/core/proof';
 import { startPreviewServer } from '@wolfpack/core/proof';
-import { forwardRequest, PROXY_LIMITS, type ProxyLimits, type ProxyReply, type ProxyRequest } from './preview-proxy.js';
+import { forwardRequest, isBodyless, PROXY_LIMITS, type ProxyLimits, type ProxyReply, type ProxyRequest } from './preview-proxy.js';
 
 export type PreviewServerState =
   | { status: 'starting'; step: PreviewServerStep }
@@ -96,16 +96,28 @@ export class PreviewServers {
   async forward(key: string, request: ProxyRequest): Promise<ProxyReply | { kind: 'gone'; state: PreviewServerState | undefined }> {
     const entry = this.entries.get(key);
     if (!entry?.server || !entry.agent || entry.state.status !== 'running') return { kind: 'gone', state: entry?.state };
-    entry.active += 1;
-    this.touch(entry);
-    const reply = await forwardRequest(entry.server.socketPath, entry.agent, request, this.options.limits ?? PROXY_LIMITS, () => {
-      entry.active -= 1;
+    const server = entry.server;
+    const send = (agent: Agent) => {
+      entry.active += 1;
       this.touch(entry);
-    });
+      return forwardRequest(server.socketPath, agent, request, this.options.limits ?? PROXY_LIMITS, () => {
+        entry.active -= 1;
+        this.touch(entry);
+      });
+    };
+    let reply = await send(entry.agent);
     if (reply.kind === 'failed' && reply.why === 'connection') {
       // A connection that failed is, most often, a server that just died: wait for its end to say which.
-      const gone = await Promise.race([entry.server.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref())]);
+      const gone = await Promise.race([server.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 1000).unref())]);
       if (gone) return { kind: 'gone', state: this.entries.get(key)?.state };
+      // Else most often a kept-alive connection the app had closed (Python's http.server closes
+      // after each answer: write EPIPE). A request without a body goes once more on a connection of
+      // its own; one with a body was read in sending it and cannot be.
+      if (isBodyless(request)) {
+        const fresh = new Agent({ keepAlive: false });
+        reply = await send(fresh);
+        if (reply.kind !== 'response') fresh.destroy();
+      }
     }
     return reply;
   }
