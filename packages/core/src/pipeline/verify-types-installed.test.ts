@@ -8,32 +8,13 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { compiler, resetCompilerCounts } from './testing/counted-compiler.js';
 import { HAND_WRITTEN_LIBRARIES, writeLibraryNodeModules } from '../proof/testing/library-packages.js';
 import { LIBRARY_CASES, LIBRARY_MISUSE_CASES, REACT_TSX, ZOD_ENV } from './faults/cases-libraries.js';
 import { typeCheck } from './verify-types.js';
 
-/** What the real compiler was asked to do: programs built and files parsed (by file name). */
-const compiler = vi.hoisted(() => ({ programs: 0, parsed: [] as string[] }));
-
-vi.mock('./typescript-lazy.js', async (importOriginal) => {
-  const { ts } = await importOriginal<typeof import('./typescript-lazy.js')>();
-  const counted = {
-    createProgram: (...args: Parameters<typeof ts.createProgram>) => {
-      compiler.programs++;
-      return ts.createProgram(...args);
-    },
-    createSourceFile: (...args: Parameters<typeof ts.createSourceFile>) => {
-      compiler.parsed.push(args[0]);
-      return ts.createSourceFile(...args);
-    },
-  };
-  return { ts: new Proxy({} as typeof ts, { get: (_target, key) => (key in counted ? counted[key as keyof typeof counted] : Reflect.get(ts, key)) }) };
-});
-
-const resetCompilerCounts = () => {
-  compiler.programs = 0;
-  compiler.parsed = [];
-};
+// The real compiler, its costly entry points counted (testing/counted-compiler.ts).
+vi.mock('./typescript-lazy.js', async (importOriginal) => (await import('./testing/counted-compiler.js')).countedCompiler(importOriginal));
 
 const scratch = mkdtempSync(join(tmpdir(), 'wolfpack-installed-types-'));
 /** Everything the corpus installs. */

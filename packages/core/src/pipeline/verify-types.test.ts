@@ -1,31 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { compiler, resetCompilerCounts } from './testing/counted-compiler.js';
 import { typeCheck, typeCheckMany } from './verify-types.js';
 import { verifyProject, verifyProjects } from './verify.js';
 
-/** What the real compiler was asked to do: programs built and files parsed (by file name). */
-const compiler = vi.hoisted(() => ({ programs: 0, parsed: [] as string[] }));
-
-// The real compiler, with its two costly entry points counted: whether a check was served from
-// the cache, and which files it parsed, is then a fact to assert rather than a time to guess at.
-vi.mock('./typescript-lazy.js', async (importOriginal) => {
-  const { ts } = await importOriginal<typeof import('./typescript-lazy.js')>();
-  const counted = {
-    createProgram: (...args: Parameters<typeof ts.createProgram>) => {
-      compiler.programs++;
-      return ts.createProgram(...args);
-    },
-    createSourceFile: (...args: Parameters<typeof ts.createSourceFile>) => {
-      compiler.parsed.push(args[0]);
-      return ts.createSourceFile(...args);
-    },
-  };
-  return { ts: new Proxy({} as typeof ts, { get: (_target, key) => (key in counted ? counted[key as keyof typeof counted] : Reflect.get(ts, key)) }) };
-});
-
-const resetCompilerCounts = () => {
-  compiler.programs = 0;
-  compiler.parsed = [];
-};
+// The real compiler, its costly entry points counted (testing/counted-compiler.ts).
+vi.mock('./typescript-lazy.js', async (importOriginal) => (await import('./testing/counted-compiler.js')).countedCompiler(importOriginal));
 
 // Loading the compiler and parsing the lib files (about 0.6 s idle) happens once per process, on
 // the first check: on a busy 2-core machine that took the first test past its 5 s. Paid here, with
