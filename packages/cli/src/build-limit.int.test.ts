@@ -2,19 +2,15 @@
  * `wolfpack build` while the user's builds already run at the server's limit (issue 32,
  * WOLFPACK_CONCURRENT_RUNS_PER_USER): the server's sentence, with the number, and a failing exit.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeEventStream, pipelineEvent, type ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loginCli, runCli, startTestServer, storedToken, type TestServer } from './testing/cli-harness.js';
+import { signedInHome, startTestServer, storedToken, type SignedInHome, type TestServer } from './testing/cli-harness.js';
 
 let engine: OpenAIFakeServer;
 let server: TestServer;
-let home: string;
-let configFile: string;
+let user: SignedInHome;
 
 beforeAll(async () => {
   // A priced-at-nothing engine (at the network boundary) slow enough that a build stays running.
@@ -23,19 +19,17 @@ beforeAll(async () => {
   });
   const engines = JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]);
   server = await startTestServer({ env: { WOLFPACK_ENGINES: engines, WOLFPACK_CONCURRENT_RUNS_PER_USER: '1' } });
-  home = await mkdtemp(join(tmpdir(), 'wolfpack-cli-build-limit-'));
-  configFile = join(home, 'config.json');
-  await loginCli(server.url, 'busy-builder', 'correct-horse-battery', { HOME: home, WOLFPACK_CONFIG: configFile });
+  user = await signedInHome(server.url, 'busy-builder');
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
   await engine?.close();
-  if (home) await rm(home, { recursive: true, force: true });
+  await user?.dispose();
 });
 
 it('prints the server\'s sentence with the limit and exits non-zero while a build of the user runs', async () => {
-  const token = await storedToken(configFile, server.url);
+  const token = await storedToken(user.configFile, server.url);
   // One build started and left running (its stream is dropped after the first event; the run goes on).
   const res = await fetch(`${server.url}/api/wolfpack/stream`, {
     method: 'POST',
@@ -48,7 +42,7 @@ it('prints the server\'s sentence with the limit and exits non-zero while a buil
     break;
   }
 
-  const result = await runCli(['build', 'a recipe box'], { env: { HOME: home, WOLFPACK_CONFIG: configFile, WOLFPACK_URL: server.url } });
+  const result = await user.run(['build', 'a recipe box']);
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('You already have 1 build running, the most one account may run at once. Wait for one to finish, then start this one.');
   expect(result.stdout).toBe('');

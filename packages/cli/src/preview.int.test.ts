@@ -2,31 +2,24 @@
  * `wolfpack preview ID` prints the link "Open Preview" goes to, and the link works in any client
  * without a session: the built binary against a real server.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { projectDetailReply } from '@wolfpack/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet, loginCli, parseJsonLines, runCli, startTestServer, storedToken, type CliResult, type TestServer } from './testing/cli-harness.js';
+import { apiGet, parseJsonLines, signedInHome, startTestServer, storedToken, type CliResult, type SignedInHome, type TestServer } from './testing/cli-harness.js';
 
-const PASSWORD = 'correct-horse-battery';
 let server: TestServer;
-let home: string;
-let configFile: string;
+let user: SignedInHome;
 
 beforeAll(async () => {
   server = await startTestServer();
-  home = await mkdtemp(join(tmpdir(), 'wolfpack-cli-preview-'));
-  configFile = join(home, 'config.json');
-  await loginCli(server.url, 'previewer', PASSWORD, { HOME: home, WOLFPACK_CONFIG: configFile });
+  user = await signedInHome(server.url, 'previewer');
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  if (home) await rm(home, { recursive: true, force: true });
+  await user?.dispose();
 });
 
-const wolfpack = (args: string[]): Promise<CliResult> => runCli(args, { env: { HOME: home, WOLFPACK_CONFIG: configFile, WOLFPACK_URL: server.url } });
+const wolfpack = (args: string[]): Promise<CliResult> => user.run(args);
 
 describe('wolfpack preview', () => {
   it('prints the signed link of a project by its short id; the link serves its page to anyone holding it', async () => {
@@ -44,7 +37,7 @@ describe('wolfpack preview', () => {
     const page = await fetch(url!);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts/);
-    const token = await storedToken(configFile, server.url);
+    const token = await storedToken(user.configFile, server.url);
     const files = projectDetailReply.parse(await apiGet(server.url, token, `/api/projects/${projectId}`)).project.fsIndex;
     expect(await page.text()).toBe(files['index.html']);
 

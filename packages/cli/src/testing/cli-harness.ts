@@ -77,6 +77,32 @@ export async function loginCli(server: string, username: string, password: strin
   if (result.code !== 0) throw new Error(`wolfpack login: ${result.code} ${result.stderr}`);
 }
 
+/** A user's own HOME and CLI config, logged in to a server: what most CLI tests start from. */
+export interface SignedInHome {
+  home: string;
+  configFile: string;
+  /** HOME, WOLFPACK_CONFIG and WOLFPACK_URL for the CLI. */
+  env: Record<string, string>;
+  /** Runs the built CLI as this user against the server. */
+  run(args: string[], options?: RunOptions): Promise<CliResult>;
+  dispose(): Promise<void>;
+}
+
+/** Registers `username` on `server`, logs the CLI in from a new HOME, and returns that HOME. */
+export async function signedInHome(server: string, username: string, password = 'correct-horse-battery'): Promise<SignedInHome> {
+  const home = await mkdtemp(join(tmpdir(), `wolfpack-cli-${username}-`));
+  const configFile = join(home, 'config.json');
+  await loginCli(server, username, password, { HOME: home, WOLFPACK_CONFIG: configFile });
+  const env = { HOME: home, WOLFPACK_CONFIG: configFile, WOLFPACK_URL: server };
+  return {
+    home,
+    configFile,
+    env,
+    run: (args, options = {}) => runCli(args, { ...options, env: { ...env, ...options.env } }),
+    dispose: () => rm(home, { recursive: true, force: true }),
+  };
+}
+
 /** The stored API token for `server` from a CLI config file. */
 export async function storedToken(configFile: string, server: string): Promise<string> {
   const config = JSON.parse(await readFile(configFile, 'utf8')) as { logins: Array<{ server: string; token: string }> };
