@@ -221,6 +221,20 @@ describe.each(testDatabases())('GET /api/projects pages on %s', (kind) => {
     const zebras = seeded.filter((s) => s.idea.includes('zebra') && s.folderId === null).length;
     expect((await page(alice, { counts: 'true', folderId: 'root', q: 'zebra' })).total).toBe(zebras);
     expect((await page(bob, { counts: 'true' })).total).toBe(bobsProjects.size);
+    // The counts come with the page's rows; a page without rows (here: a cursor past the oldest
+    // project) still brings them, the search's total included.
+    const pastTheEnd = Buffer.from(JSON.stringify([1, 'newest', null, '1970-01-01T00:00:00.000001Z', randomUUID()])).toString('base64url');
+    expect(await page(alice, { counts: 'true', folderId: 'root', q: 'zebra', cursor: pastTheEnd })).toEqual({
+      projects: [],
+      nextCursor: null,
+      total: zebras,
+      folderCounts: all.folderCounts,
+    });
+    const nothing = await page(alice, { counts: 'true', q: 'no such words anywhere' });
+    expect(nothing).toMatchObject({ projects: [], total: 0, folderCounts: all.folderCounts });
+    const [carol] = await register('carol-counts');
+    const emptyFolder = await folder(carol, 'Empty');
+    expect(await page(carol, { counts: 'true', folderId: emptyFolder })).toEqual({ projects: [], nextCursor: null, total: 0, folderCounts: {} });
   });
 
   it('answers a sentence for a bad limit, cursor or sort, and asks a visitor to sign in', async () => {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type ProjectsQuery, type ProjectSummary } from '@wolfpack/core';
 import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.js';
-import { cursorAfter, decodeCursor, filterSql, pageSql, type PageRow } from './project-list-query.js';
+import { countColumns, cursorAfter, decodeCursor, pageSql, updatedIso, type PageRow } from './project-list-query.js';
 import { plainSql } from '../db/plain-sql.js';
+import { hotRead } from '../db/hot-read.js';
 import { oneStatement, rowsWrite, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
 export interface RunResult {
@@ -89,30 +90,25 @@ export class ProjectService {
     if (folderId) await this.assertFolder(userId, folderId, em);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.sort);
     const filter = { userId, folderId, q: query.q || undefined };
-    const connection = em.getConnection();
-    const { sql, params } = pageSql(filter, query.sort, query.limit, after);
-    const rows: PageRow[] = await connection.execute(sql, params);
+    const counts = query.counts === 'true';
+    const { sql, params } = pageSql(filter, query.sort, query.limit, after, counts);
+    const rows = await hotRead<PageRow>(this.orm, sql, params);
     const more = rows.length > query.limit;
     const shown = more ? rows.slice(0, query.limit) : rows;
     const reply: ProjectsPageReply = {
       projects: shown.map(summaryOfRow),
       nextCursor: more ? cursorAfter(shown.at(-1)!, query.sort) : null,
     };
-    if (query.counts === 'true') {
-      // Kept by triggers as projects change (migration 0014): a dozen rows, not every project.
-      const counted: Array<{ folder: string; n: number | string }> = await connection.execute(
-        `select case when "folder_key" = '00000000-0000-0000-0000-000000000000'::uuid then 'root' else "folder_key"::text end as "folder", "n" from "project_counts" where "user_id" = ? and "n" > 0`,
-        [userId],
-      );
-      reply.folderCounts = Object.fromEntries(counted.map((row) => [row.folder, Number(row.n)]));
-      if (filter.q) {
-        const { where, params: countParams } = filterSql(filter);
-        const [row] = await connection.execute<Array<{ n: number | string }>>(`select count(*) as "n" from "projects" where ${where}`, countParams);
-        reply.total = Number(row?.n ?? 0);
-      } else {
-        reply.total =
-          folderId === undefined ? Object.values(reply.folderCounts).reduce((sum, n) => sum + n, 0) : (reply.folderCounts[folderId ?? 'root'] ?? 0);
-      }
+    if (counts) {
+      // The counts came with the rows; an empty page brings none, so they are asked for alone.
+      const { columns, params: countParams } = countColumns(filter);
+      const [first] = rows.length > 0 ? rows : await hotRead<PageRow>(this.orm, `select ${columns}`, countParams);
+      reply.folderCounts = Object.fromEntries(Object.entries(JSON.parse(first!.folder_counts!) as Record<string, number | string>).map(([folder, n]) => [folder, Number(n)]));
+      reply.total = filter.q
+        ? Number(first!.filter_total ?? 0)
+        : folderId === undefined
+          ? Object.values(reply.folderCounts).reduce((sum, n) => sum + n, 0)
+          : (reply.folderCounts[folderId ?? 'root'] ?? 0);
     }
     return reply;
   }
@@ -255,8 +251,8 @@ function summaryOfRow(row: PageRow): ProjectSummary {
   return {
     id: row.id,
     idea: row.idea,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: row.created_iso,
+    updatedAt: updatedIso(row.updated_key),
     folderId: row.folder_id ?? null,
     fileCount: Number(row.file_count),
     sessionCount: Number(row.session_count),

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { plainSql } from '../db/plain-sql.js';
+import { hotRead } from '../db/hot-read.js';
 import { SessionRecord } from '../entities/index.js';
 import { hashKey } from './hash-key.js';
 
@@ -30,17 +30,18 @@ export class DatabaseSessionStore {
    * taken off each of them.
    */
   async getWithUser(key: string): Promise<{ session?: SessionData; user?: UserRow | null }> {
-    const em = this.orm.em.fork();
     const keyHash = hashKey(key);
-    // A plain statement, not an entity.
-    const [row] = await plainSql(em).execute<
-      Array<{ data: Record<string, unknown> | string; created_at: Date | string; expires_at: Date | string; id: string | null; username: string; plan: string; status: string }>
-    >('select s.data, s.created_at, s.expires_at, u.id, u.username, u.plan, u.status from sessions s left join users u on u.id = s.user_id where s.key_hash = ?', [keyHash]);
+    // A plain statement, not an entity; prepared on PostgreSQL.
+    const [row] = await hotRead<{ data: Record<string, unknown> | string; created_at: Date | string; expires_at: Date | string; id: string | null; username: string; plan: string; status: string }>(
+      this.orm,
+      'select s.data, s.created_at, s.expires_at, u.id, u.username, u.plan, u.status from sessions s left join users u on u.id = s.user_id where s.key_hash = ?',
+      [keyHash],
+    );
     if (!row) return {};
     const now = Date.now();
     const createdAt = new Date(row.created_at).getTime();
     if (new Date(row.expires_at).getTime() <= now || createdAt + this.options.absoluteMs <= now) {
-      await em.nativeDelete(SessionRecord, { keyHash });
+      await this.orm.em.fork().nativeDelete(SessionRecord, { keyHash });
       return {};
     }
     // json comes back parsed or as text, by driver.
