@@ -9,7 +9,7 @@
 // phase of one request at a time (deep pages by cursor, the floor of a signed-in request) comes
 // first. Targets: p99 < 20 ms at 10 clients, < 50 ms at 50, no error.
 //
-// BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_CLIENTS ("10,50"),
+// BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_WARMUP_REQUESTS (5000 per path, at each number of clients), BENCH_CLIENTS ("10,50"),
 // BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -33,6 +33,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WORKERS = [...new Set((process.env.BENCH_WORKERS ?? `1,${cpus().length}`).split(',').map(Number))];
 const BEFORE = process.env.BENCH_BEFORE;
 const WARMUP = 50;
+/** Requests a path in the warm-up before the runs, at each number of clients. */
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 5_000);
 const TARGET_P99_MS: Record<number, number> = { 10: 20, 50: 50 };
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
 /** What a browser sends. */
@@ -175,6 +177,9 @@ try {
     new Promise<LoadResult>((resolve, reject) => {
       const byPath = new Map(paths.map((p) => [p, [] as number[]]));
       let peakRss = 0;
+      // autocannon's own duration is counted in whole seconds: the last answer's time is the run's end.
+      const started = performance.now();
+      let lastAnswer = started;
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
       const instance = autocannon(
         {
@@ -188,17 +193,21 @@ try {
         (error: Error | null, result: { errors: number; non2xx: number; timeouts: number; duration: number; requests: { total: number } }) => {
           clearInterval(sampler);
           if (error) return reject(error);
-          resolve({ byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: result.duration, load: load(), rssMb: peakRss / 1024 / 1024 });
+          resolve({ byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: (lastAnswer - started) / 1000, load: load(), rssMb: peakRss / 1024 / 1024 });
         },
       );
       // Pipelining is off, so a client's current request is the one just answered.
       instance.on('response', (client: { requestIterator: { currentRequest: { path: string } } }, _status: number, _bytes: number, ms: number) => {
+        lastAnswer = performance.now();
         byPath.get(client.requestIterator.currentRequest.path)?.push(ms);
       });
     });
 
   const results = new Map<string, LoadResult[]>();
-  for (const server of servers) await hammer(server, 10, 200); // warm-up: code paths, pools, caches
+  // Warm-up, at every number of clients: a server that has run for a while, as users meet it. The
+  // first few thousand requests of a new process run slower (about 1.5 times the CPU a request
+  // while V8 optimizes the hot paths, measured 2026-11-27); those are the start's, not the load's.
+  for (const server of servers) for (const connections of CLIENTS) await hammer(server, connections, WARMUP_REQUESTS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const connections of CLIENTS) {
       // Alternate the order each round, so neither build always follows the other.
@@ -224,6 +233,7 @@ try {
     console.log(`| ${server.label} | ${w.bytes} | ${w.encoding} | ${w.vary} |`);
   }
   console.log(`\n### ${CLIENTS.join(' and ')} clients at once, keep-alive, ${PATH_REQUESTS} requests a path a run, ${ROUNDS} runs each (p50 / p99 ms per run)\n`);
+  console.log(`Each server warmed up first with ${WARMUP_REQUESTS} requests a path at each number of clients.\n`);
   console.log('| server | clients | first page (root) | sidebar counts | /api/health | requests/s | errors | server RSS MB (peak) | load (1/5/15 min) | target |');
   console.log('| --- | ---: | --- | --- | --- | ---: | ---: | ---: | --- | --- |');
   for (const connections of CLIENTS) {

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
 import type { ProjectService, RunResult } from './project-service.js';
 import { LeaseLostError, RunEventWriter, yieldToIo, type SqlAll } from './run-event-writer.js';
+import { hotRead } from '../db/hot-read.js';
 import { oneStatement, sqlPart, type GatedWrite, type SqlPart } from '../db/one-statement.js';
 import { plainSql } from '../db/plain-sql.js';
 import type { RunHub } from './run-hub.js';
@@ -111,7 +112,8 @@ export class RunService {
     this.onProjectSaved = options.onProjectSaved;
     this.verifications = options.verifications;
     this.proofEnv = options.proofEnv ?? process.env;
-    this.reader = new RunReader(orm, this.sql, hub, this.notifier, (runId) => this.local.has(runId));
+    // Every stream's open reads through it (ownership, then the stored events): prepared on PostgreSQL.
+    this.reader = new RunReader(orm, (sql, params) => hotRead(orm, sql, params), hub, this.notifier, (runId) => this.local.has(runId));
     this.estimates = new RunEstimates(this.sql, engines, projects);
   }
 
