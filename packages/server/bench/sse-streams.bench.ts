@@ -114,7 +114,9 @@ async function parent(): Promise<void> {
   const tsx = import.meta.resolve('tsx');
   // Without the source condition the server and @wolfpack/core load from their dist.
   const conditions = FROM_SOURCES ? ['--conditions=@wolfpack/source'] : [];
-  const server = spawn(process.execPath, ['--expose-gc', ...conditions, '--import', tsx, fileURLToPath(import.meta.url)], {
+  // BENCH_CPU_PROF=DIR: a V8 CPU profile of the server process, written there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const server = spawn(process.execPath, ['--expose-gc', ...profile, ...conditions, '--import', tsx, fileURLToPath(import.meta.url)], {
     env: { ...process.env, WOLFPACK_SSE_BENCH_CHILD: '1', WOLFPACK_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -111,9 +111,21 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
   };
   res.on('close', finish);
   res.on('error', finish);
+  // Events written in the same tick (a replay from memory, a burst of live ones) leave in one
+  // write, not one system call and one TCP segment each (the socket has no Nagle delay).
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const stream: SseStream = {
     send(id, data) {
       if (isClosed) return false;
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
       return res.write(encodeOnce(id, data));
     },
     closed,
@@ -121,6 +133,8 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
       return isClosed;
     },
     end() {
+      // A response ended while corked loses what it holds (Node 24): what was sent goes first.
+      if (corked) uncork();
       if (!isClosed) res.end();
       finish();
     },
