@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import { promisify } from 'node:util';
+import { crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { sanitizePath } from '@wolfpack/core/pipeline';
 import type { Logger } from '../logger.js';
@@ -8,7 +9,7 @@ import type { Logger } from '../logger.js';
 /** Tuning of {@link zipStream}; the defaults are what the server uses. */
 export interface ZipStreamOptions {
   /**
-   * Content sent to a compression worker at once: files are added to a group until it holds
+   * Content compressed as one group: files are added to a group until it holds
    * this much (so a group may be larger, by its last file).
    * @default 512 KiB
    */
@@ -16,7 +17,7 @@ export interface ZipStreamOptions {
   /**
    * Groups being compressed or waiting to be written at once. With the stream's own buffer this
    * bounds what an export holds, however large the project or slow the client.
-   * @default compression workers + 2
+   * @default groups compressed at once + 2
    */
   groupsInFlight?: number;
   /**
@@ -32,6 +33,7 @@ export interface ZipFileInput {
 }
 
 const KiB = 1024;
+const deflateRawAsync = promisify<Buffer, ZlibOptions, Buffer>(deflateRaw);
 // Regular files, rw-r--r--, made on Unix: unzip gives them those permissions, as it did with
 // archiver's output.
 const UNIX = 3;
@@ -43,8 +45,8 @@ const MAX_ENTRIES = 0xffff;
 const MAX_ARCHIVE_BYTES = 0xffffffff;
 
 /**
- * A zip of `files`, streamed. The files' bytes go in groups of about 512 KiB to a compression
- * worker (deflate level 6, as `zip -6`, by Node's zlib), so compressing runs beside the main
+ * A zip of `files`, streamed. The files' bytes go in groups of about 512 KiB to libuv's thread
+ * pool (deflate level 6, as `zip -6`, by Node's zlib), so compressing runs beside the main
  * thread, which reads the database; fflate writes the zip's headers around the results, in the
  * files' order. Reading stops whenever the client is slower than the export (the stream's
  * buffer is full), so memory stays flat whatever the project's size; a client that leaves
@@ -103,17 +105,17 @@ export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, optio
   // One timestamp for every entry: the moment of the export.
   const mtime = new Date();
   let entries = 0;
-  /** Files read but not yet sent to a worker. */
+  /** Files read but not yet sent to compression. */
   let pending: Array<{ name: string; content: string }> = [];
   let pendingChars = 0;
-  /** Groups sent to a worker, oldest first. */
+  /** Groups sent to compression, oldest first. */
   const inFlight: Array<{ entries: ZipInputFile[]; result: Promise<DeflatedGroup> }> = [];
 
   const sendPending = () => {
     const group = pending;
     pending = [];
     pendingChars = 0;
-    // The group's text as UTF-8, in one buffer that is handed to the worker, not copied.
+    // The group's text as UTF-8, in one buffer that zlib reads, not copied.
     const sizes = group.map((file) => Buffer.byteLength(file.content, 'utf8'));
     const input = deflatePool.buffer(sizes.reduce((a, b) => a + b, 0));
     const ends: number[] = [];
@@ -123,7 +125,7 @@ export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, optio
       ends.push(at);
     });
     const groupEntries = group.map((file, i): ZipInputFile => {
-      // crc is set when the worker has computed it; fflate only needs it at the entry's end.
+      // crc is set once the group is compressed; fflate only needs it at the entry's end.
       const entry: ZipInputFile = { filename: file.name, size: sizes[i]!, crc: 0, compression: 8, mtime, os: UNIX, attrs: FILE_ATTRIBUTES };
       zip.add(entry);
       return entry;
@@ -196,58 +198,20 @@ interface DeflatedGroup {
   crcs: number[];
 }
 
-// The compression worker, as source: a worker from a file would need that file's path both in
-// the TypeScript sources (tests, development) and in dist. Per file, raw deflate at level 6 and
-// the CRC-32 (both Node's zlib); the results go back in one transferred buffer.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { crc32, deflateRawSync } = require('node:zlib');
-parentPort.on('message', ({ id, input, ends }) => {
-  try {
-    const bytes = Buffer.from(input);
-    const parts = [];
-    const crcs = [];
-    let start = 0;
-    let total = 0;
-    for (const end of ends) {
-      const file = bytes.subarray(start, end);
-      crcs.push(crc32(file));
-      // memLevel 9 (zlib's default is 8): about 25 % faster at level 6, output no larger, for
-      // 128 KiB more memory while the file is compressed. An output buffer that fits the result:
-      // zlib returns it as is instead of joining pieces.
-      const part = deflateRawSync(file, { level: 6, memLevel: 9, chunkSize: Math.min(Math.max(file.length + (file.length >> 8) + 64, 1024), 4 * 1024 * 1024) });
-      parts.push(part);
-      total += part.length;
-      start = end;
-    }
-    const output = Buffer.allocUnsafeSlow(total);
-    const outEnds = [];
-    let at = 0;
-    for (const part of parts) {
-      output.set(part, at);
-      at += part.length;
-      outEnds.push(at);
-    }
-    // The input goes back too, to be filled again: less garbage for either thread to collect.
-    parentPort.postMessage({ id, input, output: output.buffer, ends: outEnds, crcs }, [input, output.buffer]);
-  } catch (error) {
-    parentPort.postMessage({ id, input, error: String((error && error.message) || error) }, [input]);
-  }
-});
-`;
-
 /**
- * Compression workers shared by every export, started on first use. Leave one core for the main
- * thread (the database, the zip's framing, the other requests), at most 4. They do not keep the
- * process alive.
+ * Compression on libuv's thread pool (Node's asynchronous zlib), shared by every export: the
+ * deflate itself runs beside the main thread, which reads the database and frames the zip. Until
+ * 2026-11-27 a worker thread did it; the worker's own V8 heap and its malloc arena (64 MB, fully
+ * resident) stayed with the process after the first large export, which left it 128-260 MB above
+ * where it started (PostgreSQL, 2,000 real source files, `pnpm bench export`). Here nothing is
+ * allocated off the main thread, and the files of a group are compressed one after another, so
+ * only one deflate state a group is alive at once.
  */
 class DeflatePool {
+  /** Groups compressed at once (each on a thread of libuv's pool): one core left for the main thread, at most 4. */
   readonly size = Math.max(1, Math.min(4, availableParallelism() - 1));
-  private readonly workers: Array<{ worker: Worker; busy: number }> = [];
-  private readonly tasks = new Map<number, { resolve: (group: DeflatedGroup) => void; reject: (error: Error) => void; slot: { busy: number } }>();
-  private nextId = 0;
 
-  /** Input buffers the workers gave back, to be filled again. */
+  /** Input buffers of finished groups, to be filled again. */
   private readonly spare: ArrayBuffer[] = [];
 
   /**
@@ -260,50 +224,38 @@ class DeflatePool {
     return Buffer.from(buffer, 0, bytes);
   }
 
-  /** Compresses the files laid end to end in `input` (ending at `ends`); `input` is transferred. */
-  run(input: ArrayBuffer, ends: number[]): Promise<DeflatedGroup> {
-    const slot = this.leastBusy();
-    const id = this.nextId++;
-    slot.busy++;
-    return new Promise<DeflatedGroup>((resolve, reject) => {
-      this.tasks.set(id, { resolve, reject, slot });
-      slot.worker.postMessage({ id, input, ends }, [input]);
-    });
-  }
-
-  private leastBusy() {
-    if (this.workers.length < this.size) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true });
-      const slot = { worker, busy: 0 };
-      worker.on('message', (reply: { id: number; input: ArrayBuffer; output?: ArrayBuffer; ends?: number[]; crcs?: number[]; error?: string }) => {
-        // Keep a few, and none of the large ones a big file needed.
-        if (this.spare.length < 8 && reply.input.byteLength <= 2 * 1024 * KiB) this.spare.push(reply.input);
-        const task = this.tasks.get(reply.id);
-        if (!task) return;
-        this.tasks.delete(reply.id);
-        task.slot.busy--;
-        if (reply.error !== undefined) task.reject(new Error(`compression failed: ${reply.error}`));
-        else task.resolve({ output: new Uint8Array(reply.output!), ends: reply.ends!, crcs: reply.crcs! });
-      });
-      // A worker that dies fails its exports; the next export starts another.
-      const retire = (error: Error) => {
-        const index = this.workers.indexOf(slot);
-        if (index >= 0) this.workers.splice(index, 1);
-        for (const [id, task] of this.tasks) {
-          if (task.slot !== slot) continue;
-          this.tasks.delete(id);
-          task.reject(error);
-        }
-      };
-      worker.on('error', retire);
-      worker.on('exit', (code) => retire(new Error(`the compression worker stopped (exit code ${code})`)));
-      // After the listeners: adding a 'message' listener refs the worker again.
-      worker.unref();
-      this.workers.push(slot);
-      return slot;
+  /** Compresses the files laid end to end in `input` (ending at `ends`); `input` is reused once done. */
+  async run(input: ArrayBuffer, ends: number[]): Promise<DeflatedGroup> {
+    try {
+      const bytes = Buffer.from(input);
+      const parts: Buffer[] = [];
+      const crcs: number[] = [];
+      let start = 0;
+      for (const end of ends) {
+        const file = bytes.subarray(start, end);
+        crcs.push(crc32(file));
+        parts.push(await deflateRawAsync(file, deflateOptions(file.length)));
+        start = end;
+      }
+      const output = Buffer.concat(parts);
+      let at = 0;
+      return { output: new Uint8Array(output.buffer as ArrayBuffer, output.byteOffset, output.length), ends: parts.map((part) => (at += part.length)), crcs };
+    } catch (error) {
+      throw new Error(`compression failed: ${(error as Error).message}`);
+    } finally {
+      // Keep a few, and none of the large ones a big file needed.
+      if (this.spare.length < 8 && input.byteLength <= 2 * 1024 * KiB) this.spare.push(input);
     }
-    return this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
+}
+
+/**
+ * Raw deflate at level 6, as `zip -6`. memLevel 9 (zlib's default is 8): about 25 % faster at
+ * level 6, output no larger, for 128 KiB more memory while the file is compressed. An output
+ * buffer that fits the result: zlib returns it as is instead of joining pieces.
+ */
+function deflateOptions(bytes: number): ZlibOptions {
+  return { level: 6, memLevel: 9, chunkSize: Math.min(Math.max(bytes + (bytes >> 8) + 64, 1024), 4 * 1024 * 1024) };
 }
 
 const deflatePool = new DeflatePool();
