@@ -66,6 +66,22 @@ export function isBodyless(request: ProxyRequest): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined;
 }
 
+/** Request bodies up to this size are sent in one write with their headers. */
+const ONE_WRITE_BYTES = 64 * 1024;
+
+/** The `declared` bytes of a body; fails when it brings more or fewer. */
+async function readWhole(body: Readable, declared: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > declared) throw new Error('the request body is longer than its Content-Length');
+    chunks.push(chunk as Buffer);
+  }
+  if (bytes !== declared) throw new Error('the request body is shorter than its Content-Length');
+  return Buffer.concat(chunks, bytes);
+}
+
 /**
  * Sends `request` to the server at `socketPath`. `onDone` is called once when the exchange is
  * over, however it ends (answered, cut, failed, or the browser gone).
@@ -130,7 +146,15 @@ export function forwardRequest(socketPath: string, agent: Agent, request: ProxyR
       resolve({ kind: 'failed', why, message });
     });
     if (isBodyless(request)) outgoing.end();
-    else
+    else if (declared > 0 && declared <= ONE_WRITE_BYTES && request.headers['transfer-encoding'] === undefined) {
+      // A small body goes with its headers in one write, read whole first. Streamed, its end could
+      // be written after an app that answers and closes at once (Python's http.server) had done so:
+      // write EPIPE, and the answer it sent was lost (seen under load).
+      readWhole(request.body, declared).then(
+        (body) => outgoing.end(body),
+        (error: Error) => outgoing.destroy(error),
+      );
+    } else
       pipeline(
         request.body,
         counter(limits.requestBytes, 'request-too-large', (cut) => (requestCut = cut)),
