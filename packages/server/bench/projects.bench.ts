@@ -23,7 +23,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
-import { serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const PATH_REQUESTS = Number(process.env.BENCH_PATH_REQUESTS ?? 2_000);
@@ -171,6 +171,8 @@ try {
     seconds: number;
     load: string;
     rssMb: number;
+    /** CPU a request (µs): the server's processes, PostgreSQL's, this bench's own (the clients). */
+    cpu: { server: number; postgres: number; clients: number };
   }
   const paths = [PAGE, COUNTS, HEALTH];
   const hammer = (server: BenchServer, connections: number, perPath: number) =>
@@ -180,6 +182,7 @@ try {
       // autocannon's own duration is counted in whole seconds: the last answer's time is the run's end.
       const started = performance.now();
       let lastAnswer = started;
+      const cpuBefore = { server: server.cpuMs(), postgres: cpuMsOf((_, command) => command === 'postgres'), clients: process.cpuUsage() };
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
       const instance = autocannon(
         {
@@ -193,7 +196,14 @@ try {
         (error: Error | null, result: { errors: number; non2xx: number; timeouts: number; duration: number; requests: { total: number } }) => {
           clearInterval(sampler);
           if (error) return reject(error);
-          resolve({ byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: (lastAnswer - started) / 1000, load: load(), rssMb: peakRss / 1024 / 1024 });
+          const perRequest = (ms: number) => (ms * 1000) / result.requests.total;
+          const clients = process.cpuUsage(cpuBefore.clients);
+          const cpu = {
+            server: perRequest(server.cpuMs() - cpuBefore.server),
+            postgres: perRequest(cpuMsOf((_, command) => command === 'postgres') - cpuBefore.postgres),
+            clients: perRequest((clients.user + clients.system) / 1000),
+          };
+          resolve({ cpu, byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: (lastAnswer - started) / 1000, load: load(), rssMb: peakRss / 1024 / 1024 });
         },
       );
       // Pipelining is off, so a client's current request is the one just answered.
@@ -234,8 +244,9 @@ try {
   }
   console.log(`\n### ${CLIENTS.join(' and ')} clients at once, keep-alive, ${PATH_REQUESTS} requests a path a run, ${ROUNDS} runs each (p50 / p99 ms per run)\n`);
   console.log(`Each server warmed up first with ${WARMUP_REQUESTS} requests a path at each number of clients.\n`);
-  console.log('| server | clients | first page (root) | sidebar counts | /api/health | requests/s | errors | server RSS MB (peak) | load (1/5/15 min) | target |');
-  console.log('| --- | ---: | --- | --- | --- | ---: | ---: | ---: | --- | --- |');
+  console.log('CPU a request: the server\'s processes / PostgreSQL\'s / the clients (autocannon, this process), µs, per run; two cores make 2,000,000 µs a second in all.\n');
+  console.log('| server | clients | first page (root) | sidebar counts | /api/health | requests/s | CPU a request (µs) | errors | server RSS MB (peak) | load (1/5/15 min) | target |');
+  console.log('| --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: | --- | --- |');
   for (const connections of CLIENTS) {
     for (const server of servers) {
       const runs = results.get(`${server.label}|${connections}`) ?? [];
@@ -251,7 +262,7 @@ try {
       const target = TARGET_P99_MS[connections];
       const verdict = target === undefined ? '' : worstP99 < target && failures === 0 ? `p99 < ${target} ms: met` : `p99 < ${target} ms: MISSED (worst ${fmt(worstP99)})`;
       console.log(
-        `| ${server.label} | ${connections} | ${cell(PAGE)} | ${cell(COUNTS)} | ${cell(HEALTH)} | ${runs.map((r) => (r.requests / r.seconds).toFixed(0)).join(', ')} | ${failures} | ${runs.map((r) => r.rssMb.toFixed(0)).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${verdict} |`,
+        `| ${server.label} | ${connections} | ${cell(PAGE)} | ${cell(COUNTS)} | ${cell(HEALTH)} | ${runs.map((r) => (r.requests / r.seconds).toFixed(0)).join(', ')} | ${runs.map((r) => `${r.cpu.server.toFixed(0)} / ${r.cpu.postgres.toFixed(0)} / ${r.cpu.clients.toFixed(0)}`).join(', ')} | ${failures} | ${runs.map((r) => r.rssMb.toFixed(0)).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${verdict} |`,
       );
     }
   }

@@ -3,7 +3,7 @@
 // another checkout (BENCH_BEFORE, a worktree of an earlier commit, built), so two builds can be
 // measured side by side in one run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,8 @@ export interface BenchServer {
   child: ChildProcess;
   /** Resident memory of the server's processes (the primary and its workers), in bytes. */
   rss(): number;
+  /** CPU time the server's processes (the primary and its workers) have used, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function serveBuilt(label: string, tree: string, dataDir: string, e
     url,
     child,
     rss: () => processTree(child.pid!).reduce((sum, pid) => sum + rssOf(pid), 0),
+    cpuMs: () => cpuMsOf((pid) => processTree(child.pid!).includes(pid)),
     stop: async () => {
       child.kill('SIGTERM');
       const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -79,4 +82,25 @@ export function rssOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU time (user + system, ms) used so far by the processes `which` picks (by pid and command
+ * name), from /proc: a process's ticks, at the kernel's 100 a second.
+ */
+export function cpuMsOf(which: (pid: number, command: string) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!which(Number(entry), command)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks * 10;
 }
