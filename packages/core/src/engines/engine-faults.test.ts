@@ -96,9 +96,12 @@ describe.each(providers)('$name engine on a bad day', (provider) => {
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/did not finish its answer within 1\.2 s.*\(Gave up after \d attempts\.\)$/);
     // Eleven attempts were allowed; the deadline, counting the stalls and the waits, ended it
-    // after a few. Each attempt is one request, and the last one's connection was closed too.
+    // after a few. Each attempt is one request, and the last one's connection was closed too;
+    // the deadline may cut the last attempt before its request reached the provider (a busy
+    // machine, seen once in CI: 3 attempts, 2 requests), never more than that one.
     expect(fake.requests.length).toBeLessThan(5);
-    expect(error.attempts).toBe(fake.requests.length);
+    expect(fake.requests.length).toBeGreaterThanOrEqual(1);
+    expect([fake.requests.length, fake.requests.length + 1]).toContain(error.attempts);
     await expect.poll(() => fake.requests.every((request) => request.clientClosedEarly)).toBe(true);
   });
 
