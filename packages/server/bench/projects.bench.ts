@@ -23,7 +23,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
-import { cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const PATH_REQUESTS = Number(process.env.BENCH_PATH_REQUESTS ?? 2_000);
@@ -199,8 +199,8 @@ try {
           const perRequest = (ms: number) => (ms * 1000) / result.requests.total;
           const clients = process.cpuUsage(cpuBefore.clients);
           const cpu = {
-            server: perRequest(server.cpuMs() - cpuBefore.server),
-            postgres: perRequest(cpuMsOf((_, command) => command === 'postgres') - cpuBefore.postgres),
+            server: perRequest(cpuMsBetween(cpuBefore.server, server.cpuMs())),
+            postgres: perRequest(cpuMsBetween(cpuBefore.postgres, cpuMsOf((_, command) => command === 'postgres'))),
             clients: perRequest((clients.user + clients.system) / 1000),
           };
           resolve({ cpu, byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: (lastAnswer - started) / 1000, load: load(), rssMb: peakRss / 1024 / 1024 });

@@ -16,8 +16,8 @@ export interface BenchServer {
   child: ChildProcess;
   /** Resident memory of the server's processes (the primary and its workers), in bytes. */
   rss(): number;
-  /** CPU time the server's processes (the primary and its workers) have used, in ms. */
-  cpuMs(): number;
+  /** CPU time each of the server's processes (the primary and its workers) has used, in ms. */
+  cpuMs(): Map<number, number>;
   stop(): Promise<void>;
 }
 
@@ -85,11 +85,11 @@ export function rssOf(pid: number): number {
 }
 
 /**
- * CPU time (user + system, ms) used so far by the processes `which` picks (by pid and command
+ * CPU time (user + system, ms) used so far by each process `which` picks (by pid and command
  * name), from /proc: a process's ticks, at the kernel's 100 a second.
  */
-export function cpuMsOf(which: (pid: number, command: string) => boolean): number {
-  let ticks = 0;
+export function cpuMsOf(which: (pid: number, command: string) => boolean): Map<number, number> {
+  const used = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -97,10 +97,20 @@ export function cpuMsOf(which: (pid: number, command: string) => boolean): numbe
       const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (!which(Number(entry), command)) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      used.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       // Gone meanwhile.
     }
   }
-  return ticks * 10;
+  return used;
+}
+
+/**
+ * CPU used between two readings of {@link cpuMsOf}, by the processes alive at the second (a
+ * process that ended in between takes its time with it; one that started counts from zero).
+ */
+export function cpuMsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, used] of after) ms += Math.max(0, used - (before.get(pid) ?? 0));
+  return ms;
 }
