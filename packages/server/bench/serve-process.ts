@@ -51,7 +51,10 @@ export async function serveBuilt(label: string, tree: string, dataDir: string, e
     url,
     child,
     rss: () => processTree(child.pid!).reduce((sum, pid) => sum + rssOf(pid), 0),
-    cpuMs: () => cpuMsOf((pid) => processTree(child.pid!).includes(pid)),
+    cpuMs: () => {
+      const tree = new Set(processTree(child.pid!));
+      return cpuMsOf((pid) => tree.has(pid));
+    },
     stop: async () => {
       child.kill('SIGTERM');
       const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -13,7 +13,7 @@ import { checkResult, plural, sandboxFailed, skipped, type CheckContext } from '
 import { loadPage, ORIGIN, pageCheck, pageWall, withSandboxedBrowser, type PageCheckOptions, type PageSite } from './check-page.js';
 import { SITE_DIR, type BundlePlan } from './bundle-plan.js';
 import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
-import { combinedOutput, errorLine, limitSentence, problemFromRun } from './output.js';
+import { combinedOutput, errorLine, limitSentence, problemFromRun, withoutColours } from './output.js';
 import type { ExecCheck } from './report.js';
 import type { SandboxResult } from './sandbox.js';
 import { SiteSourceMaps } from './source-maps.js';
@@ -93,14 +93,19 @@ const CRASH_STATUSES = new Set([134, 135, 139]);
 export function bundlerCrashed(result: SandboxResult): boolean {
   if (result.stopped !== undefined || result.setupError !== undefined) return false;
   const crashed = CRASH_STATUSES.has(result.exitCode ?? 0) || ['SIGABRT', 'SIGBUS', 'SIGSEGV'].includes(result.signal ?? '');
-  const said = result.stderr.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').some((line) => BUNDLER_ERROR.test(line));
-  return crashed && !said;
+  return crashed && bundlerErrorLine(result.stderr) === undefined;
+}
+
+/** The first line of a bundler's output that reports an error, if any. */
+function bundlerErrorLine(output: string): string | undefined {
+  return withoutColours(output)
+    .split('\n')
+    .find((line) => BUNDLER_ERROR.test(line));
 }
 
 /** What a failed build says is wrong, in one line. */
 export function buildErrorLine(output: string): string {
-  // Colours stay on in some bundlers whatever NO_COLOR says.
-  const line = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\n').find((l) => BUNDLER_ERROR.test(l));
+  const line = bundlerErrorLine(output);
   return line ? line.replace(/^\s*(?:✘\s*|Error:\s*)/, '').trim().slice(0, 300) : errorLine(output);
 }
 

@@ -10,6 +10,9 @@ import type { ExecProblem } from './report.js';
 export const MAX_PROBLEM_OUTPUT = 2000;
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** Text without terminal colour codes (some tools keep them on whatever NO_COLOR says). */
+export const withoutColours = (text: string): string => text.replace(ANSI, '');
 // Frames inside the runtime say nothing about the project and crowd out those that do.
 // Node prints `at fn (node:internal/…)`; its TAP reporter the same without `at`.
 const RUNTIME_FRAME = /^\s*((at\s+)?\S.*\((node:|internal\/)[^)]*\)|(at\s+)?(node:|internal\/)\S+|at new Promise \(<anonymous>\)|File "\/usr\/lib\/python3[^"]*", line \d+.*)\s*$/;
@@ -19,8 +22,7 @@ const RUNTIME_FRAME = /^\s*((at\s+)?\S.*\((node:|internal\/)[^)]*\)|(at\s+)?(nod
  * the user knows it (relative paths), cut in the middle when longer than `max`.
  */
 export function trimOutput(text: string, max = MAX_PROBLEM_OUTPUT): string {
-  const cleaned = text
-    .replace(ANSI, '')
+  const cleaned = withoutColours(text)
     .split('\n')
     .filter((line) => !RUNTIME_FRAME.test(line))
     .join('\n')

@@ -5,8 +5,9 @@ const positive = (name: string) => z.coerce.number().int(`${name} must be a whol
 
 /**
  * The operator's limits against abuse (issue 32), each with a default that a real person never
- * meets, and the bounds on the previews' processes and builds. Read from the environment like the rest of the configuration (documented in README.md);
- * a value that does not parse stops the server at start with the variable's name.
+ * meets, and the bounds on the previews' processes and builds. Read from the environment like the
+ * rest of the configuration (documented in README.md); a value that does not parse stops the
+ * server at start with the variable's name.
  */
 const limitsSchema = z.object({
   /** Accounts one client address may create per hour. */

@@ -35,11 +35,9 @@ export class KeptGzip {
       this.release(lane);
       return Buffer.concat([HEADER, body, FINAL_BLOCK, trailer]);
     } catch (error) {
-      // A stream that failed is not used again; the next answer gets a new one.
+      // A stream that failed is not used again: a new one takes its place.
       lane.destroy();
-      this.lanes -= 1;
-      const next = this.waiting.shift();
-      if (next) next(this.open());
+      this.release(new Lane(this.level));
       throw error;
     }
   }
@@ -47,7 +45,10 @@ export class KeptGzip {
   private acquire(): Promise<Lane> {
     const lane = this.idle.pop();
     if (lane) return Promise.resolve(lane);
-    if (this.lanes < this.size) return Promise.resolve(this.open());
+    if (this.lanes < this.size) {
+      this.lanes += 1;
+      return Promise.resolve(new Lane(this.level));
+    }
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
@@ -55,11 +56,6 @@ export class KeptGzip {
     const next = this.waiting.shift();
     if (next) next(lane);
     else this.idle.push(lane);
-  }
-
-  private open(): Lane {
-    this.lanes += 1;
-    return new Lane(this.level);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { pipeline, Transform, type Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { headersForApp, headersFromApp, type PreviewMount } from '@wolfpack/core/proof';
 
 export interface ProxyLimits {
@@ -71,15 +72,9 @@ const ONE_WRITE_BYTES = 64 * 1024;
 
 /** The `declared` bytes of a body; fails when it brings more or fewer. */
 async function readWhole(body: Readable, declared: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of body) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > declared) throw new Error('the request body is longer than its Content-Length');
-    chunks.push(chunk as Buffer);
-  }
-  if (bytes !== declared) throw new Error('the request body is shorter than its Content-Length');
-  return Buffer.concat(chunks, bytes);
+  const bytes = await buffer(body);
+  if (bytes.length !== declared) throw new Error(`the request body is ${bytes.length} bytes, not the ${declared} its Content-Length says`);
+  return bytes;
 }
 
 /**

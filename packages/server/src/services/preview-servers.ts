@@ -49,7 +49,6 @@ interface Entry {
 /** Failures remembered (their pages), beyond the running servers. */
 const FAILURES_KEPT = 32;
 
-
 export class PreviewServers {
   /** In order of use: the first is the least recently used. */
   private readonly entries = new Map<string, Entry>();

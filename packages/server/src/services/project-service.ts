@@ -101,8 +101,11 @@ export class ProjectService {
     };
     if (counts) {
       // The counts came with the rows; an empty page brings none, so they are asked for alone.
-      const { columns, params: countParams } = countColumns(filter);
-      const [first] = rows.length > 0 ? rows : await hotRead<PageRow>(this.orm, `select ${columns}`, countParams);
+      let [first] = rows;
+      if (!first) {
+        const { columns, params: countParams } = countColumns(filter);
+        [first] = await hotRead<PageRow>(this.orm, `select ${columns}`, countParams);
+      }
       reply.folderCounts = Object.fromEntries(Object.entries(JSON.parse(first!.folder_counts!) as Record<string, number | string>).map(([folder, n]) => [folder, Number(n)]));
       reply.total = filter.q
         ? Number(first!.filter_total ?? 0)
