@@ -31,6 +31,8 @@ const limitsSchema = z.object({
   WOLFPACK_PREVIEW_SERVERS: positive('WOLFPACK_PREVIEW_SERVERS').default(3),
   /** Preview builds of bundled apps at once in this process; the others wait their turn. */
   WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
+  /** Seconds after the last zip export ends that the process gives its freed memory back to the system (0: never). */
+  WOLFPACK_MEMORY_RELIEF_SECONDS: z.coerce.number('WOLFPACK_MEMORY_RELIEF_SECONDS must be a number of seconds').min(0, 'WOLFPACK_MEMORY_RELIEF_SECONDS must be 0 or more').default(1),
 });
 
 export interface AbuseLimits {
@@ -43,6 +45,8 @@ export interface AbuseLimits {
   previewIdleMs: number;
   previewServers: number;
   previewBuilds: number;
+  /** Undefined: memory is not given back after exports. */
+  memoryReliefMs: number | undefined;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -63,5 +67,6 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     previewIdleMs: Math.round(e.WOLFPACK_PREVIEW_IDLE_MINUTES * 60_000),
     previewServers: e.WOLFPACK_PREVIEW_SERVERS,
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
+    memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,
   };
 }
