@@ -12,7 +12,9 @@ const FINAL_BLOCK = Buffer.from([3, 0]);
  * pauses holds every request in flight (docs/PERFORMANCE.md, "Issue 31 on a quiet machine").
  * Each answer is the stream's input up to a full flush, which ends every back-reference there,
  * so the blocks stand alone; a final empty block, the CRC-32 and the length make them a complete
- * gzip member. The deflating runs on libuv's thread pool.
+ * gzip member. The deflating runs on libuv's thread pool, one hand-off an answer: the streams
+ * flush fully on every write (zlib's `flush` option), so no separate flush call (a second trip
+ * to the pool and back, each waking a pool thread) is needed.
  */
 export class KeptGzip {
   private readonly idle: Lane[] = [];
@@ -66,7 +68,7 @@ class Lane {
   private failure: Error | undefined;
 
   constructor(level: number) {
-    this.stream = createDeflateRaw({ level });
+    this.stream = createDeflateRaw({ level, flush: constants.Z_FULL_FLUSH });
     this.stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
     this.stream.on('error', (error) => (this.failure = error));
   }
@@ -75,8 +77,8 @@ class Lane {
   flush(data: Buffer): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure);
-      this.stream.write(data);
-      this.stream.flush(constants.Z_FULL_FLUSH, () => {
+      // The write's callback comes once zlib has taken all of `data` and its output is pushed.
+      this.stream.write(data, () => {
         if (this.failure) return reject(this.failure);
         const body = Buffer.concat(this.chunks);
         this.chunks = [];
