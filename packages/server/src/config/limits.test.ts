@@ -22,8 +22,8 @@ describe('loadLimits', () => {
     });
   });
 
-  it('gives memory back a second after the last export unless the operator sets another delay or 0 (never)', () => {
-    expect(loadLimits({}).memoryReliefMs).toBe(1000);
+  it('forces the memory relief 5 s after the last export at the latest unless the operator sets another delay or 0 (never)', () => {
+    expect(loadLimits({}).memoryReliefMs).toBe(5000);
     expect(loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: '2.5' }).memoryReliefMs).toBe(2500);
     expect(loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: '0' }).memoryReliefMs).toBeUndefined();
     for (const value of ['-1', 'soon']) expect(() => loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: value })).toThrow(/WOLFPACK_MEMORY_RELIEF_SECONDS/);

@@ -31,8 +31,12 @@ const limitsSchema = z.object({
   WOLFPACK_PREVIEW_SERVERS: positive('WOLFPACK_PREVIEW_SERVERS').default(3),
   /** Preview builds of bundled apps at once in this process; the others wait their turn. */
   WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
-  /** Seconds after the last zip export ends that the process gives its freed memory back to the system (0: never). */
-  WOLFPACK_MEMORY_RELIEF_SECONDS: z.coerce.number('WOLFPACK_MEMORY_RELIEF_SECONDS must be a number of seconds').min(0, 'WOLFPACK_MEMORY_RELIEF_SECONDS must be 0 or more').default(1),
+  /**
+   * Once the last zip export of a process ends, its freed memory goes back to the system after V8's
+   * next full collection, or, if V8 has made none within this many seconds, after one forced then
+   * (0: never).
+   */
+  WOLFPACK_MEMORY_RELIEF_SECONDS: z.coerce.number('WOLFPACK_MEMORY_RELIEF_SECONDS must be a number of seconds').min(0, 'WOLFPACK_MEMORY_RELIEF_SECONDS must be 0 or more').default(5),
 });
 
 export interface AbuseLimits {

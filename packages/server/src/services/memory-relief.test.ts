@@ -2,86 +2,153 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
-import { collectAndTrim, MemoryRelief, type ReliefOutcome } from './memory-relief.js';
+import { MemoryRelief, processHooks, type ReliefHooks } from './memory-relief.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MB = 1024 * 1024;
 
-/** A relief that counts its calls instead of touching the process's memory. */
-function counting() {
-  const calls: number[] = [];
-  const relieve = (): Promise<ReliefOutcome> => {
-    calls.push(Date.now());
-    return Promise.resolve({ collectedMs: 0, trimmed: true });
+/** Hooks that record what the relief asks for; `fullCollection()` plays V8 collecting of its own accord. */
+function recording() {
+  const calls: string[] = [];
+  let listener: (() => void) | undefined;
+  const loop = { busy: 0 };
+  const hooks: ReliefHooks = {
+    busySince: () => () => loop.busy,
+    onFullCollection(l) {
+      listener = l;
+      return () => (listener = undefined);
+    },
+    collect: () => {
+      calls.push('collect');
+      return Promise.resolve(12);
+    },
+    trim: () => {
+      calls.push('trim');
+      return Promise.resolve(true);
+    },
   };
-  return { calls, relieve };
+  return { calls, hooks, loop, fullCollection: () => listener?.(), listening: () => listener !== undefined };
+}
+
+function logged() {
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  return { infos, warnings, log: { info: (m: string) => infos.push(m), warn: (m: string) => warnings.push(m), error: () => {} } };
 }
 
 describe('MemoryRelief', () => {
-  it('relieves once, after the last of overlapping large work has closed', async () => {
-    const { calls, relieve } = counting();
-    const relief = new MemoryRelief(silentLogger, 30, relieve);
+  it("trims after V8's next full collection once the last of overlapping large work has closed", async () => {
+    const { calls, hooks, fullCollection, listening } = recording();
+    const { infos, log } = logged();
+    const relief = new MemoryRelief(log, 10_000, hooks);
     const first = relief.during(new PassThrough());
     const second = relief.during(new PassThrough());
     first.end();
     first.resume();
-    await sleep(80);
-    // The second export is still streaming: nothing yet.
-    expect(calls).toHaveLength(0);
+    await sleep(20);
+    // The second export is still streaming: a collection now is not the one after the work.
+    expect(listening()).toBe(false);
+    fullCollection();
     // A client that leaves destroys its stream: that ends the work too.
     second.destroy();
-    await sleep(80);
-    expect(calls).toHaveLength(1);
-    await sleep(80);
-    expect(calls).toHaveLength(1);
+    await sleep(20);
+    expect(listening()).toBe(true);
+    fullCollection();
+    await relief.settled();
+    expect(calls).toEqual(['trim']);
+    expect(infos).toEqual(["memory given back after large work: malloc trimmed after V8's own full collection"]);
+    // Once: the next collection finds nothing armed.
+    expect(listening()).toBe(false);
+    fullCollection();
+    await sleep(20);
+    expect(calls).toEqual(['trim']);
   });
 
-  it('starts the delay again when new work begins before it has passed', async () => {
-    const { calls, relieve } = counting();
-    const relief = new MemoryRelief(silentLogger, 60, relieve);
+  it('forces a collection, then trims, when V8 has made none by the deadline', async () => {
+    const { calls, hooks } = recording();
+    const { infos, log } = logged();
+    const relief = new MemoryRelief(log, 40, hooks);
+    relief.during(new PassThrough()).destroy();
+    await sleep(20);
+    expect(calls).toEqual([]);
+    await sleep(80);
+    await relief.settled();
+    expect(calls).toEqual(['collect', 'trim']);
+    expect(infos).toEqual(['memory given back after large work: malloc trimmed after a forced full collection (12 ms)']);
+  });
+
+  it('waits another deadline instead of forcing a collection while the event loop is busy', async () => {
+    const { calls, hooks, loop, fullCollection } = recording();
+    const relief = new MemoryRelief(silentLogger, 40, hooks);
+    loop.busy = 0.8;
+    relief.during(new PassThrough()).destroy();
+    await sleep(130);
+    expect(calls).toEqual([]);
+    // Still armed: V8's own collection is what the relief waits for.
+    fullCollection();
+    await relief.settled();
+    expect(calls).toEqual(['trim']);
+  });
+
+  it('waits again when new work begins before the relief', async () => {
+    const { calls, hooks, fullCollection } = recording();
+    const relief = new MemoryRelief(silentLogger, 60, hooks);
     relief.during(new PassThrough()).destroy();
     await sleep(20);
     const next = relief.during(new PassThrough());
-    await sleep(80);
-    expect(calls).toHaveLength(0);
+    fullCollection();
+    await sleep(100);
+    expect(calls).toEqual([]);
     next.destroy();
     await sleep(120);
-    expect(calls).toHaveLength(1);
+    await relief.settled();
+    expect(calls).toEqual(['collect', 'trim']);
   });
 
-  it('does nothing when turned off (no delay)', async () => {
-    const { calls, relieve } = counting();
-    const relief = new MemoryRelief(silentLogger, undefined, relieve);
+  it('does nothing when turned off', async () => {
+    const { calls, hooks, listening } = recording();
+    const relief = new MemoryRelief(silentLogger, undefined, hooks);
     relief.during(new PassThrough()).destroy();
-    await sleep(50);
-    expect(calls).toHaveLength(0);
+    await sleep(30);
+    expect(listening()).toBe(false);
+    expect(calls).toEqual([]);
   });
 
   it('logs a failed relief as a warning, and relieves again after the next work', async () => {
-    const warnings: string[] = [];
-    let calls = 0;
-    const relief = new MemoryRelief({ ...silentLogger, warn: (message) => warnings.push(message) }, 10, () => {
-      calls++;
-      return Promise.reject(new Error('boom'));
-    });
+    const { warnings, log } = logged();
+    let trims = 0;
+    const relief = new MemoryRelief(log, 10, { ...recording().hooks, trim: () => Promise.reject(new Error(`boom ${++trims}`)) });
     relief.during(new PassThrough()).destroy();
     await sleep(40);
     await relief.settled();
     expect(warnings).toEqual(['giving memory back failed']);
     relief.during(new PassThrough()).destroy();
     await sleep(40);
-    expect(calls).toBe(2);
+    await relief.settled();
+    expect(trims).toBe(2);
   });
 });
 
-describe('collectAndTrim', () => {
+describe.runIf(process.platform === 'linux')("the process's own hooks", () => {
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
-  it.runIf(process.platform === 'linux')('gives back the malloc heap that dead buffers left in pieces', async () => {
+  it('measure how busy the event loop has been', async () => {
+    const busy = processHooks.busySince();
+    const until = performance.now() + 60;
+    while (performance.now() < until);
+    expect(busy()).toBeGreaterThan(0.5);
+    const idle = processHooks.busySince();
+    await sleep(60);
+    expect(idle()).toBeLessThan(0.5);
+  });
+
+  it('hear of full collections, and a collection with malloc_trim gives back a heap that dead buffers left in pieces', async () => {
+    let heard = 0;
+    const stop = processHooks.onFullCollection(() => heard++);
     // 80 MB of 40 KiB buffers (below glibc's mmap threshold: they come from the heap), each
     // followed by a small one that stays alive, as an export's socket reads sit between longer-
     // lived allocations. Once the large ones are dead, the heap is all holes that only a
-    // collection and malloc_trim give back.
+    // collection and malloc_trim give back (a collection alone gave back 1 MB of 80).
     const pins: Buffer[] = [];
     let large: Buffer[] | undefined = [];
     for (let i = 0; i < 2000; i++) {
@@ -90,11 +157,15 @@ describe('collectAndTrim', () => {
     }
     const held = rss();
     large = undefined;
-    const outcome = await collectAndTrim();
+    const collectedMs = await processHooks.collect();
+    expect(await processHooks.trim()).toBe(true);
     const relieved = rss();
-    expect(outcome.trimmed).toBe(true);
-    expect(outcome.collectedMs).toBeGreaterThanOrEqual(0);
+    expect(collectedMs).toBeGreaterThanOrEqual(0);
     expect(held - relieved, `RSS ${(held / MB).toFixed(0)} MB → ${(relieved / MB).toFixed(0)} MB`).toBeGreaterThan(50 * MB);
     expect(pins).toHaveLength(2000);
+    // Performance entries arrive after the collection, asynchronously.
+    for (let i = 0; i < 50 && heard === 0; i++) await sleep(10);
+    stop();
+    expect(heard).toBeGreaterThan(0);
   });
 });

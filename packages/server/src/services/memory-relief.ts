@@ -1,53 +1,69 @@
 import { createRequire } from 'node:module';
+import { constants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import type { Stream } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from '../logger.js';
 
-/** What giving memory back did: how long the collection paused the event loop, whether malloc was trimmed. */
-export interface ReliefOutcome {
-  collectedMs: number | undefined;
-  trimmed: boolean;
+/** What the relief needs from the process; tests pass their own. */
+export interface ReliefHooks {
+  /** Calls `listener` after each of V8's full collections, until the returned function is called. */
+  onFullCollection(listener: () => void): () => void;
+  /** Forces a full collection; resolves to how long it paused the process, undefined where it cannot. */
+  collect(): Promise<number | undefined>;
+  /** Gives the malloc heap's free pages back; false where the C library is not glibc. */
+  trim(): Promise<boolean>;
+  /** A clock of how busy the event loop is: the returned function gives the share of time busy since. */
+  busySince(): () => number;
 }
 
-export type Relieve = () => Promise<ReliefOutcome>;
+/** Above this share of the deadline busy, the forced collection waits another deadline. */
+const BUSY = 0.5;
 
 /**
  * Gives the process's freed memory back to the system once large work (a zip export) has ended.
  *
  * Why: an export reads tens of MB of rows through the database socket. Node allocates each read
- * (up to 64 KiB) and each row's bytes with malloc, interleaved with longer-lived allocations, and
- * an idle server allocates nothing more, so nothing collects the JavaScript objects that still
- * hold them. `pnpm bench export` (PostgreSQL, 2,000 real source files, 49 MB) measured the process
- * 73-123 MB above where it started once the export had ended: glibc's main heap +57-66 MB (freed in
- * pieces that its top-of-heap trimming never returns) and V8's heap +18-20 MB. Setting glibc's
- * mmap threshold instead (MALLOC_MMAP_THRESHOLD_) avoids the holes but made exports about 25 %
- * slower, and only works from the environment the process starts in.
+ * (up to 64 KiB) and each row's bytes with malloc, interleaved with longer-lived allocations, so
+ * once V8 has collected the objects that held them, glibc's main heap is free but in pieces, which
+ * its top-of-heap trimming never returns. `pnpm bench export` (PostgreSQL, 2,000 real source
+ * files, 49 MB) measured the process 73-123 MB above where it started once exports had ended
+ * (earlier sessions, and this one's first run), 57-66 MB of it that heap, of which `malloc_trim(0)`
+ * (called from gdb) gave back 50 MB. Setting glibc's mmap threshold instead
+ * (MALLOC_MMAP_THRESHOLD_) avoids the holes but made exports about 25 % slower, and only works
+ * from the environment the process starts in.
  *
- * So, `delayMs` after the last large work ends (a burst of exports is relieved once): a full
- * collection, then glibc's `malloc_trim(0)` on libuv's thread pool. Off when `delayMs` is
- * undefined (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
+ * So once the last large work has ended, the next full collection V8 makes of its own accord (its
+ * memory reducer makes one soon after a burst of allocation ends, when the process goes quiet) is
+ * followed by glibc's `malloc_trim(0)`, on libuv's thread pool. A process that keeps serving light
+ * traffic may make no full collection for a long time (the export grew the old generation's
+ * limit): the bench measured it 106 MB above its start 6 s after the export. So when V8 has made
+ * none within `deadlineMs`, a collection is forced (it pauses the process, 150-160 ms measured on
+ * this server), unless the event loop was busy more than half that time: then V8's own
+ * collection is near, and the wait starts again. Off when `deadlineMs` is undefined
+ * (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
  */
 export class MemoryRelief {
   private active = 0;
   private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
   private running: Promise<unknown> | undefined;
 
   constructor(
     private readonly log: Logger,
-    private readonly delayMs: number | undefined = 1000,
-    private readonly relieve: Relieve = collectAndTrim,
+    /** Undefined: off. No default, since `undefined` passed in would take it. */
+    private readonly deadlineMs: number | undefined,
+    private readonly hooks: ReliefHooks = processHooks,
   ) {}
 
   /** Marks `stream` as large work: memory is given back once it (and any other) has closed. */
   during<S extends Stream>(stream: S): S {
-    if (this.delayMs === undefined) return stream;
+    if (this.deadlineMs === undefined) return stream;
     this.active++;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.disarm();
     // 'close' comes once whether the stream ended or was destroyed (a client that left).
     stream.once('close', () => {
-      if (--this.active === 0) this.schedule(this.delayMs!);
+      if (--this.active === 0) this.arm(this.deadlineMs!);
     });
     return stream;
   }
@@ -57,38 +73,61 @@ export class MemoryRelief {
     await this.running;
   }
 
-  private schedule(delayMs: number): void {
+  private arm(deadlineMs: number): void {
+    this.disarm();
+    this.unsubscribe = this.hooks.onFullCollection(() => this.relieve(false));
+    const busy = this.hooks.busySince();
+    // unref: a relief still to come never keeps a closing process alive.
+    this.timer = setTimeout(() => (busy() > BUSY ? this.arm(deadlineMs) : this.relieve(true)), deadlineMs).unref();
+  }
+
+  private disarm(): void {
     clearTimeout(this.timer);
-    // unref: a scheduled relief never keeps a closing process alive.
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.relieve().then(
-        ({ collectedMs, trimmed }) => {
-          const collected = collectedMs === undefined ? 'no full collection (gc not available)' : `full collection ${collectedMs.toFixed(0)} ms`;
-          this.log.info(`memory given back after large work: ${collected}, malloc ${trimmed ? 'trimmed' : 'not trimmed (not glibc)'}`);
-        },
-        (error: unknown) => this.log.warn('giving memory back failed', error),
-      );
-    }, delayMs).unref();
+    this.timer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  private relieve(force: boolean): void {
+    this.disarm();
+    this.running = (async () => {
+      const collectedMs = force ? await this.hooks.collect() : undefined;
+      const trimmed = await this.hooks.trim();
+      const after = force ? (collectedMs === undefined ? 'no collection (gc not available)' : `a forced full collection (${collectedMs.toFixed(0)} ms)`) : "V8's own full collection";
+      this.log.info(`memory given back after large work: ${trimmed ? 'malloc trimmed' : 'malloc not trimmed (not glibc)'} after ${after}`);
+    })().catch((error: unknown) => this.log.warn('giving memory back failed', error));
   }
 }
 
+/** The process's own V8 and glibc. */
+export const processHooks: ReliefHooks = {
+  onFullCollection(listener) {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)) listener();
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    return () => observer.disconnect();
+  },
+  collect: forcedCollection,
+  trim: mallocTrim,
+  busySince() {
+    const start = performance.eventLoopUtilization();
+    return () => performance.eventLoopUtilization(start).utilization;
+  },
+};
+
 /**
  * A full, memory-reducing collection (V8's "last resort": it also shrinks the young generation
- * the export grew, and frees the malloc'd bytes that dead objects held), then {@link mallocTrim}.
- * The collection pauses the event loop, once after the last export: about 30-80 ms on this
- * server's heap.
+ * the export grew, and frees the malloc'd bytes that dead objects held); resolves to how long it
+ * took, undefined where V8's gc function cannot be had.
  */
-export const collectAndTrim: Relieve = async () => {
+async function forcedCollection(): Promise<number | undefined> {
   const collect = fullCollection();
-  let collectedMs: number | undefined;
-  if (collect) {
-    const started = performance.now();
-    await collect({ type: 'major', execution: 'async', flavor: 'last-resort' });
-    collectedMs = performance.now() - started;
-  }
-  return { collectedMs, trimmed: await mallocTrim() };
-};
+  if (!collect) return undefined;
+  const started = performance.now();
+  await collect({ type: 'major', execution: 'async', flavor: 'last-resort' });
+  return performance.now() - started;
+}
 
 type Collect = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }) => Promise<void>;
 let collectFunction: Collect | null | undefined;
