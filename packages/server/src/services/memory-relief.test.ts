@@ -82,12 +82,24 @@ describe('MemoryRelief', () => {
     const relief = new MemoryRelief(silentLogger, 40, hooks);
     loop.busy = 0.8;
     relief.during(new PassThrough()).destroy();
-    await sleep(130);
+    await sleep(100);
     expect(calls).toEqual([]);
     // Still armed: V8's own collection is what the relief waits for.
     fullCollection();
     await relief.settled();
     expect(calls).toEqual(['trim']);
+  });
+
+  it('forces the collection after three deadlines however busy the event loop stays', async () => {
+    const { calls, hooks, loop } = recording();
+    const relief = new MemoryRelief(silentLogger, 40, hooks);
+    loop.busy = 0.8;
+    relief.during(new PassThrough()).destroy();
+    await sleep(90);
+    expect(calls).toEqual([]);
+    await sleep(120);
+    await relief.settled();
+    expect(calls).toEqual(['collect', 'trim']);
   });
 
   it('waits again when new work begins before the relief', async () => {

@@ -17,8 +17,14 @@ export interface ReliefHooks {
   busySince(): () => number;
 }
 
-/** Above this share of the deadline busy, the forced collection waits another deadline. */
+/** Above this share of the deadline busy, the forced collection waits another deadline... */
 const BUSY = 0.5;
+/**
+ * ...this many times at most: a process kept busy by requests that allocate little (the export
+ * bench's health polling with a profiler attached was one) may make no full collection of its own
+ * for a long time, and would keep the memory as long.
+ */
+const MAX_POSTPONED = 2;
 
 /**
  * Gives the process's freed memory back to the system once large work (a zip export) has ended.
@@ -38,9 +44,9 @@ const BUSY = 0.5;
  * followed by glibc's `malloc_trim(0)`, on libuv's thread pool. A process that keeps serving light
  * traffic may make no full collection for a long time (the export grew the old generation's
  * limit): the bench measured it 106 MB above its start 6 s after the export. So when V8 has made
- * none within `deadlineMs`, a collection is forced (it pauses the process, 150-160 ms measured on
+ * none within `deadlineMs`, a collection is forced (it pauses the process, 128-200 ms measured on
  * this server), unless the event loop was busy more than half that time: then V8's own
- * collection is near, and the wait starts again. Off when `deadlineMs` is undefined
+ * collection is likely near, and the wait starts again, twice at most. Off when `deadlineMs` is undefined
  * (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
  */
 export class MemoryRelief {
@@ -73,12 +79,12 @@ export class MemoryRelief {
     await this.running;
   }
 
-  private arm(deadlineMs: number): void {
+  private arm(deadlineMs: number, postponed = 0): void {
     this.disarm();
     this.unsubscribe = this.hooks.onFullCollection(() => this.relieve(false));
     const busy = this.hooks.busySince();
     // unref: a relief still to come never keeps a closing process alive.
-    this.timer = setTimeout(() => (busy() > BUSY ? this.arm(deadlineMs) : this.relieve(true)), deadlineMs).unref();
+    this.timer = setTimeout(() => (busy() > BUSY && postponed < MAX_POSTPONED ? this.arm(deadlineMs, postponed + 1) : this.relieve(true)), deadlineMs).unref();
   }
 
   private disarm(): void {
