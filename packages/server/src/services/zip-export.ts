@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { sanitizePath } from '@wolfpack/core/pipeline';
 import type { Logger } from '../logger.js';
+import { KeptDeflate } from './kept-deflate.js';
 
 /** Tuning of {@link zipStream}; the defaults are what the server uses. */
 export interface ZipStreamOptions {
@@ -33,7 +33,6 @@ export interface ZipFileInput {
 }
 
 const KiB = 1024;
-const deflateRawAsync = promisify<Buffer, ZlibOptions, Buffer>(deflateRaw);
 // Regular files, rw-r--r--, made on Unix: unzip gives them those permissions, as it did with
 // archiver's output.
 const UNIX = 3;
@@ -204,8 +203,8 @@ interface DeflatedGroup {
  * 2026-11-27 a worker thread did it; the worker's own V8 heap and its malloc arena (64 MB, fully
  * resident) stayed with the process after the first large export, which left it 128-260 MB above
  * where it started (PostgreSQL, 2,000 real source files, `pnpm bench export`). Here nothing is
- * allocated off the main thread, and the files of a group are compressed one after another, so
- * only one deflate state a group is alive at once.
+ * allocated off the main thread, and the files of a group are compressed one after another
+ * through deflate streams kept for the process's life, one for each group compressed at once.
  */
 class DeflatePool {
   /** Groups compressed at once (each on a thread of libuv's pool): one core left for the main thread, at most 4. */
@@ -224,22 +223,36 @@ class DeflatePool {
     return Buffer.from(buffer, 0, bytes);
   }
 
+  /**
+   * Raw deflate at level 6, as `zip -6`, memLevel 9 (zlib's default is 8: about 25 % faster at
+   * level 6, output no larger), through deflate streams kept from export to export, one for each
+   * group that may be compressed at once. Until 2026-11-27 each file had a zlib object of its own,
+   * whose set-up (about 400 KB of state allocated and zeroed, for a 25 KB file) was paid 2,000
+   * times an export.
+   */
+  private readonly deflater = new KeptDeflate({ level: 6, memLevel: 9, lanes: this.size + 2 });
+
   /** Compresses the files laid end to end in `input` (ending at `ends`); `input` is reused once done. */
   async run(input: ArrayBuffer, ends: number[]): Promise<DeflatedGroup> {
     try {
       const bytes = Buffer.from(input);
       const parts: Buffer[] = [];
       const crcs: number[] = [];
+      const outEnds: number[] = [];
       let start = 0;
+      let at = 0;
       for (const end of ends) {
         const file = bytes.subarray(start, end);
         crcs.push(crc32(file));
-        parts.push(await deflateRawAsync(file, deflateOptions(file.length)));
+        for (const part of await this.deflater.deflate(file)) {
+          parts.push(part);
+          at += part.length;
+        }
+        outEnds.push(at);
         start = end;
       }
-      const output = Buffer.concat(parts);
-      let at = 0;
-      return { output: new Uint8Array(output.buffer as ArrayBuffer, output.byteOffset, output.length), ends: parts.map((part) => (at += part.length)), crcs };
+      const output = Buffer.concat(parts, at);
+      return { output: new Uint8Array(output.buffer as ArrayBuffer, output.byteOffset, output.length), ends: outEnds, crcs };
     } catch (error) {
       throw new Error(`compression failed: ${(error as Error).message}`);
     } finally {
@@ -247,15 +260,6 @@ class DeflatePool {
       if (this.spare.length < 8 && input.byteLength <= 2 * 1024 * KiB) this.spare.push(input);
     }
   }
-}
-
-/**
- * Raw deflate at level 6, as `zip -6`. memLevel 9 (zlib's default is 8): about 25 % faster at
- * level 6, output no larger, for 128 KiB more memory while the file is compressed. An output
- * buffer that fits the result: zlib returns it as is instead of joining pieces.
- */
-function deflateOptions(bytes: number): ZlibOptions {
-  return { level: 6, memLevel: 9, chunkSize: Math.min(Math.max(bytes + (bytes >> 8) + 64, 1024), 4 * 1024 * 1024) };
 }
 
 const deflatePool = new DeflatePool();
