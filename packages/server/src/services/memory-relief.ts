@@ -46,8 +46,8 @@ const MAX_POSTPONED = 2;
  * limit): the bench measured it 106 MB above its start 6 s after the export. So when V8 has made
  * none within `deadlineMs`, a collection is forced (it pauses the process, 128-200 ms measured on
  * this server), unless the event loop was busy more than half that time: then V8's own
- * collection is likely near, and the wait starts again, twice at most. Off when `deadlineMs` is undefined
- * (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
+ * collection is likely near, and the wait starts again, twice at most. Off when `deadlineMs` is
+ * undefined (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
  */
 export class MemoryRelief {
   private active = 0;
