@@ -30,6 +30,11 @@ function recording() {
   return { calls, hooks, loop, fullCollection: () => listener?.(), listening: () => listener !== undefined };
 }
 
+/** Large work that begins and ends at once (a client that left straight away). */
+function endWork(relief: MemoryRelief): void {
+  relief.during(new PassThrough()).destroy();
+}
+
 function logged() {
   const infos: string[] = [];
   const warnings: string[] = [];
@@ -68,7 +73,7 @@ describe('MemoryRelief', () => {
     const { calls, hooks } = recording();
     const { infos, log } = logged();
     const relief = new MemoryRelief(log, 40, hooks);
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(20);
     expect(calls).toEqual([]);
     await sleep(80);
@@ -81,7 +86,7 @@ describe('MemoryRelief', () => {
     const { calls, hooks, loop, fullCollection } = recording();
     const relief = new MemoryRelief(silentLogger, 40, hooks);
     loop.busy = 0.8;
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(100);
     expect(calls).toEqual([]);
     // Still armed: V8's own collection is what the relief waits for.
@@ -94,7 +99,7 @@ describe('MemoryRelief', () => {
     const { calls, hooks, loop } = recording();
     const relief = new MemoryRelief(silentLogger, 40, hooks);
     loop.busy = 0.8;
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(90);
     expect(calls).toEqual([]);
     await sleep(120);
@@ -105,7 +110,7 @@ describe('MemoryRelief', () => {
   it('waits again when new work begins before the relief', async () => {
     const { calls, hooks, fullCollection } = recording();
     const relief = new MemoryRelief(silentLogger, 60, hooks);
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(20);
     const next = relief.during(new PassThrough());
     fullCollection();
@@ -120,7 +125,7 @@ describe('MemoryRelief', () => {
   it('does nothing when turned off', async () => {
     const { calls, hooks, listening } = recording();
     const relief = new MemoryRelief(silentLogger, undefined, hooks);
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(30);
     expect(listening()).toBe(false);
     expect(calls).toEqual([]);
@@ -130,11 +135,11 @@ describe('MemoryRelief', () => {
     const { warnings, log } = logged();
     let trims = 0;
     const relief = new MemoryRelief(log, 10, { ...recording().hooks, trim: () => Promise.reject(new Error(`boom ${++trims}`)) });
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(40);
     await relief.settled();
     expect(warnings).toEqual(['giving memory back failed']);
-    relief.during(new PassThrough()).destroy();
+    endWork(relief);
     await sleep(40);
     await relief.settled();
     expect(trims).toBe(2);

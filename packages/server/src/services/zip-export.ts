@@ -54,7 +54,7 @@ const MAX_ARCHIVE_BYTES = 0xffffffff;
  */
 export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, options: ZipStreamOptions = {}): Readable {
   const groupBytes = options.groupBytes ?? 512 * KiB;
-  const groupsInFlight = Math.max(1, options.groupsInFlight ?? deflatePool.size + 2);
+  const groupsInFlight = Math.max(1, options.groupsInFlight ?? deflatePool.groupsInFlight);
   // Resolves the writer's wait: the client wants more, or it left.
   let wake: (() => void) | undefined;
   const wait = () => new Promise<void>((resolve) => (wake = resolve));
@@ -209,6 +209,8 @@ interface DeflatedGroup {
 class DeflatePool {
   /** Groups compressed at once (each on a thread of libuv's pool): one core left for the main thread, at most 4. */
   readonly size = Math.max(1, Math.min(4, availableParallelism() - 1));
+  /** Groups in flight by default: those being compressed, and two more ready to go or to be written. */
+  readonly groupsInFlight = this.size + 2;
 
   /** Input buffers of finished groups, to be filled again. */
   private readonly spare: ArrayBuffer[] = [];
@@ -230,7 +232,7 @@ class DeflatePool {
    * whose set-up (about 400 KB of state allocated and zeroed, for a 25 KB file) was paid 2,000
    * times an export.
    */
-  private readonly deflater = new KeptDeflate({ level: 6, memLevel: 9, lanes: this.size + 2 });
+  private readonly deflater = new KeptDeflate({ level: 6, memLevel: 9, lanes: this.groupsInFlight });
 
   /** Compresses the files laid end to end in `input` (ending at `ends`); `input` is reused once done. */
   async run(input: ArrayBuffer, ends: number[]): Promise<DeflatedGroup> {
