@@ -12,8 +12,10 @@ function recording() {
   const calls: string[] = [];
   let listener: (() => void) | undefined;
   const loop = { busy: 0 };
+  const young = { grown: false };
   const hooks: ReliefHooks = {
     busySince: () => () => loop.busy,
+    youngGenerationGrown: () => young.grown,
     onFullCollection(l) {
       listener = l;
       return () => (listener = undefined);
@@ -27,7 +29,7 @@ function recording() {
       return Promise.resolve(true);
     },
   };
-  return { calls, hooks, loop, fullCollection: () => listener?.(), listening: () => listener !== undefined };
+  return { calls, hooks, loop, young, fullCollection: () => listener?.(), listening: () => listener !== undefined };
 }
 
 /** Large work that begins and ends at once (a client that left straight away). */
@@ -107,6 +109,39 @@ describe('MemoryRelief', () => {
     expect(calls).toEqual(['collect', 'trim']);
   });
 
+  it("forces a collection at the deadline after V8's own when the young generation is still grown, the trim at once", async () => {
+    const { calls, hooks, young, fullCollection } = recording();
+    const { infos, log } = logged();
+    const relief = new MemoryRelief(log, 60, hooks);
+    young.grown = true;
+    endWork(relief);
+    await sleep(10);
+    fullCollection();
+    await relief.settled();
+    expect(calls).toEqual(['trim']);
+    expect(infos).toEqual([]);
+    await sleep(100);
+    await relief.settled();
+    expect(calls).toEqual(['trim', 'collect', 'trim']);
+    expect(infos).toEqual(['memory given back after large work: malloc trimmed after a forced full collection (12 ms)']);
+  });
+
+  it("keeps a grown young generation when the event loop is busy at the deadline after V8's own collection", async () => {
+    const { calls, hooks, loop, young, fullCollection } = recording();
+    const { infos, log } = logged();
+    const relief = new MemoryRelief(log, 40, hooks);
+    young.grown = true;
+    loop.busy = 0.8;
+    endWork(relief);
+    await sleep(10);
+    fullCollection();
+    // Past the deadline, and past the three a relief without V8's collection would wait at most.
+    await sleep(200);
+    await relief.settled();
+    expect(calls).toEqual(['trim']);
+    expect(infos).toEqual(["memory given back after large work: malloc trimmed after V8's own full collection; the young generation kept (the event loop was busy)"]);
+  });
+
   it('waits again when new work begins before the relief', async () => {
     const { calls, hooks, fullCollection } = recording();
     const relief = new MemoryRelief(silentLogger, 60, hooks);
@@ -148,6 +183,17 @@ describe('MemoryRelief', () => {
 
 describe.runIf(process.platform === 'linux')("the process's own hooks", () => {
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+
+  it('tell a young generation grown by a burst of allocation from one a forced collection has shrunk', async () => {
+    let garbage: object[] = [];
+    for (let i = 0; i < 3_000_000; i++) {
+      garbage.push({ i, text: `row ${i}` });
+      if (garbage.length > 200_000) garbage = [];
+    }
+    expect(processHooks.youngGenerationGrown()).toBe(true);
+    await processHooks.collect();
+    expect(processHooks.youngGenerationGrown()).toBe(false);
+  });
 
   it('measure how busy the event loop has been', async () => {
     const busy = processHooks.busySince();
