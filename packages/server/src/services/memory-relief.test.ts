@@ -12,10 +12,10 @@ function recording() {
   const calls: string[] = [];
   let listener: (() => void) | undefined;
   const loop = { busy: 0 };
-  const young = { grown: false };
+  const memory = { resident: 0 };
   const hooks: ReliefHooks = {
     busySince: () => () => loop.busy,
-    youngGenerationGrown: () => young.grown,
+    residentBytes: () => memory.resident,
     onFullCollection(l) {
       listener = l;
       return () => (listener = undefined);
@@ -29,7 +29,15 @@ function recording() {
       return Promise.resolve(true);
     },
   };
-  return { calls, hooks, loop, young, fullCollection: () => listener?.(), listening: () => listener !== undefined };
+  return { calls, hooks, loop, memory, fullCollection: () => listener?.(), listening: () => listener !== undefined };
+}
+
+/** Large work that begins with the process at `fromMb` and leaves it at `toMb`. */
+function workGrowing(relief: MemoryRelief, memory: { resident: number }, fromMb: number, toMb: number): void {
+  memory.resident = fromMb * MB;
+  const work = relief.during(new PassThrough());
+  memory.resident = toMb * MB;
+  work.destroy();
 }
 
 /** Large work that begins and ends at once (a client that left straight away). */
@@ -109,12 +117,11 @@ describe('MemoryRelief', () => {
     expect(calls).toEqual(['collect', 'trim']);
   });
 
-  it("forces a collection at the deadline after V8's own when the young generation is still grown, the trim at once", async () => {
-    const { calls, hooks, young, fullCollection } = recording();
+  it("forces a collection at the deadline after V8's own when the process is still over 32 MB above its start, the trim at once", async () => {
+    const { calls, hooks, memory, fullCollection } = recording();
     const { infos, log } = logged();
     const relief = new MemoryRelief(log, 60, hooks);
-    young.grown = true;
-    endWork(relief);
+    workGrowing(relief, memory, 200, 233);
     await sleep(10);
     fullCollection();
     await relief.settled();
@@ -126,20 +133,89 @@ describe('MemoryRelief', () => {
     expect(infos).toEqual(['memory given back after large work: malloc trimmed after a forced full collection (12 ms)']);
   });
 
-  it("keeps a grown young generation when the event loop is busy at the deadline after V8's own collection", async () => {
-    const { calls, hooks, loop, young, fullCollection } = recording();
+  it("forces the collection at the first deadline when V8's own collection came late in it, not a whole deadline later", async () => {
+    const { calls, hooks, memory, fullCollection } = recording();
+    const relief = new MemoryRelief(silentLogger, 300, hooks);
+    workGrowing(relief, memory, 200, 300);
+    await sleep(200);
+    fullCollection();
+    await sleep(180);
+    await relief.settled();
+    expect(calls).toEqual(['trim', 'collect', 'trim']);
+  });
+
+  it('measures what is left from where the process stood before exports that came one after another, the relief of each not yet run', async () => {
+    const { calls, hooks, memory, fullCollection } = recording();
+    const relief = new MemoryRelief(silentLogger, 60, hooks);
+    memory.resident = 150 * MB;
+    const first = relief.during(new PassThrough());
+    memory.resident = 280 * MB;
+    first.destroy();
+    await sleep(5);
+    // The second begins where the first left the process, before any relief.
+    const second = relief.during(new PassThrough());
+    memory.resident = 200 * MB;
+    second.destroy();
+    await sleep(5);
+    fullCollection();
+    await sleep(120);
+    await relief.settled();
+    // 50 MB above 150 is over the 32 allowed; 80 below 280 would not have been.
+    expect(calls).toEqual(['trim', 'collect', 'trim']);
+  });
+
+  it('stops after the trim when V8 collected of its own accord and the process is back within 32 MB of its start', async () => {
+    const { calls, hooks, memory, fullCollection } = recording();
     const { infos, log } = logged();
     const relief = new MemoryRelief(log, 40, hooks);
-    young.grown = true;
+    workGrowing(relief, memory, 200, 232);
+    await sleep(10);
+    fullCollection();
+    await sleep(100);
+    await relief.settled();
+    expect(calls).toEqual(['trim']);
+    expect(infos).toEqual(["memory given back after large work: malloc trimmed after V8's own full collection"]);
+  });
+
+  it("keeps what is left when the event loop is busy at the deadline after V8's own collection", async () => {
+    const { calls, hooks, loop, memory, fullCollection } = recording();
+    const { infos, log } = logged();
+    const relief = new MemoryRelief(log, 40, hooks);
+    workGrowing(relief, memory, 200, 290);
     loop.busy = 0.8;
-    endWork(relief);
     await sleep(10);
     fullCollection();
     // Past the deadline, and past the three a relief without V8's collection would wait at most.
     await sleep(200);
     await relief.settled();
     expect(calls).toEqual(['trim']);
-    expect(infos).toEqual(["memory given back after large work: malloc trimmed after V8's own full collection; the young generation kept (the event loop was busy)"]);
+    expect(infos).toEqual(["memory given back after large work: malloc trimmed after V8's own full collection; 90 MB above the start kept (the event loop was busy)"]);
+  });
+
+  it("leaves the follow-up to new work that begins and ends while the trim after V8's own collection runs", async () => {
+    const { calls, hooks, memory, fullCollection } = recording();
+    let finishTrim: (() => void) | undefined;
+    const relief = new MemoryRelief(silentLogger, 40, {
+      ...hooks,
+      // The first trim is held until the test lets it finish.
+      trim: () => {
+        calls.push('trim');
+        return finishTrim ? Promise.resolve(true) : new Promise((resolve) => (finishTrim = () => resolve(true)));
+      },
+    });
+    workGrowing(relief, memory, 200, 300);
+    await sleep(10);
+    fullCollection();
+    // The next export comes and goes while the trim is on the thread pool.
+    memory.resident = 200 * MB;
+    endWork(relief);
+    memory.resident = 300 * MB;
+    await sleep(10);
+    finishTrim!();
+    await sleep(100);
+    await relief.settled();
+    // One forced collection, the new work's, not two.
+    expect(calls).toEqual(['trim', 'collect', 'trim']);
   });
 
   it('waits again when new work begins before the relief', async () => {
@@ -184,15 +260,20 @@ describe('MemoryRelief', () => {
 describe.runIf(process.platform === 'linux')("the process's own hooks", () => {
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
-  it('tell a young generation grown by a burst of allocation from one a forced collection has shrunk', async () => {
+  it("give back, with a forced collection and the trim, what V8's own collection keeps after a burst of allocation", async () => {
+    const start = processHooks.residentBytes();
     let garbage: object[] = [];
     for (let i = 0; i < 3_000_000; i++) {
       garbage.push({ i, text: `row ${i}` });
       if (garbage.length > 200_000) garbage = [];
     }
-    expect(processHooks.youngGenerationGrown()).toBe(true);
+    garbage = [];
+    const grown = processHooks.residentBytes();
+    expect(grown - start).toBeGreaterThan(32 * MB);
     await processHooks.collect();
-    expect(processHooks.youngGenerationGrown()).toBe(false);
+    await processHooks.trim();
+    expect(grown - processHooks.residentBytes(), `RSS ${(grown / MB).toFixed(0)} MB → ${(processHooks.residentBytes() / MB).toFixed(0)} MB`).toBeGreaterThan(32 * MB);
+    expect(garbage).toHaveLength(0);
   });
 
   it('measure how busy the event loop has been', async () => {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { constants, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import type { Stream } from 'node:stream';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from '../logger.js';
 
@@ -15,8 +15,8 @@ export interface ReliefHooks {
   trim(): Promise<boolean>;
   /** A clock of how busy the event loop is: the returned function gives the share of time busy since. */
   busySince(): () => number;
-  /** Whether V8's young generation is still grown (its size, not its use), which only a forced collection shrinks. */
-  youngGenerationGrown(): boolean;
+  /** The process's resident memory, in bytes. */
+  residentBytes(): number;
 }
 
 /** Above this share of the deadline busy, the forced collection waits another deadline... */
@@ -28,10 +28,10 @@ const BUSY = 0.5;
  */
 const MAX_POSTPONED = 2;
 /**
- * A young generation larger than this after V8's own full collection is the large work's: the
- * server idle, or serving light traffic after a forced collection, keeps it at 1-2 MB.
+ * More than this above where the process stood when the large work began, after V8's own full
+ * collection and the trim, and the forced collection follows (the target is 50 MB).
  */
-const GROWN_YOUNG_GENERATION = 16 * 1024 * 1024;
+const LEFT_OVER = 32 * 1024 * 1024;
 
 /**
  * Gives the process's freed memory back to the system once large work (a zip export) has ended.
@@ -55,15 +55,28 @@ const GROWN_YOUNG_GENERATION = 16 * 1024 * 1024;
  * this server), unless the event loop was busy more than half that time: then V8's own
  * collection is likely near, and the wait starts again, twice at most.
  *
- * V8's own collection does not shrink the young generation, which the export grew to 64 MB: the
- * bench measured 74 MB left after it and the trim, against 4-14 MB after a forced collection
- * (28 November 2026). So when it is still grown after V8's own collection, the trim runs at
- * once and the forced collection follows at the deadline, if the event loop is quiet then (a
- * busy one needs its young generation, and would grow it again). Off when `deadlineMs` is
- * undefined (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
+ * V8's own collection, though, keeps what a memory-reducing one gives back: the young
+ * generation the export grew (64 MB) and the pages it freed, pooled for reuse. The bench measured
+ * 74 MB left after it and the trim on PGlite, 160 MB with a small young generation, against 4-14
+ * MB after a forced collection (27 November 2026, twelfth session). So when the process is still
+ * more than 32 MB above where it stood when the work began, after V8's own collection and the
+ * trim, the forced collection follows at the deadline, if the event loop is quiet then (a busy
+ * one would take the memory again). Off when `deadlineMs` is undefined
+ * (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
  */
 export class MemoryRelief {
   private active = 0;
+  /**
+   * Resident bytes when the current large work began, or when work began that the relief has not
+   * yet followed (exports one after another: each would start where the last left the process).
+   */
+  private before = 0;
+  /** Work has ended and its relief not yet run. */
+  private owed = false;
+  /** Counts beginnings of large work, so a relief under way knows when new work overtook it. */
+  private began = 0;
+  /** When the forced collection is due (performance.now()). */
+  private dueAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private running: Promise<unknown> | undefined;
@@ -78,7 +91,8 @@ export class MemoryRelief {
   /** Marks `stream` as large work: memory is given back once it (and any other) has closed. */
   during<S extends Stream>(stream: S): S {
     if (this.deadlineMs === undefined) return stream;
-    this.active++;
+    this.began++;
+    if (this.active++ === 0) this.before = this.owed ? Math.min(this.before, this.hooks.residentBytes()) : this.hooks.residentBytes();
     this.disarm();
     // 'close' comes once whether the stream ended or was destroyed (a client that left).
     stream.once('close', () => {
@@ -94,23 +108,40 @@ export class MemoryRelief {
 
   private arm(deadlineMs: number, postponed = 0): void {
     this.disarm();
+    this.owed = true;
     this.unsubscribe = this.hooks.onFullCollection(() => this.afterOwnCollection());
+    this.dueAt = performance.now() + deadlineMs;
     const busy = this.hooks.busySince();
     // unref: a relief still to come never keeps a closing process alive.
-    this.timer = setTimeout(() => (busy() > BUSY && postponed < MAX_POSTPONED ? this.arm(deadlineMs, postponed + 1) : this.relieve(true)), deadlineMs).unref();
+    this.timer = setTimeout(() => (busy() > BUSY && postponed < MAX_POSTPONED ? this.arm(deadlineMs, postponed + 1) : this.relieveByForce()), deadlineMs).unref();
   }
 
   private afterOwnCollection(): void {
-    if (!this.hooks.youngGenerationGrown()) return this.relieve(false);
     this.disarm();
-    // The trim now gives back what it can; the young generation waits for a quiet deadline.
-    this.running = this.hooks.trim().catch((error: unknown) => this.log.warn('giving memory back failed', error));
-    const busy = this.hooks.busySince();
-    this.timer = setTimeout(() => {
-      if (busy() <= BUSY) return this.relieve(true);
-      this.timer = undefined;
-      this.log.info("memory given back after large work: malloc trimmed after V8's own full collection; the young generation kept (the event loop was busy)");
-    }, this.deadlineMs!).unref();
+    const previous = this.running;
+    const began = this.began;
+    this.running = (async () => {
+      await previous;
+      const trimmed = await this.hooks.trim();
+      // New work began meanwhile (it may have ended too): its end arms the relief again.
+      if (this.began !== began) return;
+      const left = this.hooks.residentBytes() - this.before;
+      if (left <= LEFT_OVER) this.owed = false;
+      const what = `memory given back after large work: ${trimmed ? 'malloc trimmed' : 'malloc not trimmed (not glibc)'} after V8's own full collection`;
+      if (left <= LEFT_OVER) return this.log.info(what);
+      // At the deadline the collection was due anyway, not a whole deadline later; busy or not is
+      // judged from now (over a fifth of the deadline at least, a second at most).
+      const busy = this.hooks.busySince();
+      this.timer = setTimeout(
+        () => {
+          if (busy() <= BUSY) return this.relieveByForce();
+          this.timer = undefined;
+          this.owed = false;
+          this.log.info(`${what}; ${Math.round(left / 2 ** 20)} MB above the start kept (the event loop was busy)`);
+        },
+        Math.max(Math.min(1000, this.deadlineMs! / 5), this.dueAt - performance.now()),
+      ).unref();
+    })().catch((error: unknown) => this.log.warn('giving memory back failed', error));
   }
 
   private disarm(): void {
@@ -120,14 +151,16 @@ export class MemoryRelief {
     this.unsubscribe = undefined;
   }
 
-  private relieve(force: boolean): void {
+  /** A forced collection, then the trim. */
+  private relieveByForce(): void {
     this.disarm();
     const previous = this.running;
+    this.owed = false;
     this.running = (async () => {
       await previous;
-      const collectedMs = force ? await this.hooks.collect() : undefined;
+      const collectedMs = await this.hooks.collect();
       const trimmed = await this.hooks.trim();
-      const after = force ? (collectedMs === undefined ? 'no collection (gc not available)' : `a forced full collection (${collectedMs.toFixed(0)} ms)`) : "V8's own full collection";
+      const after = collectedMs === undefined ? 'no collection (gc not available)' : `a forced full collection (${collectedMs.toFixed(0)} ms)`;
       this.log.info(`memory given back after large work: ${trimmed ? 'malloc trimmed' : 'malloc not trimmed (not glibc)'} after ${after}`);
     })().catch((error: unknown) => this.log.warn('giving memory back failed', error));
   }
@@ -148,7 +181,7 @@ export const processHooks: ReliefHooks = {
     const start = performance.eventLoopUtilization();
     return () => performance.eventLoopUtilization(start).utilization;
   },
-  youngGenerationGrown: () => (getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) > GROWN_YOUNG_GENERATION,
+  residentBytes: () => process.memoryUsage.rss(),
 };
 
 /**
