@@ -60,9 +60,9 @@ const LEFT_OVER = 32 * 1024 * 1024;
  * 74 MB left after it and the trim on PGlite, 160 MB with a small young generation, against 4-14
  * MB after a forced collection (27 November 2026, twelfth session). So when the process is still
  * more than 32 MB above where it stood when the work began, after V8's own collection and the
- * trim, the forced collection follows at the deadline, if the event loop is quiet then (a busy
- * one would take the memory again). Off when `deadlineMs` is undefined
- * (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
+ * trim, the forced collection follows at the deadline, put off by a busy event loop as above
+ * (twice at most: the bench, polling health under a profiler, kept the loop that busy, and 110 MB
+ * stayed). Off when `deadlineMs` is undefined (WOLFPACK_MEMORY_RELIEF_SECONDS=0).
  */
 export class MemoryRelief {
   private active = 0;
@@ -77,6 +77,8 @@ export class MemoryRelief {
   private began = 0;
   /** When the forced collection is due (performance.now()). */
   private dueAt = 0;
+  /** How many deadlines the forced collection has waited for a busy event loop. */
+  private postponed = 0;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private running: Promise<unknown> | undefined;
@@ -106,14 +108,26 @@ export class MemoryRelief {
     await this.running;
   }
 
-  private arm(deadlineMs: number, postponed = 0): void {
+  private arm(deadlineMs: number): void {
     this.disarm();
     this.owed = true;
+    this.postponed = 0;
     this.unsubscribe = this.hooks.onFullCollection(() => this.afterOwnCollection());
     this.dueAt = performance.now() + deadlineMs;
+    this.forceAfter(deadlineMs);
+  }
+
+  /** The forced collection in `delayMs`, unless the event loop was busy over half that time: then a deadline later, twice at most. */
+  private forceAfter(delayMs: number): void {
     const busy = this.hooks.busySince();
     // unref: a relief still to come never keeps a closing process alive.
-    this.timer = setTimeout(() => (busy() > BUSY && postponed < MAX_POSTPONED ? this.arm(deadlineMs, postponed + 1) : this.relieveByForce()), deadlineMs).unref();
+    this.timer = setTimeout(() => {
+      if (busy() > BUSY && this.postponed < MAX_POSTPONED) {
+        this.postponed++;
+        return this.forceAfter(this.deadlineMs!);
+      }
+      this.relieveByForce();
+    }, delayMs).unref();
   }
 
   private afterOwnCollection(): void {
@@ -125,22 +139,13 @@ export class MemoryRelief {
       const trimmed = await this.hooks.trim();
       // New work began meanwhile (it may have ended too): its end arms the relief again.
       if (this.began !== began) return;
-      const left = this.hooks.residentBytes() - this.before;
-      if (left <= LEFT_OVER) this.owed = false;
-      const what = `memory given back after large work: ${trimmed ? 'malloc trimmed' : 'malloc not trimmed (not glibc)'} after V8's own full collection`;
-      if (left <= LEFT_OVER) return this.log.info(what);
+      if (this.hooks.residentBytes() - this.before <= LEFT_OVER) {
+        this.owed = false;
+        return this.log.info(`memory given back after large work: ${trimmed ? 'malloc trimmed' : 'malloc not trimmed (not glibc)'} after V8's own full collection`);
+      }
       // At the deadline the collection was due anyway, not a whole deadline later; busy or not is
       // judged from now (over a fifth of the deadline at least, a second at most).
-      const busy = this.hooks.busySince();
-      this.timer = setTimeout(
-        () => {
-          if (busy() <= BUSY) return this.relieveByForce();
-          this.timer = undefined;
-          this.owed = false;
-          this.log.info(`${what}; ${Math.round(left / 2 ** 20)} MB above the start kept (the event loop was busy)`);
-        },
-        Math.max(Math.min(1000, this.deadlineMs! / 5), this.dueAt - performance.now()),
-      ).unref();
+      this.forceAfter(Math.max(Math.min(1000, this.deadlineMs! / 5), this.dueAt - performance.now()));
     })().catch((error: unknown) => this.log.warn('giving memory back failed', error));
   }
 
