@@ -46,6 +46,8 @@ const admin = (sql: string) => pgAdmin(ADMIN_URL, sql);
 await requirePostgres(ADMIN_URL, 'Set BENCH_DATABASE_URL or start PostgreSQL on 127.0.0.1:5432.');
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
+/** All cores' CPU time so far, idle and in all (ms). */
+const machineTimes = () => cpus().reduce((sum, { times }) => ({ idle: sum.idle + times.idle, all: sum.all + times.user + times.nice + times.sys + times.idle + times.irq }), { idle: 0, all: 0 });
 const name = `wolfpack_bench_${randomBytes(6).toString('hex')}`;
 await admin(`create database "${name}"`);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-projects-'));
@@ -175,6 +177,8 @@ try {
     rssMb: number;
     /** CPU a request (µs): the server's processes, PostgreSQL's, this bench's own (the clients). */
     cpu: { server: number; postgres: number; clients: number };
+    /** Share of the machine's CPU time (all cores) not idle during the run, in %. */
+    machineBusy: number;
   }
   const paths = [PAGE, COUNTS, HEALTH];
   const hammer = (server: BenchServer, connections: number, perPath: number) =>
@@ -184,7 +188,7 @@ try {
       // autocannon's own duration is counted in whole seconds: the last answer's time is the run's end.
       const started = performance.now();
       let lastAnswer = started;
-      const cpuBefore = { server: server.cpuMs(), postgres: cpuMsOf((_, command) => command === 'postgres'), clients: process.cpuUsage() };
+      const cpuBefore = { server: server.cpuMs(), postgres: cpuMsOf((_, command) => command === 'postgres'), clients: process.cpuUsage(), machine: machineTimes() };
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
       const instance = autocannon(
         {
@@ -200,12 +204,14 @@ try {
           if (error) return reject(error);
           const perRequest = (ms: number) => (ms * 1000) / result.requests.total;
           const clients = process.cpuUsage(cpuBefore.clients);
+          const machine = machineTimes();
+          const machineBusy = 100 * (1 - (machine.idle - cpuBefore.machine.idle) / Math.max(1, machine.all - cpuBefore.machine.all));
           const cpu = {
             server: perRequest(cpuMsBetween(cpuBefore.server, server.cpuMs())),
             postgres: perRequest(cpuMsBetween(cpuBefore.postgres, cpuMsOf((_, command) => command === 'postgres'))),
             clients: perRequest((clients.user + clients.system) / 1000),
           };
-          resolve({ cpu, byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: (lastAnswer - started) / 1000, load: load(), rssMb: peakRss / 1024 / 1024 });
+          resolve({ cpu, machineBusy, byPath, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: (lastAnswer - started) / 1000, load: load(), rssMb: peakRss / 1024 / 1024 });
         },
       );
       // Pipelining is off, so a client's current request is the one just answered.
@@ -246,9 +252,9 @@ try {
   }
   console.log(`\n### ${CLIENTS.join(' and ')} clients at once, keep-alive, ${PATH_REQUESTS} requests a path a run, ${ROUNDS} runs each (p50 / p99 ms per run)\n`);
   console.log(`Each server warmed up first with ${WARMUP_REQUESTS} requests a path at each number of clients.\n`);
-  console.log('CPU a request: the server\'s processes / PostgreSQL\'s / the clients (autocannon, this process), µs, per run; two cores make 2,000,000 µs a second in all.\n');
-  console.log('| server | clients | first page (root) | sidebar counts | /api/health | requests/s | CPU a request (µs) | errors | server RSS MB (peak) | load (1/5/15 min) | target |');
-  console.log('| --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: | --- | --- |');
+  console.log('CPU a request: the server\'s processes / PostgreSQL\'s / the clients (autocannon, this process), µs, per run; two cores make 2,000,000 µs a second in all. Machine busy: the share of all cores\' time not idle during the run (at 50 clients a closed loop of clients keeps it near saturation, where waits grow long and uneven).\n');
+  console.log('| server | clients | first page (root) | sidebar counts | /api/health | requests/s | CPU a request (µs) | machine busy | errors | server RSS MB (peak) | load (1/5/15 min) | target |');
+  console.log('| --- | ---: | --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |');
   for (const connections of CLIENTS) {
     for (const server of servers) {
       const runs = results.get(`${server.label}|${connections}`) ?? [];
@@ -264,7 +270,7 @@ try {
       const target = TARGET_P99_MS[connections];
       const verdict = target === undefined ? '' : worstP99 < target && failures === 0 ? `p99 < ${target} ms: met` : `p99 < ${target} ms: MISSED (worst ${fmt(worstP99)})`;
       console.log(
-        `| ${server.label} | ${connections} | ${cell(PAGE)} | ${cell(COUNTS)} | ${cell(HEALTH)} | ${runs.map((r) => (r.requests / r.seconds).toFixed(0)).join(', ')} | ${runs.map((r) => `${r.cpu.server.toFixed(0)} / ${r.cpu.postgres.toFixed(0)} / ${r.cpu.clients.toFixed(0)}`).join(', ')} | ${failures} | ${runs.map((r) => r.rssMb.toFixed(0)).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${verdict} |`,
+        `| ${server.label} | ${connections} | ${cell(PAGE)} | ${cell(COUNTS)} | ${cell(HEALTH)} | ${runs.map((r) => (r.requests / r.seconds).toFixed(0)).join(', ')} | ${runs.map((r) => `${r.cpu.server.toFixed(0)} / ${r.cpu.postgres.toFixed(0)} / ${r.cpu.clients.toFixed(0)}`).join(', ')} | ${runs.map((r) => `${r.machineBusy.toFixed(0)} %`).join(', ')} | ${failures} | ${runs.map((r) => r.rssMb.toFixed(0)).join(', ')} | ${runs.map((r) => r.load).join('; ')} | ${verdict} |`,
       );
     }
   }
