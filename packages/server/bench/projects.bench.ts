@@ -69,10 +69,9 @@ try {
   for (const workers of WORKERS) {
     // BENCH_CPU_PROF=DIR: V8 CPU profiles of every server process, written there when it stops
     // (where the event loop's time goes under load; open them in Chrome DevTools).
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
     // BENCH_NODE_ARGS: more of Node's flags for the servers (say, a V8 heap setting to try).
-    profile.push(...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
-    servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, profile));
+    const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+    servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, nodeArgs));
   }
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;

@@ -33,8 +33,8 @@ const limitsSchema = z.object({
   WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
   /**
    * Once the last zip export of a process ends, its freed memory goes back to the system after V8's
-   * next full collection, or, if V8 has made none within this many seconds, after one forced then
-   * (0: never).
+   * next full collection, or, if V8 has made none within this many seconds (or the process is still
+   * over 32 MB above its start after V8's), after one forced then (0: never).
    */
   WOLFPACK_MEMORY_RELIEF_SECONDS: z.coerce.number('WOLFPACK_MEMORY_RELIEF_SECONDS must be a number of seconds').min(0, 'WOLFPACK_MEMORY_RELIEF_SECONDS must be 0 or more').default(5),
 });

@@ -147,15 +147,10 @@ describe('MemoryRelief', () => {
   it('measures what is left from where the process stood before exports that came one after another, the relief of each not yet run', async () => {
     const { calls, hooks, memory, fullCollection } = recording();
     const relief = new MemoryRelief(silentLogger, 60, hooks);
-    memory.resident = 150 * MB;
-    const first = relief.during(new PassThrough());
-    memory.resident = 280 * MB;
-    first.destroy();
+    workGrowing(relief, memory, 150, 280);
     await sleep(5);
     // The second begins where the first left the process, before any relief.
-    const second = relief.during(new PassThrough());
-    memory.resident = 200 * MB;
-    second.destroy();
+    workGrowing(relief, memory, 280, 200);
     await sleep(5);
     fullCollection();
     await sleep(120);
