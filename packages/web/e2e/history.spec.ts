@@ -32,15 +32,20 @@ describe('Home: History panel and publishing', () => {
     // Built meanwhile (here through the API): the panel reads both lists again when it opens.
     const projectId = await buildProjectViaApi(page, IDEA);
     let slowReads = 0;
+    // The reads are held until the loading state has been read: a fixed delay let a loaded
+    // machine finish them between finding the loading line and reading its text.
+    let releaseReads!: () => void;
+    const readsReleased = new Promise<void>((resolve) => (releaseReads = resolve));
     // The project list now carries its page size in the query string.
     await page.route(/\/api\/(projects|conversations)(\?[^/]*)?$/, async (route) => {
       slowReads += 1;
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await readsReleased;
       await route.fallback();
     });
     await page.getByTestId('history-button').click();
     await panel.getByTestId('history-loading').waitFor();
     expect(await panel.getByTestId('history-loading').textContent()).toBe('Loading history...');
+    releaseReads();
     const run = panel.getByTestId('history-run').first();
     await run.waitFor();
     expect(slowReads).toBe(2);
