@@ -28,7 +28,10 @@ export function summarize(dir, { allowEmpty = false } = {}) {
     }
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
     const passed = report.numPassedTests ?? 0;
-    const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+    // Failed tests, and files that failed without a failed test (one that did not load, a hook):
+    // vitest's numFailedTestSuites also counts each failing test's file and describe blocks.
+    const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'));
+    const failed = (report.numFailedTests ?? 0) + brokenFiles.length;
     const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
     if (failed > 0 || (passed === 0 && !allowEmpty) || (timing && timing.code !== 0)) ok = false;
     totals.passed += passed;

@@ -1,6 +1,9 @@
 /** Small page helpers shared by the spec files (playwright-core has no test runner or expect). */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ChatMessage } from '@wolfpack/core';
+import { demoReply } from '@wolfpack/core/demo';
+import type { FakeStreamBehaviour, RecordedRequest } from '@wolfpack/core/engines/testing';
 import type { Locator, Page } from 'playwright-core';
 import { screenshotDir } from './harness';
 
@@ -18,6 +21,20 @@ export async function waitForToast(page: Page, description: string) {
     description: (await toast.getByTestId('toast-description').textContent())?.trim(),
     variant: await toast.getAttribute('data-variant'),
   };
+}
+
+/**
+ * A local OpenAI-compatible fake's answer in the demo engines' words (its `fallback`), with `every`
+ * added to each answer and `polishing` to Polishing's (known by its system prompt): a delay or a
+ * hold that lets a test see a run under way.
+ */
+export function demoEngineAnswer(
+  request: RecordedRequest,
+  extra: { every?: Partial<FakeStreamBehaviour<never>>; polishing?: Partial<FakeStreamBehaviour<never>> } = {},
+): FakeStreamBehaviour<never> {
+  const messages = (request.body as { messages: ChatMessage[] }).messages;
+  const polishing = messages.some((m) => m.role === 'system' && typeof m.content === 'string' && m.content.includes('Polishing engine'));
+  return { ...extra.every, ...(polishing ? extra.polishing : {}), kind: 'stream', deltas: [demoReply(messages)] };
 }
 
 /** Registers an account straight through the API (a fresh context's cookies are untouched). */

@@ -2,23 +2,30 @@
  * A run outlives its connection: after a reload, a dropped connection or a server restart the page
  * finds the same run again (GET /api/wolfpack/runs/{id}, then .../events with Last-Event-ID) and
  * still sees it complete; after a restart the server continues the run by itself, with no click. This file runs its own
- * server with slow demo engines, behind a TCP proxy that can cut connections.
+ * server behind a TCP proxy that can cut connections, with an engine on a local OpenAI-compatible
+ * fake (answering like the demo engines) whose answers are slow, and which the first test holds
+ * at Polishing: a reload on a busy machine still lands mid-run, by construction, not by timing.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
-import { delay, feedMessages, saveShot, signUpViaApi } from './helpers';
+import { delay, demoEngineAnswer, feedMessages, saveShot, signUpViaApi } from './helpers';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 const IDEA = 'A recipe box with shopping lists and a meal planner';
 /**
- * Each demo engine call takes this long, so a run lasts several seconds: long enough that a reload
- * (with a full-page screenshot before it) still lands mid-run on a busy two-core machine.
+ * Each engine answer waits this long, so a run lasts several seconds: a dropped connection or a
+ * restart lands mid-run.
  */
-const SERVER_ENV = { WOLFPACK_DEMO_DELAY_MS: '1500' };
+const ANSWER_DELAY_MS = 1500;
+
+/** Polishing's answers wait for this as well, when a test holds them (see `holdPolishing`). */
+let polishingHeld: Promise<void> | undefined;
+let releasePolishing = () => {};
 
 /** Requests to the reattach endpoint, with their Last-Event-ID header. */
 function captureReattach(page: Page): Array<{ url: string; lastEventId: string | undefined }> {
@@ -38,15 +45,26 @@ describe('Home: reattaching to a run', () => {
   let dataDir: string;
   let server: TestServer;
   let proxy: TcpProxy;
+  let engine: OpenAIFakeServer;
+  let serverEnv: Record<string, string>;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-e2e-reattach-'));
-    server = await startTestServer({ env: SERVER_ENV, dataDir });
+    engine = await startFakeOpenAIServer({
+      fallback: (request) => demoEngineAnswer(request, { every: { headersDelayMs: ANSWER_DELAY_MS }, polishing: polishingHeld ? { headersAfter: polishingHeld } : {} }),
+    });
+    // Free, so that three runs never meet the new account's balance.
+    serverEnv = {
+      WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]),
+    };
+    server = await startTestServer({ env: serverEnv, dataDir });
     proxy = await startTcpProxy(server.url);
   });
   afterAll(async () => {
+    releasePolishing();
     await proxy?.close();
     await server?.close();
+    await engine?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -63,7 +81,19 @@ describe('Home: reattaching to a run', () => {
     return page;
   }
 
+  /** Polishing's answers wait until the returned function is called (afterAll calls it too). */
+  function holdPolishing(): () => void {
+    let release!: () => void;
+    polishingHeld = new Promise<void>((resolve) => (release = resolve));
+    releasePolishing = () => {
+      release();
+      polishingHeld = undefined;
+    };
+    return releasePolishing;
+  }
+
   it('reattaches after a reload mid-run and sees the run complete', async () => {
+    const release = holdPolishing();
     const page = await startRun();
     expect(await page.getByTestId('start-button').textContent()).toBe('Pack in action...');
     await saveShot(page, 'home-running', { fullPage: true });
@@ -74,6 +104,8 @@ describe('Home: reattaching to a run', () => {
     await page.reload();
     await page.getByTestId('pipeline-progress').waitFor();
     expect(await completedStages(page)).toBeLessThan(5);
+    expect(await page.getByTestId('success-banner').count()).toBe(0);
+    release();
     await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
     expect(reattach[0]?.url).toContain(`/api/wolfpack/runs/${runId}/events`);
     // A fresh page has seen nothing yet: the whole run is replayed, then followed live.
@@ -108,7 +140,7 @@ describe('Home: reattaching to a run', () => {
 
     proxy.pause();
     await server.close();
-    server = await startTestServer({ env: SERVER_ENV, dataDir });
+    server = await startTestServer({ env: serverEnv, dataDir });
     proxy.retarget(server.url);
     proxy.resume();
 

@@ -5,13 +5,11 @@
  * the server's sentence with "Add credits", keeps the run across a reload, and resumes it after a
  * top-up. Before a run it shows what the run would probably cost, and during it what it cost so far.
  */
-import type { ChatMessage } from '@wolfpack/core';
-import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustBalance } from './billing-helpers';
 import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
-import { saveShot, signUpViaApi, skipEnhanceTip } from './helpers';
+import { demoEngineAnswer, saveShot, signUpViaApi, skipEnhanceTip } from './helpers';
 
 /** Cents per 1,000 tokens: a whole run (about 5,000 tokens) costs more than $15. */
 const PRICE = 220;
@@ -28,11 +26,7 @@ describe('Home: a run that runs out of credits', () => {
 
   beforeAll(async () => {
     engine = await startFakeOpenAIServer({
-      fallback: (request) => {
-        const messages = (request.body as { messages: ChatMessage[] }).messages;
-        const polishing = messages.some((m) => m.role === 'system' && typeof m.content === 'string' && m.content.includes('Polishing engine'));
-        return { kind: 'stream', deltas: [demoReply(messages)], headersDelayMs: polishing ? polishingDelayMs : 0 };
-      },
+      fallback: (request) => demoEngineAnswer(request, { polishing: { headersDelayMs: polishingDelayMs } }),
     });
     server = await startTestServer({
       env: {

@@ -75,6 +75,20 @@ describe('openai engine: streaming', () => {
     expect(result.usageEstimated).toBe(true);
   });
 
+  it('waits for an answer the fake holds (headersAfter) until the test lets it go', async () => {
+    let release!: () => void;
+    fake.enqueue(openaiReplies.stream(['held'], { headersAfter: new Promise<void>((resolve) => (release = resolve)) }));
+    let settled = false;
+    const pending = engine({ firstChunkTimeoutMs: 10_000 })
+      .complete({ messages: ask })
+      .finally(() => (settled = true));
+    await expect.poll(() => fake.requests.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(settled).toBe(false);
+    release();
+    expect((await pending).text).toBe('held');
+  });
+
   it("maps finish_reason 'length' to a truncated result", async () => {
     fake.enqueue(openaiReplies.stream(['partial'], { finishReason: 'length' }));
     expect((await engine().complete({ messages: ask })).finishReason).toBe('length');

@@ -42,6 +42,8 @@ export interface FakeStreamBehaviour<TErrorBody = unknown> {
   deltas: string[];
   /** Wait before sending the status line and headers. */
   headersDelayMs?: number;
+  /** Also wait for this before the status line: a test holds the answer until it lets it go. */
+  headersAfter?: PromiseLike<unknown>;
   /** Wait before each delta. */
   delayMs?: number;
   /** Provider's finish/stop reason; defaults to the provider's normal one ('stop' / 'end_turn'). */
@@ -226,6 +228,7 @@ export async function startFakeHttpServer<TErrorBody>(
     if (behaviour.kind === 'destroy') return void res.socket?.destroy();
     if (behaviour.kind !== 'stream') return answerError(res, behaviour);
     await wait(behaviour.headersDelayMs ?? 0);
+    await behaviour.headersAfter;
     if (!res.destroyed) await stream(res, behaviour, request);
   }
 
