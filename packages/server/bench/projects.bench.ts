@@ -10,7 +10,7 @@
 // first. Targets: p99 < 20 ms at 10 clients, < 50 ms at 50, no error.
 //
 // BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_WARMUP_REQUESTS (5000 per path, at each number of clients), BENCH_CLIENTS ("10,50"),
-// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_CPU_PROF, BENCH_DATABASE_URL
+// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_UNKEPT (1: also one worker keeping no pages), BENCH_BEFORE (a built worktree), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -66,12 +66,18 @@ const HEALTH = '/api/health';
 
 try {
   // Every server shares the data directory, so its secrets (the cookie keys): one sign-in serves all.
+  // BENCH_CPU_PROF=DIR: V8 CPU profiles of every server process, written there when it stops
+  // (where the event loop's time goes under load; open them in Chrome DevTools).
+  // BENCH_NODE_ARGS: more of Node's flags for the servers (say, a V8 heap setting to try).
+  const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   for (const workers of WORKERS) {
-    // BENCH_CPU_PROF=DIR: V8 CPU profiles of every server process, written there when it stops
-    // (where the event loop's time goes under load; open them in Chrome DevTools).
-    // BENCH_NODE_ARGS: more of Node's flags for the servers (say, a V8 heap setting to try).
-    const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
     servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, nodeArgs));
+  }
+  // The list's pages are kept between requests (WOLFPACK_LIST_CACHE_MB), and every request here
+  // after the first asks for a page already kept: the same build with nothing kept shows what a
+  // page costs the first time after a change (BENCH_UNKEPT=0 leaves it out).
+  if (process.env.BENCH_UNKEPT !== '0') {
+    servers.push(await serveBuilt('this build, 1 worker, pages not kept', THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: '1', WOLFPACK_LIST_CACHE_MB: '0' }, nodeArgs));
   }
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;

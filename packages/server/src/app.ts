@@ -59,6 +59,7 @@ import { admittedRuns, RunAdmission } from './services/run-admission.js';
 import { SecretBox } from './services/secret-box.js';
 import { SubscriptionCloser } from './services/subscription-closer.js';
 import { MemoryRelief } from './services/memory-relief.js';
+import { ReplyCache } from './services/reply-cache.js';
 import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
 import { ProjectService } from './services/project-service.js';
@@ -220,7 +221,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     }
   });
   const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, relief: new MemoryRelief(log, limits.memoryReliefMs), log }),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, relief: new MemoryRelief(log, limits.memoryReliefMs), listPages: new ReplyCache(limits.listCacheBytes), log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
     ...previewRoutes(previews, config.publicOrigin),

@@ -29,6 +29,13 @@ describe('loadLimits', () => {
     for (const value of ['-1', 'soon']) expect(() => loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: value })).toThrow(/WOLFPACK_MEMORY_RELIEF_SECONDS/);
   });
 
+  it('keeps 16 MB of project list pages per process unless the operator sets another size or 0 (none)', () => {
+    expect(loadLimits({}).listCacheBytes).toBe(16 * 1024 * 1024);
+    expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0.5' }).listCacheBytes).toBe(512 * 1024);
+    expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0' }).listCacheBytes).toBe(0);
+    for (const value of ['-1', 'lots']) expect(() => loadLimits({ WOLFPACK_LIST_CACHE_MB: value })).toThrow(/WOLFPACK_LIST_CACHE_MB/);
+  });
+
   it('refuses preview settings that would silently mean something else, naming the variable', () => {
     for (const [name, value] of [
       ['WOLFPACK_PREVIEW_IDLE_MINUTES', '0'],

@@ -37,6 +37,11 @@ const limitsSchema = z.object({
    * over 32 MB above its start after V8's), after one forced then (0: never).
    */
   WOLFPACK_MEMORY_RELIEF_SECONDS: z.coerce.number('WOLFPACK_MEMORY_RELIEF_SECONDS must be a number of seconds').min(0, 'WOLFPACK_MEMORY_RELIEF_SECONDS must be 0 or more').default(5),
+  /**
+   * Megabytes of project list pages each server process keeps as bytes, under each user's list
+   * version, so a page asked again before the user's projects change costs no query (0: none).
+   */
+  WOLFPACK_LIST_CACHE_MB: z.coerce.number('WOLFPACK_LIST_CACHE_MB must be a number of megabytes').min(0, 'WOLFPACK_LIST_CACHE_MB must be 0 or more').default(16),
 });
 
 export interface AbuseLimits {
@@ -51,6 +56,8 @@ export interface AbuseLimits {
   previewBuilds: number;
   /** Undefined: memory is not given back after exports. */
   memoryReliefMs: number | undefined;
+  /** Bytes of project list pages kept per process (0: none). */
+  listCacheBytes: number;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -72,5 +79,6 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     previewServers: e.WOLFPACK_PREVIEW_SERVERS,
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
     memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,
+    listCacheBytes: Math.round(e.WOLFPACK_LIST_CACHE_MB * 1024 * 1024),
   };
 }

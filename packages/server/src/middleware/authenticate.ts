@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '@wolfpack/core';
 import { signedInAs, type AuthenticatedUser, type AuthService } from '../services/auth-service.js';
-import type { UserRow } from '../services/session-store.js';
+import type { SessionUserRow } from '../services/session-store.js';
 import type { TokenService } from '../services/token-service.js';
 
 /** How often an active session's idle deadline is pushed back (each push is one write). */
@@ -12,7 +12,12 @@ export interface AuthState {
   /** Set when the request authenticated with a personal API token. */
   tokenId?: string;
   /** The row of the user the session belongs to, read with the session (null: that account is gone). */
-  sessionUser?: UserRow | null;
+  sessionUser?: SessionUserRow | null;
+  /**
+   * The signed-in user's project list version, when it was read with the session (migration 0015):
+   * the key of the list's kept pages. Unset for API tokens, whose requests read the list anew.
+   */
+  projectListVersion?: string;
 }
 
 /**
@@ -39,10 +44,12 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
     const userId = session?.userId;
     if (session && typeof userId === 'string') {
       // Read with the session in one statement; looked up on its own only if that did not happen.
-      const user = state.sessionUser !== undefined && (state.sessionUser === null || state.sessionUser.id === userId) ? signedInAs(state.sessionUser) : await auth.findById(userId);
+      const read = state.sessionUser !== undefined && (state.sessionUser === null || state.sessionUser.id === userId) ? state.sessionUser : undefined;
+      const user = read !== undefined ? signedInAs(read) : await auth.findById(userId);
       delete state.sessionUser;
       if (user) {
         state.user = user;
+        if (read) state.projectListVersion = read.projectListVersion;
         const lastSeen = typeof session.lastSeen === 'number' ? session.lastSeen : 0;
         if (Date.now() - lastSeen > TOUCH_INTERVAL_MS) session.lastSeen = Date.now();
       } else {

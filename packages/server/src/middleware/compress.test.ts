@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressReplies } from './compress.js';
+import { KeptReply } from '../services/reply-cache.js';
+import { compressReplies, type KeptReplyState } from './compress.js';
 
 /** The reply as it crossed the wire: no client-side decompression (fetch would undo it). */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -22,6 +23,12 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
 
 const big = { projects: Array.from({ length: 40 }, (_, i) => ({ id: `project-${i}`, idea: `A recipe app number ${i} with a dark mode` })) };
 const small = { ok: true, database: 'postgres' };
+/** A route's kept reply (services/reply-cache.ts), answered by /kept. */
+const keptReply = new KeptReply(Buffer.from(JSON.stringify(big)));
+/** One whose gzip is a marker, answered by /marked: what is kept is what goes. */
+const marker = Buffer.from('kept bytes, not made again');
+const markedReply = new KeptReply(Buffer.from(JSON.stringify(big)));
+markedReply.keep('gzip', marker);
 
 describe('compressReplies', () => {
   let server: http.Server;
@@ -32,6 +39,12 @@ describe('compressReplies', () => {
     app.use(compressReplies());
     app.use((ctx) => {
       if (ctx.path === '/big') ctx.body = big;
+      else if (ctx.path === '/kept' || ctx.path === '/marked') {
+        const reply = ctx.path === '/kept' ? keptReply : markedReply;
+        (ctx.state as KeptReplyState).keptReply = reply;
+        ctx.type = 'application/json';
+        ctx.body = reply.json;
+      }
       else if (ctx.path === '/small') ctx.body = small;
       else if (ctx.path === '/text') ctx.body = 'word '.repeat(1000);
       else if (ctx.path === '/zip') {
@@ -107,6 +120,22 @@ describe('compressReplies', () => {
     const events = await rawGet(`${base}/events`, { 'accept-encoding': 'gzip, br' });
     expect(events.headers['content-encoding']).toBeUndefined();
     expect(events.body.toString()).toBe(`data: ${JSON.stringify(big)}\n\n`);
+  });
+
+  it('keeps the encodings of a kept reply, and answers them again without compressing anew', async () => {
+    const first = await rawGet(`${base}/kept`, { 'accept-encoding': 'gzip' });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(keptReply.encoding('gzip')?.equals(first.body)).toBe(true);
+    expect(JSON.parse(gunzipSync(first.body).toString())).toEqual(big);
+    const brotli = await rawGet(`${base}/kept`, { 'accept-encoding': 'br' });
+    expect(keptReply.encoding('br')?.equals(brotli.body)).toBe(true);
+    const again = await rawGet(`${base}/kept`, { 'accept-encoding': 'gzip' });
+    expect(again.body.equals(first.body)).toBe(true);
+    // What is kept is what goes: a marker kept as the gzip comes back as it is.
+    const marked = await rawGet(`${base}/marked`, { 'accept-encoding': 'gzip' });
+    expect(marked.body.toString()).toBe(marker.toString());
+    expect(Number(marked.headers['content-length'])).toBe(marker.length);
+    expect(marked.headers['content-encoding']).toBe('gzip');
   });
 
   it('compresses a HEAD request not at all and answers it without a body', async () => {

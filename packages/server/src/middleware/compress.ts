@@ -1,7 +1,13 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, type BrotliOptions } from 'node:zlib';
 import type { Context, Next } from 'koa';
+import type { KeptReply } from '../services/reply-cache.js';
 import { KeptGzip } from './kept-gzip.js';
+
+/** What a route sets when its body is a kept reply's JSON: its encodings are reused and kept. */
+export interface KeptReplyState {
+  keptReply?: KeptReply;
+}
 
 const brotliAsync = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);
 
@@ -48,6 +54,16 @@ export function compressReplies(options: CompressOptions = {}) {
   const syncLimit = options.syncLimit ?? 256 * 1024;
   const kept = new KeptGzip(options.gzipLevel ?? 1);
   const brotliQuality = options.brotliQuality ?? 3;
+  const brotli = (bytes: Buffer): Buffer | Promise<Buffer> => {
+    const settings: BrotliOptions = {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    };
+    return bytes.length <= syncLimit ? brotliCompressSync(bytes, settings) : brotliAsync(bytes, settings);
+  };
   return async function compress(ctx: Context, next: Next): Promise<void> {
     await next();
     if (ctx.respond === false || ctx.method === 'HEAD' || ctx.headerSent || !ctx.writable) return;
@@ -62,18 +78,13 @@ export function compressReplies(options: CompressOptions = {}) {
       if (!Buffer.isBuffer(ctx.body)) ctx.body = bytes;
       return;
     }
-    let compressed: Buffer;
-    if (encoding === 'gzip') {
-      compressed = await kept.gzip(bytes);
-    } else {
-      const brotli: BrotliOptions = {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      };
-      compressed = bytes.length <= syncLimit ? brotliCompressSync(bytes, brotli) : await brotliAsync(bytes, brotli);
+    const keptReply = (ctx.state as KeptReplyState).keptReply;
+    const memo = keptReply?.json === bytes ? keptReply : undefined;
+    // A kept reply's encoding, made for an earlier request of the same bytes, goes as it is.
+    let compressed = memo?.encoding(encoding);
+    if (!compressed) {
+      compressed = encoding === 'gzip' ? await kept.gzip(bytes) : await brotli(bytes);
+      memo?.keep(encoding, compressed);
     }
     const type = ctx.response.get('Content-Type');
     ctx.body = compressed;

@@ -4,7 +4,9 @@ import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/zip-export.js';
 import type { MemoryRelief } from '../services/memory-relief.js';
-import { requireUser } from '../middleware/authenticate.js';
+import { requireUser, type AuthState } from '../middleware/authenticate.js';
+import type { KeptReplyState } from '../middleware/compress.js';
+import type { ReplyCache } from '../services/reply-cache.js';
 import type { EngineRegistry } from '../services/engine-registry.js';
 import type { ProofCapabilityService } from '../services/proof-capability.js';
 import type { ProjectService } from '../services/project-service.js';
@@ -19,11 +21,13 @@ export interface ProjectRoutesDeps {
   proof: ProofCapabilityService;
   /** Gives back the memory an export leaves fragmented, once it ends. */
   relief: MemoryRelief;
+  /** The project list's pages, kept under each user's list version. */
+  listPages: ReplyCache;
   log: Logger;
 }
 
 /** Projects, run history, statistics and the engine list (with what Proven Code can run here). */
-export function projectRoutes({ projects, stats, engines, verifications, proof, relief, log }: ProjectRoutesDeps): Router {
+export function projectRoutes({ projects, stats, engines, verifications, proof, relief, listPages, log }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/engines', async (ctx) => {
@@ -39,10 +43,24 @@ export function projectRoutes({ projects, stats, engines, verifications, proof, 
     ctx.body = { conversations: await stats.conversations(requireUser(ctx).id) } satisfies ConversationsReply;
   });
 
-  /** A page of the user's projects: `{projects, nextCursor}` (see core's projectsQuery). */
+  /**
+   * A page of the user's projects: `{projects, nextCursor}` (see core's projectsQuery). Kept as
+   * bytes under the list's version read with the session (migration 0015): until a write to the
+   * user's projects or folders moves it, the same page is answered without a query.
+   */
   router.get('/projects', async (ctx) => {
     const user = requireUser(ctx);
-    ctx.body = (await projects.page(user.id, parseWith(projectsQuery, ctx.query))) satisfies ProjectsPageReply;
+    const query = parseWith(projectsQuery, ctx.query);
+    const version = (ctx.state as AuthState).projectListVersion;
+    if (version === undefined || !listPages.enabled) {
+      ctx.body = (await projects.page(user.id, query)) satisfies ProjectsPageReply;
+      return;
+    }
+    const key = `${user.id} ${version} ${JSON.stringify(query)}`;
+    const kept = listPages.get(key) ?? listPages.set(key, Buffer.from(JSON.stringify((await projects.page(user.id, query)) satisfies ProjectsPageReply)));
+    (ctx.state as KeptReplyState).keptReply = kept;
+    ctx.type = 'application/json';
+    ctx.body = kept.json;
   });
 
   router.get('/projects/:id', async (ctx) => {

@@ -13,6 +13,11 @@ export interface SessionStoreOptions {
 type SessionData = Record<string, unknown> & { createdAt?: number; userId?: string };
 /** A user's row as authentication reads it. */
 export type UserRow = { id: string; username: string; plan: string; status: string };
+/**
+ * The user's row as the session's statement reads it, with the version of their project list
+ * (migration 0015; '0' before their first project or folder), which keys the list's kept pages.
+ */
+export type SessionUserRow = UserRow & { projectListVersion: string };
 
 /**
  * koa-session's external store, backed by the database so several server processes share
@@ -29,12 +34,21 @@ export class DatabaseSessionStore {
    * account is gone): every signed-in request needs both, and one round trip instead of two is
    * taken off each of them.
    */
-  async getWithUser(key: string): Promise<{ session?: SessionData; user?: UserRow | null }> {
+  async getWithUser(key: string): Promise<{ session?: SessionData; user?: SessionUserRow | null }> {
     const keyHash = hashKey(key);
     // A plain statement, not an entity; prepared on PostgreSQL.
-    const [row] = await hotRead<{ data: Record<string, unknown> | string; created_at: Date | string; expires_at: Date | string; id: string | null; username: string; plan: string; status: string }>(
+    const [row] = await hotRead<{
+      data: Record<string, unknown> | string;
+      created_at: Date | string;
+      expires_at: Date | string;
+      id: string | null;
+      username: string;
+      plan: string;
+      status: string;
+      list_version: string | number | null;
+    }>(
       this.orm,
-      'select s.data, s.created_at, s.expires_at, u.id, u.username, u.plan, u.status from sessions s left join users u on u.id = s.user_id where s.key_hash = ?',
+      'select s.data, s.created_at, s.expires_at, u.id, u.username, u.plan, u.status, v.version as list_version from sessions s left join users u on u.id = s.user_id left join project_list_versions v on v.user_id = u.id where s.key_hash = ?',
       [keyHash],
     );
     if (!row) return {};
@@ -46,7 +60,7 @@ export class DatabaseSessionStore {
     }
     // json comes back parsed or as text, by driver.
     const data = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data;
-    const user = row.id ? { id: row.id, username: row.username, plan: row.plan, status: row.status } : null;
+    const user = row.id ? { id: row.id, username: row.username, plan: row.plan, status: row.status, projectListVersion: String(row.list_version ?? 0) } : null;
     return { session: { ...data, createdAt }, user };
   }
 
