@@ -17,8 +17,9 @@ export default defineConfig({
     // Nothing in these tests changes process-wide state (no mocks, no env writes).
     isolate: false,
     // A guard against hangs, not a measure: each test drives a real binary and server, and on a
-    // machine busy with other suites a whole CLI session took past 30 s.
-    testTimeout: 90_000,
-    hookTimeout: 60_000,
+    // machine busy with other suites a whole CLI session took past 30 s, and the folders test's
+    // twenty commands past 90 s (a slower 2-core machine at load 8, 27 November 2026).
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
   },
 });

@@ -5,5 +5,7 @@ export default defineConfig({
   ...workspaceSource,
   // Vitest's default is one worker fewer than the cores (one on a 2-core machine); the sandbox and
   // engine tests wait on processes and sockets, so two overlap well.
-  test: { include: ['src/**/*.test.ts'], maxWorkers: 2 },
+  // The timeouts guard against hangs, not a measure: tests that run the TypeScript checker took
+  // 6–9 s on a slower 2-core machine busy with another suite (Vitest's default is 5 s).
+  test: { include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 60_000, hookTimeout: 60_000 },
 });
