@@ -13,7 +13,9 @@ export default defineConfig({
     // once per file, and the file's reusable databases (testing/reusable-databases.ts) serve the
     // next file too. Nothing in these tests changes process-wide state (no mocks, no env writes).
     isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang guards, not measures: a slower 2-core machine running two suites took 32 s for the
+    // sign-up at OWASP's scrypt cost (27 November 2026).
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
   },
 });
