@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
+import { cpuMsBetween, cpuMsOf, processTree } from './serve-process.js';
 import { signUp } from './bench-user.js';
 
 const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
@@ -116,7 +117,9 @@ async function parent(): Promise<void> {
   const conditions = FROM_SOURCES ? ['--conditions=@wolfpack/source'] : [];
   // BENCH_CPU_PROF=DIR: a V8 CPU profile of the server process, written there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const server = spawn(process.execPath, ['--expose-gc', ...profile, ...conditions, '--import', tsx, fileURLToPath(import.meta.url)], {
+  // BENCH_NODE_ARGS: more of Node's flags for the server (say, --trace-gc or a V8 heap setting to try).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, ['--expose-gc', ...profile, ...nodeArgs, ...conditions, '--import', tsx, fileURLToPath(import.meta.url)], {
     env: { ...process.env, WOLFPACK_SSE_BENCH_CHILD: '1', WOLFPACK_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -169,9 +172,24 @@ async function parent(): Promise<void> {
 
     // Open the streams, OPENING_AT_ONCE at a time; one is open when its first event arrives.
     const openMs: number[] = [];
+    /** Each stream's open to first event by the order it was opened in: a stall shows as a slow hundred. */
+    const openMsByIndex: number[] = [];
     let ended = 0;
     /** Events received by all the streams so far (a chunk may hold several). */
     let received = 0;
+    // Where the machine's CPU goes while they open: the server, what it runs (a run's sandboxed
+    // checks, a browser), PostgreSQL, and this bench's own client side.
+    const serverPid = server.pid!;
+    const cpuNow = () => {
+      const tree = new Set(processTree(serverPid));
+      return {
+        server: cpuMsOf((pid) => pid === serverPid),
+        spawned: cpuMsOf((pid) => pid !== serverPid && tree.has(pid)),
+        postgres: cpuMsOf((_pid, command) => command === 'postgres'),
+        client: process.cpuUsage(),
+      };
+    };
+    const cpuBefore = cpuNow();
     const openStarted = performance.now();
     let next = 0;
     const opener = async () => {
@@ -187,6 +205,7 @@ async function parent(): Promise<void> {
               if (first && chunk.includes('data:')) {
                 first = false;
                 openMs.push(performance.now() - t0);
+                openMsByIndex[i] = performance.now() - t0;
                 resolve();
               }
             });
@@ -200,6 +219,16 @@ async function parent(): Promise<void> {
     };
     await Promise.all(Array.from({ length: OPENING_AT_ONCE }, opener));
     const openAllMs = performance.now() - openStarted;
+    const cpuAfter = cpuNow();
+    const openCpu = {
+      server: cpuMsBetween(cpuBefore.server, cpuAfter.server),
+      spawned: cpuMsBetween(cpuBefore.spawned, cpuAfter.spawned),
+      postgres: cpuMsBetween(cpuBefore.postgres, cpuAfter.postgres),
+      client: (() => {
+        const { user, system } = process.cpuUsage(cpuBefore.client);
+        return (user + system) / 1000;
+      })(),
+    };
     const opened = await memory();
     const holdStarted = performance.now();
     const receivedBefore = received;
@@ -243,6 +272,16 @@ async function parent(): Promise<void> {
     console.log(`| heap per stream | ${kb((holding.heapUsed - withRuns.heapUsed) / STREAMS)} KB |`);
     console.log(`| time to open all ${STREAMS} (${OPENING_AT_ONCE} opening at a time) | ${openAllMs.toFixed(0)} ms |`);
     console.log(`| one stream's open, to its first event: p50 / p99 | ${pct(50).toFixed(1)} / ${pct(99).toFixed(1)} ms |`);
+    const byHundred = Array.from({ length: Math.ceil(STREAMS / 100) }, (_, h) => {
+      const part = openMsByIndex.slice(h * 100, h * 100 + 100).sort((a, b) => a - b);
+      return part[Math.floor(part.length / 2)]!.toFixed(0);
+    });
+    console.log(`| the same p50, each hundred in the order opened | ${byHundred.join(' · ')} ms |`);
+    const cores = (ms: number) => `${ms.toFixed(0)} ms (${((ms / openAllMs) * 100).toFixed(0)} %)`;
+    console.log(
+      `| CPU while they open (% of one core): server / what it spawned / PostgreSQL / this client | ${cores(openCpu.server)} / ${cores(openCpu.spawned)} / ${cores(openCpu.postgres)} / ${cores(openCpu.client)} |`,
+    );
+    console.log(`| server CPU a stream opened | ${((openCpu.server / STREAMS) * 1000).toFixed(0)} µs |`);
     console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together |`);
     console.log(`| server CPU while holding them (${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
     console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);

@@ -144,6 +144,24 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     expect((await intruder.get('/api/projects/not-a-uuid')).status).toBe(404);
   });
 
+  it('keeps a running run to its owner too: another user gets 404 while it runs here, the owner its events', async () => {
+    // A run this process runs answers "is it yours?" from memory (no query): the same answers.
+    const server = await start({ WOLFPACK_DEMO_DELAY_MS: '400' });
+    const owner = await signedIn(server, 'owner');
+    const first = await readEvents(`${server.url}/api/wolfpack/stream`, { ...streamInit(owner, { idea: 'Private idea' }), stopAfter: (_, all) => all.length === 2 });
+    const runId = first.events[0]!.event.type === 'run' ? first.events[0]!.event.runId : '';
+    expect(runInfoReply.parse((await owner.get(`/api/wolfpack/runs/${runId}`)).json).run.status).toBe('running');
+    const intruder = await signedIn(server, 'intruder');
+    const refused = await intruder.get(`/api/wolfpack/runs/${runId}/events`);
+    expect(refused.status).toBe(404);
+    expect(refused.json.error).toBe('Run not found');
+    const followed = await readEvents(`${server.url}/api/wolfpack/runs/${runId}/events`, { headers: { cookie: owner.cookieHeader() } });
+    expect(followed.status).toBe(200);
+    expect(followed.events.map((e) => e.id)).toEqual(followed.events.map((_, i) => i + 1));
+    expect(followed.events.slice(0, 2).map((e) => e.event)).toEqual(first.events.map((e) => e.event));
+    expect(types(followed.events).at(-1)).toBe('complete');
+  });
+
   it('continues a project and keeps the earlier version', async () => {
     const server = await start();
     const client = await signedIn(server);

@@ -90,8 +90,11 @@ export class RunService {
   private readonly onProjectSaved: RunServiceOptions['onProjectSaved'];
   private readonly verifications: VerificationService | undefined;
   private readonly proofEnv: NodeJS.ProcessEnv;
-  /** Runs this process runs; `stored` once the run's row exists (a lease can be renewed). */
-  private readonly local = new Map<string, { controller: AbortController; done: Promise<void>; stored: boolean }>();
+  /**
+   * Runs this process runs; `stored` once the run's row exists (a lease can be renewed); `owner`
+   * when known without a query (a run started or resumed here; not one taken over).
+   */
+  private readonly local = new Map<string, { controller: AbortController; done: Promise<void>; stored: boolean; owner?: string }>();
   private ticker: NodeJS.Timeout | undefined;
   /** The lease renewal and takeover under way, if any: shutdown waits for it (see stop). */
   private ticking: Promise<void> | undefined;
@@ -166,7 +169,7 @@ export class RunService {
         continue;
       }
       this.log.info(`run ${run.id}: its server stopped; continuing it here`);
-      this.launch(run.id, (await this.lastSeq(run.id)) + 1, 'takeover', run.attempt);
+      this.launch(run.id, undefined, (await this.lastSeq(run.id)) + 1, 'takeover', run.attempt);
     }
     return claimed.length;
   }
@@ -194,7 +197,7 @@ export class RunService {
     // The run starts before its row is stored: the insert waits (briefly) until the first engine
     // request is on the wire, and nothing of the run is stored, renewed or sent before it is in.
     // The caller hears of the run once it is stored; a failed insert stops the run and is thrown.
-    await this.launch(row.id, 1, 'start', 0, row, (activity) => activity.quiet(EVENT_WAIT_MS).then(() => this.orm.em.fork().insert(Conversation, row)));
+    await this.launch(row.id, row.userId, 1, 'start', 0, row, (activity) => activity.quiet(EVENT_WAIT_MS).then(() => this.orm.em.fork().insert(Conversation, row)));
     return row.id;
   }
 
@@ -219,7 +222,7 @@ export class RunService {
       await em.insert(Conversation, created);
       return created;
     });
-    this.launch(row.id, 1, 'start', 0, row);
+    this.launch(row.id, row.userId, 1, 'start', 0, row);
     return row.id;
   }
 
@@ -272,17 +275,26 @@ export class RunService {
         run.status === 'running' ? 'This run is still running; reattach to follow it.' : `This run has ${run.status} and cannot be resumed.`,
       );
     }
-    this.launch(runId, (await this.lastSeq(runId)) + 1, 'resume', Number(claimed[0]!.attempt));
+    this.launch(runId, user.id, (await this.lastSeq(runId)) + 1, 'resume', Number(claimed[0]!.attempt));
   }
 
   /**
-   * `row`: the run as just created (a fresh start need not read it back); `store`: stores that row
-   * while the run starts. Resolves once the row is stored (at once when there is none to store).
+   * `owner`: the user whose run it is, when known for certain (streams opened on the run then
+   * check it without a query); `row`: the run as just created (a fresh start need not read it
+   * back); `store`: stores that row while the run starts. Resolves once the row is stored (at once when there is none to store).
    */
-  private launch(runId: string, nextSeq: number, mode: LaunchMode, attempt: number, row?: RunRow, store?: (activity: EngineActivity) => Promise<unknown>): Promise<void> {
+  private launch(
+    runId: string,
+    owner: string | undefined,
+    nextSeq: number,
+    mode: LaunchMode,
+    attempt: number,
+    row?: RunRow,
+    store?: (activity: EngineActivity) => Promise<unknown>,
+  ): Promise<void> {
     const controller = new AbortController();
     const activity = new EngineActivity();
-    const local = { controller, done: Promise.resolve(), stored: !store };
+    const local = { controller, done: Promise.resolve(), stored: !store, ...(owner === undefined ? {} : { owner }) };
     const stored = (store ? store(activity) : Promise.resolve()).then(
       () => void (local.stored = true),
       (error: unknown) => {
@@ -572,7 +584,10 @@ export class RunService {
 
   /** "Run not found" unless the run is the user's (one plain select). */
   assertOwned(user: Owner, runId: string): Promise<void> {
-    return this.reader.assertOwned(user, runId);
+    // A crowd opening streams on a run of this process is answered from memory: no query each.
+    const owner = this.local.get(runId)?.owner;
+    if (owner === undefined) return this.reader.assertOwned(user, runId);
+    return owner === user.id ? Promise.resolve() : Promise.reject(new AppError('NOT_FOUND', 'Run not found'));
   }
 
   /**

@@ -93,6 +93,21 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
   });
   ctx.req.socket.setNoDelay(true);
   ctx.req.socket.setTimeout(0);
+  // Events written in the same tick (a replay from memory, a burst of live ones) leave in one
+  // write, not one system call and one TCP segment each (the socket has no Nagle delay); the
+  // headers and the `retry:` hint go with the replay that follows them.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  const cork = () => {
+    if (corked) return;
+    corked = true;
+    res.cork();
+    process.nextTick(uncork);
+  };
+  cork();
   res.write(`retry: ${RETRY_MS}\n\n`);
   let isClosed = false;
   let resolveClosed!: () => void;
@@ -111,21 +126,10 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
   };
   res.on('close', finish);
   res.on('error', finish);
-  // Events written in the same tick (a replay from memory, a burst of live ones) leave in one
-  // write, not one system call and one TCP segment each (the socket has no Nagle delay).
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
   const stream: SseStream = {
     send(id, data) {
       if (isClosed) return false;
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
+      cork();
       return res.write(encodeOnce(id, data));
     },
     closed,
