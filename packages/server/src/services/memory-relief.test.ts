@@ -12,7 +12,7 @@ function recording() {
   const calls: string[] = [];
   let listener: (() => void) | undefined;
   const loop = { busy: 0 };
-  const memory = { resident: 0 };
+  const memory = { resident: 0, keptByRegular: false };
   const hooks: ReliefHooks = {
     busySince: () => () => loop.busy,
     residentBytes: () => memory.resident,
@@ -20,9 +20,11 @@ function recording() {
       listener = l;
       return () => (listener = undefined);
     },
-    collect: () => {
-      calls.push('collect');
-      return Promise.resolve(12);
+    // A regular collection gives the memory back, unless a test keeps it (`memory.keptByRegular`).
+    collect: (flavor) => {
+      calls.push(flavor === 'regular' ? 'collect' : 'collect last-resort');
+      if (flavor === 'last-resort' || !memory.keptByRegular) memory.resident = 0;
+      return Promise.resolve(flavor === 'regular' ? 12 : 140);
     },
     trim: () => {
       calls.push('trim');
@@ -131,6 +133,27 @@ describe('MemoryRelief', () => {
     await relief.settled();
     expect(calls).toEqual(['trim', 'collect', 'trim']);
     expect(infos).toEqual(['memory given back after large work: malloc trimmed after a forced full collection (12 ms)']);
+  });
+
+  it('follows the forced collection with the last resort only when the process is still over 32 MB above its start', async () => {
+    const { calls, hooks, memory } = recording();
+    const { infos, log } = logged();
+    const relief = new MemoryRelief(log, 40, hooks);
+    memory.keptByRegular = true;
+    workGrowing(relief, memory, 200, 233);
+    await sleep(100);
+    await relief.settled();
+    expect(calls).toEqual(['collect', 'trim', 'collect last-resort', 'trim']);
+    expect(infos).toEqual([
+      'memory given back after large work: malloc trimmed after a forced full collection (12 ms) and, still over 32 MB above the start, a last-resort one (140 ms)',
+    ]);
+    // Within 32 MB after the regular collection: no last resort.
+    calls.length = 0;
+    memory.keptByRegular = false;
+    workGrowing(relief, memory, 200, 233);
+    await sleep(100);
+    await relief.settled();
+    expect(calls).toEqual(['collect', 'trim']);
   });
 
   it("forces the collection at the first deadline when V8's own collection came late in it, not a whole deadline later", async () => {
@@ -260,7 +283,7 @@ describe.runIf(process.platform === 'linux')("the process's own hooks", () => {
 
   it('give back, with a forced collection and the trim, the memory a burst of allocation grew', async () => {
     // From a process as small as it gets: earlier test files in this worker may have grown it.
-    await processHooks.collect();
+    await processHooks.collect('last-resort');
     await processHooks.trim();
     const start = processHooks.residentBytes();
     let garbage: object[] = [];
@@ -271,7 +294,8 @@ describe.runIf(process.platform === 'linux')("the process's own hooks", () => {
     garbage = [];
     const grown = processHooks.residentBytes();
     expect(grown - start).toBeGreaterThan(32 * MB);
-    await processHooks.collect();
+    // The young generation a burst grew is shrunk by the last resort only.
+    await processHooks.collect('last-resort');
     await processHooks.trim();
     expect(grown - processHooks.residentBytes(), `RSS ${(grown / MB).toFixed(0)} MB → ${(processHooks.residentBytes() / MB).toFixed(0)} MB`).toBeGreaterThan(32 * MB);
     expect(garbage).toHaveLength(0);
@@ -302,7 +326,7 @@ describe.runIf(process.platform === 'linux')("the process's own hooks", () => {
     }
     const held = rss();
     large = undefined;
-    const collectedMs = await processHooks.collect();
+    const collectedMs = await processHooks.collect('regular');
     expect(await processHooks.trim()).toBe(true);
     const relieved = rss();
     expect(collectedMs).toBeGreaterThanOrEqual(0);

@@ -9,8 +9,11 @@ import type { Logger } from '../logger.js';
 export interface ReliefHooks {
   /** Calls `listener` after each of V8's full collections, until the returned function is called. */
   onFullCollection(listener: () => void): () => void;
-  /** Forces a full collection; resolves to how long it paused the process, undefined where it cannot. */
-  collect(): Promise<number | undefined>;
+  /**
+   * Forces a full collection (`last-resort`: repeated until nothing more is freed, the young
+   * generation shrunk); resolves to how long it paused the process, undefined where it cannot.
+   */
+  collect(flavor: CollectionFlavor): Promise<number | undefined>;
   /** Gives the malloc heap's free pages back; false where the C library is not glibc. */
   trim(): Promise<boolean>;
   /** A clock of how busy the event loop is: the returned function gives the share of time busy since. */
@@ -18,6 +21,8 @@ export interface ReliefHooks {
   /** The process's resident memory, in bytes. */
   residentBytes(): number;
 }
+
+export type CollectionFlavor = 'regular' | 'last-resort';
 
 /** Above this share of the deadline busy, the forced collection waits another deadline... */
 const BUSY = 0.5;
@@ -51,14 +56,15 @@ const LEFT_OVER = 32 * 1024 * 1024;
  * followed by glibc's `malloc_trim(0)`, on libuv's thread pool. A process that keeps serving light
  * traffic may make no full collection for a long time (the export grew the old generation's
  * limit): the bench measured it 106 MB above its start 6 s after the export. So when V8 has made
- * none within `deadlineMs`, a collection is forced (it pauses the process, 128-200 ms measured on
- * this server), unless the event loop was busy more than half that time: then V8's own
+ * none within `deadlineMs`, a collection is forced (it pauses the process: 63-89 ms measured on
+ * a slow 2-core machine; see relieveByForce), unless the event loop was busy more than half that time: then V8's own
  * collection is likely near, and the wait starts again, twice at most.
  *
  * V8's own collection, though, keeps what a memory-reducing one gives back: the young
  * generation the export grew (64 MB) and the pages it freed, pooled for reuse. The bench measured
  * 74 MB left after it and the trim on PGlite, 160 MB with a small young generation, against 4-14
- * MB after a forced collection (27 November 2026, twelfth session). So when the process is still
+ * MB after a forced last-resort collection (27 November 2026, twelfth session), 11-32 MB after a
+ * forced regular one (see forcedCollection). So when the process is still
  * more than 32 MB above where it stood when the work began, after V8's own collection and the
  * trim, the forced collection follows at the deadline, put off by a busy event loop as above
  * (twice at most: the bench, polling health under a profiler, kept the loop that busy, and 110 MB
@@ -156,16 +162,28 @@ export class MemoryRelief {
     this.unsubscribe = undefined;
   }
 
-  /** A forced collection, then the trim. */
+  /**
+   * A forced collection, then the trim; when the process is still more than 32 MB above where it
+   * stood before the work, V8's last resort and the trim again. One regular collection paused the
+   * process 63-89 ms on a slow 2-core machine and left an export's process 11-32 MB above its
+   * start (`pnpm bench export`, both databases), where the last resort (collections repeated
+   * until nothing more is freed, and the young generation shrunk) paused it 150-350 ms and left
+   * 3-6 MB: the long pause only where the short one did not do.
+   */
   private relieveByForce(): void {
     this.disarm();
     const previous = this.running;
     this.owed = false;
     this.running = (async () => {
       await previous;
-      const collectedMs = await this.hooks.collect();
-      const trimmed = await this.hooks.trim();
-      const after = collectedMs === undefined ? 'no collection (gc not available)' : `a forced full collection (${collectedMs.toFixed(0)} ms)`;
+      const collectedMs = await this.hooks.collect('regular');
+      let trimmed = await this.hooks.trim();
+      let after = collectedMs === undefined ? 'no collection (gc not available)' : `a forced full collection (${collectedMs.toFixed(0)} ms)`;
+      if (collectedMs !== undefined && this.hooks.residentBytes() - this.before > LEFT_OVER) {
+        const lastResortMs = (await this.hooks.collect('last-resort')) ?? 0;
+        trimmed = await this.hooks.trim();
+        after += ` and, still over 32 MB above the start, a last-resort one (${lastResortMs.toFixed(0)} ms)`;
+      }
       this.log.info(`memory given back after large work: ${trimmed ? 'malloc trimmed' : 'malloc not trimmed (not glibc)'} after ${after}`);
     })().catch((error: unknown) => this.log.warn('giving memory back failed', error));
   }
@@ -190,19 +208,25 @@ export const processHooks: ReliefHooks = {
 };
 
 /**
- * A full, memory-reducing collection (V8's "last resort": it also shrinks the young generation
- * the export grew, and frees the malloc'd bytes that dead objects held); resolves to how long it
- * took, undefined where V8's gc function cannot be had.
+ * A full collection, which frees the malloc'd bytes that dead objects held; resolves to how long
+ * it paused the process, undefined where V8's gc function cannot be had.
  */
-async function forcedCollection(): Promise<number | undefined> {
+async function forcedCollection(flavor: CollectionFlavor): Promise<number | undefined> {
   const collect = fullCollection();
   if (!collect) return undefined;
   const started = performance.now();
-  await collect({ type: 'major', execution: 'async', flavor: 'last-resort' });
-  return performance.now() - started;
+  await collect({ type: 'major', execution: 'async', flavor });
+  const ms = performance.now() - started;
+  // Dead buffers' memory is freed by V8's sweeper on a thread of its own, after the pause: the
+  // trim that follows would find it still in use.
+  await new Promise((resolve) => setTimeout(resolve, SWEPT_MS));
+  return ms;
 }
 
-type Collect = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }) => Promise<void>;
+/** Long enough for the sweeper to have freed dead buffers after a collection. */
+const SWEPT_MS = 100;
+
+type Collect = (options: { type: 'major'; execution: 'async'; flavor: CollectionFlavor }) => Promise<void>;
 let collectFunction: Collect | null | undefined;
 
 /**
