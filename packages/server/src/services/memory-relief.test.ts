@@ -156,6 +156,24 @@ describe('MemoryRelief', () => {
     expect(calls).toEqual(['collect', 'trim']);
   });
 
+  it('makes no last resort while new work that began during the forced collection runs', async () => {
+    const { calls, hooks, memory } = recording();
+    const relief = new MemoryRelief(logged().log, 40, hooks);
+    memory.keptByRegular = true;
+    const collect = hooks.collect;
+    let work: PassThrough | undefined;
+    hooks.collect = (flavor) => {
+      // An export starts while the collection runs.
+      work ??= relief.during(new PassThrough());
+      return collect(flavor);
+    };
+    workGrowing(relief, memory, 200, 233);
+    await sleep(100);
+    await relief.settled();
+    expect(calls).toEqual(['collect', 'trim']);
+    work!.destroy();
+  });
+
   it("forces the collection at the first deadline when V8's own collection came late in it, not a whole deadline later", async () => {
     const { calls, hooks, memory, fullCollection } = recording();
     const relief = new MemoryRelief(silentLogger, 300, hooks);

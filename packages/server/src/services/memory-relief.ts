@@ -179,6 +179,7 @@ export class MemoryRelief {
       const collectedMs = await this.hooks.collect('regular');
       let trimmed = await this.hooks.trim();
       let after = collectedMs === undefined ? 'no collection (gc not available)' : `a forced full collection (${collectedMs.toFixed(0)} ms)`;
+      // New work that began meanwhile measures from where it began (see during): no last resort for it.
       if (collectedMs !== undefined && this.hooks.residentBytes() - this.before > LEFT_OVER) {
         const lastResortMs = (await this.hooks.collect('last-resort')) ?? 0;
         trimmed = await this.hooks.trim();
