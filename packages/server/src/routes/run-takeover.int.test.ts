@@ -45,9 +45,9 @@ async function startRun(client: TestClient, url: string, idea: string, modelOrde
 
 const building = (e: { event: PipelineEvent }) => e.event.type === 'stage' && e.event.role === 'Building' && e.event.ok;
 
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -190,6 +190,26 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
     const [row] = await sql.execute<Array<{ status: string; instance_id: string }>>('select status, instance_id from conversations where id = ?', [runId]);
     expect(row).toEqual({ status: 'running', instance_id: 'another-server' });
   }, 60_000);
+
+  it('a lease given back stays given back: a stage that ends after the release leaves the run claimable', async () => {
+    // A shutdown releases its runs' leases after waiting a while for them to stop; on a loaded
+    // machine a stage may still end after that. Renewals are 20 s apart here: none comes between.
+    const server = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300', WOLFPACK_RUN_LEASE_SECONDS: '60' } });
+    cleanup.push(() => server.dispose());
+    const client = await register(server.url, 'released');
+    const runId = await startRun(client, server.url, 'A run whose lease is given back', []);
+    const sql = server.db.orm.em.getConnection() as unknown as Sql;
+    const stagesDone = async () =>
+      (await sql.execute<Array<{ n: number }>>(`select count(*)::int as n from run_events where conversation_id = ? and data->>'type' = 'stage' and (data->>'ok')::boolean`, [runId]))[0]!.n;
+    await until(async () => (await stagesDone()) >= 1, 30_000, 'a first finished stage');
+    // As the shutdown's release does.
+    await sql.execute(`update conversations set heartbeat_at = null where id = ?`, [runId]);
+    const released = await stagesDone();
+    await until(async () => (await stagesDone()) > released, 30_000, 'a stage that ends after the release');
+    const [row] = await sql.execute<Array<{ status: string; heartbeat_at: unknown }>>('select status, heartbeat_at from conversations where id = ?', [runId]);
+    if (row!.status === 'running') expect(row!.heartbeat_at).toBeNull();
+    else expect(row!.status).toBe('completed');
+  }, 90_000);
 });
 
 describe.runIf(testDatabases().includes('postgres'))('two servers on one PostgreSQL behind a round-robin proxy', () => {

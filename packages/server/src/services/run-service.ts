@@ -550,7 +550,9 @@ export class RunService {
     if (changes.projectId) set.push(['project_id = ?::uuid', changes.projectId]);
     if (changes.status) set.push(['status = ?::text', changes.status]);
     if (changes.completedAt) set.push(['completed_at = ?::timestamptz', changes.completedAt]);
-    set.push(['updated_at = ?::timestamptz', now], ['heartbeat_at = ?::timestamptz', now]);
+    // The write renews the lease, but never takes back one this process gave back (heartbeat_at
+    // null, at shutdown): a stage that ends after the release must leave the run claimable.
+    set.push(['updated_at = ?::timestamptz', now], ['heartbeat_at = case when heartbeat_at is null then null else ?::timestamptz end', now]);
     return sqlPart(`update conversations set ${set.map(([column]) => column).join(', ')} where id = ?::uuid and instance_id = ? returning id`, [
       ...set.map(([, value]) => value),
       runId,
