@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
@@ -49,44 +50,14 @@ interface Memory {
   external: number;
   arrayBuffers: number;
 }
-type ToChild = { kind: 'memory'; measure: Measure } | { kind: 'close' };
-type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory };
+/** Messages to and from the server process (bench/sse-server-child.mjs). */
+type ToChild = { kind: 'memory'; measure: Measure } | { kind: 'loop'; watch: boolean } | { kind: 'close' };
+/** The server's event-loop delay while watched (ms): how long a request that came then could wait behind one task. */
+type LoopDelay = { p99: number; max: number };
+type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory } | { kind: 'loop'; delay: LoopDelay };
 type Measure = 'rss' | 'gc';
 
-if (process.env.WOLFPACK_SSE_BENCH_CHILD === '1') await child();
-else await parent();
-
-/** The server process: starts, says where it listens, answers memory questions, closes on request. */
-async function child(): Promise<void> {
-  const { startServer } = (await import(FROM_SOURCES ? '../src/index.js' : BUILT.href)) as typeof import('../src/index.js');
-  const server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    quiet: true,
-    webDir: false,
-    dataDir: process.env.WOLFPACK_DATA_DIR!,
-    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-    // Every run is the bench user's: the per-user limit on running builds would refuse the fourth.
-    env: { WOLFPACK_DEMO_DELAY_MS: String(ENGINE_DELAY_MS), WOLFPACK_CONCURRENT_RUNS_PER_USER: String(RUNS) },
-  });
-  const send = (message: FromChild) => process.send!(message);
-  process.on('message', (message: ToChild) => {
-    if (message.kind === 'memory') {
-      // Twice: the first pass may only queue finalizers. What is left is what the streams hold.
-      // Not for RSS as the system sees it: that is what a server holding streams really uses.
-      if (message.measure === 'gc') {
-        globalThis.gc?.();
-        globalThis.gc?.();
-      }
-      const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-      const { user, system } = process.cpuUsage();
-      send({ kind: 'memory', memory: { cpuMicros: user + system, rss, heapUsed, heapTotal, external, arrayBuffers } });
-    } else {
-      void server.close().finally(() => process.exit(0));
-    }
-  });
-  send({ kind: 'ready', url: server.url });
-}
+await parent();
 
 async function parent(): Promise<void> {
   const started = performance.now();
@@ -119,8 +90,17 @@ async function parent(): Promise<void> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   // BENCH_NODE_ARGS: more of Node's flags for the server (say, --trace-gc or a V8 heap setting to try).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const server = spawn(process.execPath, ['--expose-gc', ...profile, ...nodeArgs, ...conditions, '--import', tsx, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, WOLFPACK_SSE_BENCH_CHILD: '1', WOLFPACK_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+  const loader = FROM_SOURCES ? ['--import', tsx] : [];
+  const childScript = fileURLToPath(new URL('./sse-server-child.mjs', import.meta.url));
+  const server = spawn(process.execPath, ['--expose-gc', ...profile, ...nodeArgs, ...conditions, ...loader, childScript], {
+    env: {
+      ...process.env,
+      WOLFPACK_SSE_BENCH_SERVER: FROM_SOURCES ? new URL('../src/index.ts', import.meta.url).href : BUILT.href,
+      WOLFPACK_SSE_BENCH_ENGINE_MS: String(ENGINE_DELAY_MS),
+      WOLFPACK_SSE_BENCH_RUNS: String(RUNS),
+      WOLFPACK_DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const deadline = setTimeout(() => {
@@ -177,6 +157,8 @@ async function parent(): Promise<void> {
     let ended = 0;
     /** Events received by all the streams so far (a chunk may hold several). */
     let received = 0;
+    /** Chunks that brought events: about one a write of the server's (the sockets have no Nagle delay). */
+    let chunksWithEvents = 0;
     // Where the machine's CPU goes while they open: the server, what it runs (a run's sandboxed
     // checks, a browser), PostgreSQL, and this bench's own client side.
     const serverPid = server.pid!;
@@ -189,7 +171,11 @@ async function parent(): Promise<void> {
         client: process.cpuUsage(),
       };
     };
+    await ask(server, { kind: 'loop', watch: true }, 'loop');
     const cpuBefore = cpuNow();
+    // The client side's own stalls (its collections, its turn on the CPU) stretch what it measures.
+    const clientDelay = monitorEventLoopDelay({ resolution: 5 });
+    clientDelay.enable();
     const openStarted = performance.now();
     let next = 0;
     const opener = async () => {
@@ -201,7 +187,9 @@ async function parent(): Promise<void> {
             if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
             let first = true;
             res.on('data', (chunk: Buffer) => {
+              const before = received;
               for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
+              if (received > before) chunksWithEvents++;
               if (first && chunk.includes('data:')) {
                 first = false;
                 openMs.push(performance.now() - t0);
@@ -219,6 +207,8 @@ async function parent(): Promise<void> {
     };
     await Promise.all(Array.from({ length: OPENING_AT_ONCE }, opener));
     const openAllMs = performance.now() - openStarted;
+    clientDelay.disable();
+    const serverDelay = (await ask(server, { kind: 'loop', watch: false }, 'loop')).delay;
     const cpuAfter = cpuNow();
     const openCpu = {
       server: cpuMsBetween(cpuBefore.server, cpuAfter.server),
@@ -232,8 +222,10 @@ async function parent(): Promise<void> {
     const opened = await memory();
     const holdStarted = performance.now();
     const receivedBefore = received;
+    const chunksBefore = chunksWithEvents;
     await delay(HOLD_MS);
     const eventsPerSecond = ((received - receivedBefore) / (performance.now() - holdStarted)) * 1000;
+    const chunksPerSecond = ((chunksWithEvents - chunksBefore) / (performance.now() - holdStarted)) * 1000;
     const holdingRss = await memory('rss');
     const holding = await memory();
     // CPU between the two readings (the second one's full GC included: an upper bound).
@@ -281,8 +273,11 @@ async function parent(): Promise<void> {
     console.log(
       `| CPU while they open (% of one core): server / what it spawned / PostgreSQL / this client | ${cores(openCpu.server)} / ${cores(openCpu.spawned)} / ${cores(openCpu.postgres)} / ${cores(openCpu.client)} |`,
     );
+    console.log(
+      `| event-loop delay while they open, p99 / max: server / this client | ${serverDelay.p99.toFixed(0)} / ${serverDelay.max.toFixed(0)} ms / ${(clientDelay.percentile(99) / 1e6).toFixed(0)} / ${(clientDelay.max / 1e6).toFixed(0)} ms |`,
+    );
     console.log(`| server CPU a stream opened | ${((openCpu.server / STREAMS) * 1000).toFixed(0)} µs |`);
-    console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together |`);
+    console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together, in ${chunksPerSecond.toFixed(0)} chunks a second (about the server's writes) |`);
     console.log(`| server CPU while holding them (${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
     console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
     console.log(`| bench wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`);

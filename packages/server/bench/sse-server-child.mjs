@@ -1,0 +1,42 @@
+// The server process of `pnpm bench sse` (sse-streams.bench.ts): starts the server, says where it
+// listens, answers questions about its memory and event loop, closes on request. Plain JavaScript,
+// so that the built server runs as shipped: under a TypeScript loader every stack trace an Error
+// gets (the engines' SDK makes some on each call) is mapped through source maps, work the shipped
+// server does not do. WOLFPACK_SSE_BENCH_SERVER names the module (dist, or the sources with tsx).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const { startServer } = await import(process.env.WOLFPACK_SSE_BENCH_SERVER);
+const server = await startServer({
+  port: 0,
+  host: '127.0.0.1',
+  quiet: true,
+  webDir: false,
+  dataDir: process.env.WOLFPACK_DATA_DIR,
+  ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+  // Every run is the bench user's: the per-user limit on running builds would refuse the fourth.
+  env: { WOLFPACK_DEMO_DELAY_MS: process.env.WOLFPACK_SSE_BENCH_ENGINE_MS, WOLFPACK_CONCURRENT_RUNS_PER_USER: process.env.WOLFPACK_SSE_BENCH_RUNS },
+});
+const send = (message) => process.send(message);
+const loop = monitorEventLoopDelay({ resolution: 5 });
+process.on('message', (message) => {
+  if (message.kind === 'loop') {
+    if (message.watch) {
+      loop.reset();
+      loop.enable();
+    } else loop.disable();
+    send({ kind: 'loop', delay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 } });
+  } else if (message.kind === 'memory') {
+    // Twice: the first pass may only queue finalizers. What is left is what the streams hold.
+    // Not for RSS as the system sees it: that is what a server holding streams really uses.
+    if (message.measure === 'gc') {
+      globalThis.gc?.();
+      globalThis.gc?.();
+    }
+    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+    const { user, system } = process.cpuUsage();
+    send({ kind: 'memory', memory: { cpuMicros: user + system, rss, heapUsed, heapTotal, external, arrayBuffers } });
+  } else {
+    void server.close().finally(() => process.exit(0));
+  }
+});
+send({ kind: 'ready', url: server.url });
