@@ -1,8 +1,9 @@
+import { EventEmitter } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workerCount } from './cluster.js';
+import { runClusterWorker, workerCount, type FromWorker, type ToWorker, type WorkerChannel, type WorkerServer } from './cluster.js';
 import { loadConfig } from './config/env.js';
 import { startServing } from './index.js';
 
@@ -33,5 +34,50 @@ describe('how many server processes run', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a server process of the cluster (runClusterWorker)', () => {
+  /** The primary's side of the channel, as an event emitter; `said` is what the worker sent. */
+  function channelToPrimary() {
+    const emitter = new EventEmitter();
+    const said: FromWorker[] = [];
+    const channel: WorkerChannel = Object.assign(emitter, {
+      send: (message: FromWorker) => said.push(message),
+      disconnect: () => {},
+      connected: true,
+    });
+    return { channel, emitter, said };
+  }
+  function stoppableServer() {
+    const calls: string[] = [];
+    const server: WorkerServer = { url: 'http://127.0.0.1:1', port: 1, instanceId: 'i', close: () => (calls.push('close'), Promise.resolve()) };
+    return { server, calls };
+  }
+
+  it('says where it listens, and closes when the primary says so', async () => {
+    const { channel, emitter, said } = channelToPrimary();
+    const { server, calls } = stoppableServer();
+    const running = runClusterWorker(() => Promise.resolve(server), channel);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(said).toEqual([{ wolfpack: 'listening', url: server.url, port: 1, instanceId: 'i' }]);
+    expect(calls).toEqual([]);
+    emitter.emit('message', { wolfpack: 'close' } satisfies ToWorker);
+    await running;
+    expect(calls).toEqual(['close']);
+  });
+
+  it('closes as soon as it has started when the primary said so while it was starting', async () => {
+    const { channel, emitter, said } = channelToPrimary();
+    const { server, calls } = stoppableServer();
+    let started!: () => void;
+    const running = runClusterWorker(() => new Promise<WorkerServer>((resolve) => (started = () => resolve(server))), channel);
+    // The primary closes (its SIGTERM) while this replacement is still starting.
+    emitter.emit('message', { wolfpack: 'close' } satisfies ToWorker);
+    started();
+    await running;
+    expect(calls).toEqual(['close']);
+    // It never said it listens: the primary hands it no connections.
+    expect(said).toEqual([]);
   });
 });

@@ -35,8 +35,8 @@ export function isClusterWorker(): boolean {
 }
 
 /** Messages between the primary and its workers (the `wolfpack` key keeps them apart from Node's own). */
-type FromWorker = { wolfpack: 'listening'; url: string; port: number; instanceId: string } | { wolfpack: 'failed'; message: string; code?: string };
-type ToWorker = { wolfpack: 'close' };
+export type FromWorker = { wolfpack: 'listening'; url: string; port: number; instanceId: string } | { wolfpack: 'failed'; message: string; code?: string };
+export type ToWorker = { wolfpack: 'close' };
 
 export interface WorkerServer {
   url: string;
@@ -51,34 +51,49 @@ export interface WorkerServer {
  * is gone. SIGINT (Ctrl+C reaches every process of the terminal) is left to the primary. Resolves
  * once the server is closed; the process then exits.
  */
-export async function runClusterWorker(start: () => Promise<WorkerServer>): Promise<void> {
+export async function runClusterWorker(start: () => Promise<WorkerServer>, channel: WorkerChannel = process): Promise<void> {
   // Ctrl+C in a terminal reaches the workers too: the primary decides, and tells them.
-  process.on('SIGINT', () => {});
+  channel.on('SIGINT', () => {});
+  // Listened to before the server starts: a primary that closes while this worker is still
+  // starting (a replacement, slow on a loaded machine) says so once, and a worker that missed it
+  // would run on, take runs over and hold their leases, until the primary's SIGKILL.
+  let askedToClose = false;
+  let close = () => void (askedToClose = true);
+  channel.on('message', (message: ToWorker) => {
+    if (message?.wolfpack === 'close') close();
+  });
+  channel.once('SIGTERM', () => close());
+  // The primary is gone (killed): nobody hands this process connections any more.
+  channel.once('disconnect', () => close());
   let server: WorkerServer;
   try {
     server = await start();
   } catch (error) {
     // The code too (EADDRINUSE…): the CLI words its sentence by it.
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    process.send?.({ wolfpack: 'failed', message: error instanceof Error ? error.message : String(error), ...(code ? { code } : {}) } satisfies FromWorker);
+    channel.send?.({ wolfpack: 'failed', message: error instanceof Error ? error.message : String(error), ...(code ? { code } : {}) } satisfies FromWorker);
     process.exitCode = 1;
-    process.disconnect?.();
+    channel.disconnect?.();
     return;
   }
   let closing: Promise<void> | undefined;
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
-  const close = () => (closing ??= server.close().finally(done));
-  process.on('message', (message: ToWorker) => {
-    if (message?.wolfpack === 'close') void close();
-  });
-  process.once('SIGTERM', () => void close());
-  // The primary is gone (killed): nobody hands this process connections any more.
-  process.once('disconnect', () => void close());
-  process.send?.({ wolfpack: 'listening', url: server.url, port: server.port, instanceId: server.instanceId } satisfies FromWorker);
+  close = () => void (closing ??= server.close().finally(done));
+  if (askedToClose) close();
+  else channel.send?.({ wolfpack: 'listening', url: server.url, port: server.port, instanceId: server.instanceId } satisfies FromWorker);
   await closed;
   // The channel to the primary would keep the process alive.
-  if (process.connected) process.disconnect();
+  if (channel.connected) channel.disconnect?.();
+}
+
+/** What a worker hears from and says to its primary: the process itself, or a test's stand-in. */
+export interface WorkerChannel {
+  on(event: 'message' | 'SIGINT', listener: (message: ToWorker) => void): unknown;
+  once(event: 'SIGTERM' | 'disconnect', listener: () => void): unknown;
+  send?(message: FromWorker): unknown;
+  disconnect?(): void;
+  readonly connected?: boolean;
 }
 
 export interface ClusterWorker {
