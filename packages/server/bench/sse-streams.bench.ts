@@ -151,7 +151,6 @@ async function parent(): Promise<void> {
     const withRuns = await memory();
 
     // Open the streams, OPENING_AT_ONCE at a time; one is open when its first event arrives.
-    const openMs: number[] = [];
     /** Each stream's open to first event by the order it was opened in: a stall shows as a slow hundred. */
     const openMsByIndex: number[] = [];
     let ended = 0;
@@ -192,7 +191,6 @@ async function parent(): Promise<void> {
               if (received > before) chunksWithEvents++;
               if (first && chunk.includes('data:')) {
                 first = false;
-                openMs.push(performance.now() - t0);
                 openMsByIndex[i] = performance.now() - t0;
                 resolve();
               }
@@ -239,7 +237,7 @@ async function parent(): Promise<void> {
 
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-    const sorted = [...openMs].sort((a, b) => a - b);
+    const sorted = openMsByIndex.filter((ms) => ms !== undefined).sort((a, b) => a - b);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
     const runsWere = MOVING ? `moving (demo engines answer in ${ENGINE_DELAY_MS} ms, 5 cycles)` : `frozen (demo engines answer in ${ENGINE_DELAY_MS / 1000} s)`;
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);

@@ -170,12 +170,17 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
     expect(resumed.events.at(-1)!.event.type).toBe('complete');
   }, 90_000);
 
-  it('a server that lost its lease stops the run at once and stores nothing more of it', async () => {
-    const server = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300', WOLFPACK_RUN_LEASE_SECONDS: '1' } });
+  /** A server with slow demo engines and the given lease, running one run of a new user's; its database at hand. */
+  async function runningRun(leaseSeconds: number, username: string, idea: string) {
+    const server = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300', WOLFPACK_RUN_LEASE_SECONDS: String(leaseSeconds) } });
     cleanup.push(() => server.dispose());
-    const client = await register(server.url, 'fenced');
-    const runId = await startRun(client, server.url, 'A run another server steals', []);
-    const sql = server.db.orm.em.getConnection() as unknown as Sql;
+    const client = await register(server.url, username);
+    const runId = await startRun(client, server.url, idea, []);
+    return { runId, sql: server.db.orm.em.getConnection() as unknown as Sql };
+  }
+
+  it('a server that lost its lease stops the run at once and stores nothing more of it', async () => {
+    const { runId, sql } = await runningRun(1, 'fenced', 'A run another server steals');
     // Another process takes the run (as if this one had stalled past its lease).
     await sql.execute(`update conversations set instance_id = 'another-server', heartbeat_at = now() + interval '1 hour' where id = ?`, [runId]);
     const count = async (table: string) => (await sql.execute<Array<{ n: number }>>(`select count(*)::int as n from ${table} where conversation_id = ?`, [runId]))[0]!.n;
@@ -194,11 +199,7 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
   it('a lease given back stays given back: a stage that ends after the release leaves the run claimable', async () => {
     // A shutdown releases its runs' leases after waiting a while for them to stop; on a loaded
     // machine a stage may still end after that. Renewals are 20 s apart here: none comes between.
-    const server = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300', WOLFPACK_RUN_LEASE_SECONDS: '60' } });
-    cleanup.push(() => server.dispose());
-    const client = await register(server.url, 'released');
-    const runId = await startRun(client, server.url, 'A run whose lease is given back', []);
-    const sql = server.db.orm.em.getConnection() as unknown as Sql;
+    const { runId, sql } = await runningRun(60, 'released', 'A run whose lease is given back');
     const stagesDone = async () =>
       (await sql.execute<Array<{ n: number }>>(`select count(*)::int as n from run_events where conversation_id = ? and data->>'type' = 'stage' and (data->>'ok')::boolean`, [runId]))[0]!.n;
     await until(async () => (await stagesDone()) >= 1, 30_000, 'a first finished stage');
