@@ -14,7 +14,7 @@ import { balanceReply, conversationsReply, projectDetailReply, type ChatMessage 
 import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer, type RecordedRequest } from '@wolfpack/core/engines/testing';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adjustBalance } from './billing-helpers';
 import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
 import { saveShot, signUpViaApi, skipEnhanceTip, waitForToast } from './helpers';
@@ -34,7 +34,8 @@ async function stageStatuses(page: Page): Promise<Array<string | null>> {
 
 describe('Repair again', () => {
   const browser = useBrowser();
-  const mode = { fixes: false, repairDelayMs: 0 };
+  /** `repairHeld`: repair rounds' answers wait for it, so a run is seen running by construction, not by a delay a slow machine outruns. */
+  const mode: { fixes: boolean; repairHeld?: Promise<void> } = { fixes: false };
   let engine: OpenAIFakeServer;
   let server: TestServer;
 
@@ -43,7 +44,7 @@ describe('Repair again', () => {
       fallback: (request) => {
         let text = demoReply(messagesOf(request));
         if (!mode.fixes) text = text.replaceAll('```js app.js\n', '```js app.js\nconst = ;\n');
-        return { kind: 'stream', deltas: [text], headersDelayMs: isRepair(request) ? mode.repairDelayMs : 0 };
+        return { kind: 'stream', deltas: [text], headersAfter: isRepair(request) ? mode.repairHeld : undefined };
       },
     });
     server = await startTestServer({
@@ -58,8 +59,18 @@ describe('Repair again', () => {
   });
   beforeEach(() => {
     mode.fixes = false;
-    mode.repairDelayMs = 0;
+    mode.repairHeld = undefined;
   });
+
+  // A test that fails while it holds the repairs lets them go, so nothing waits on it at close.
+  let releaseHeld = () => {};
+  afterEach(() => releaseHeld());
+
+  /** Holds repair rounds' answers until the returned function is called. */
+  function holdRepairs(): () => void {
+    mode.repairHeld = new Promise<void>((resolve) => (releaseHeld = resolve));
+    return releaseHeld;
+  }
 
   /** Signs up and builds through the build screen; the gate fails. */
   async function buildFailing(page: Page): Promise<{ projectId: string; username: string }> {
@@ -92,8 +103,8 @@ describe('Repair again', () => {
     expect(await stageStatuses(page)).toEqual(['complete', 'complete', 'complete', 'complete', 'failed']);
     expect(await row(page, 5).getByTestId('stage-status').textContent()).toBe('Did not pass');
 
-    // A repair that still does not make it pass; slowed so it is seen running.
-    mode.repairDelayMs = 1500;
+    // A repair that still does not make it pass; held so it is seen running.
+    const releaseRepair = holdRepairs();
     const callsBefore = engine.requests.length;
     await page.getByTestId('repair-again').click();
     await page.locator('[data-testid="stage-row-5"][data-status="running"]').waitFor({ timeout: 20_000 });
@@ -102,6 +113,7 @@ describe('Repair again', () => {
     expect(await page.getByTestId('run-scope').textContent()).toContain('this run does Proven Code only');
     expect(await page.getByTestId('success-banner').count()).toBe(0);
     await saveShot(page, 'repair-again-running');
+    releaseRepair();
 
     let banner = await repairBanner(page, 'failed');
     expect(await page.getByTestId('success-title').textContent()).toBe('Repair again did not make it pass Proven Code');
@@ -118,7 +130,7 @@ describe('Repair again', () => {
 
     // Once more, and this time the rounds fix it: nothing fails, but nothing could run here either.
     mode.fixes = true;
-    mode.repairDelayMs = 0;
+    mode.repairHeld = undefined;
     await banner.getByTestId('repair-again').click();
     banner = await repairBanner(page, 'unproven');
     expect(await page.getByTestId('success-title').textContent()).toBe('Repaired — not proven');
@@ -141,7 +153,7 @@ describe('Repair again', () => {
     expect(await panel.getAttribute('data-verdict')).toBe('failed');
     expect(await page.getByTestId('proven-repair-note').textContent()).toContain('charged like a stage');
 
-    mode.repairDelayMs = 2000;
+    const releaseRepair = holdRepairs();
     await page.getByTestId('proven-repair-again').click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.locator('[data-testid="stage-row-5"][data-status="running"]').waitFor({ timeout: 20_000 });
@@ -150,6 +162,8 @@ describe('Repair again', () => {
     await page.reload();
     await page.locator('[data-testid="run-scope"]').waitFor({ timeout: 20_000 });
     expect((await stageStatuses(page)).slice(0, 4)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+    expect(await statusOf(page, 5)).toBe('running');
+    releaseRepair();
     await repairBanner(page, 'failed');
     expect(await stageStatuses(page)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'failed']);
 

@@ -21,12 +21,12 @@ describe('Home: a run that runs out of credits', () => {
   const browser = useBrowser();
   let engine: OpenAIFakeServer;
   let server: TestServer;
-  /** Polishing's answer waits this long, so a test can see the run under way. */
-  let polishingDelayMs = 0;
+  /** While set, Polishing's answer waits for it: the run is seen mid-way by construction. */
+  let polishingHeld: Promise<void> | undefined;
 
   beforeAll(async () => {
     engine = await startFakeOpenAIServer({
-      fallback: (request) => demoEngineAnswer(request, { polishing: { headersDelayMs: polishingDelayMs } }),
+      fallback: (request) => demoEngineAnswer(request, { polishing: { headersAfter: polishingHeld } }),
     });
     server = await startTestServer({
       env: {
@@ -110,7 +110,8 @@ describe('Home: a run that runs out of credits', () => {
     const [low, high] = line.match(/\$\d+\.\d\d/g)!.map(centsOf);
     await saveShot(page, 'run-estimate', { fullPage: true });
 
-    polishingDelayMs = 5000;
+    let release = () => {};
+    polishingHeld = new Promise<void>((resolve) => (release = resolve));
     try {
       await page.getByTestId('start-button').click();
       // While Polishing's engine works, the earlier stages' cost shows.
@@ -122,7 +123,8 @@ describe('Home: a run that runs out of credits', () => {
       // The estimate is for the next run: not shown while this one goes.
       expect(await page.getByTestId('run-estimate').count()).toBe(0);
     } finally {
-      polishingDelayMs = 0;
+      polishingHeld = undefined;
+      release();
     }
     await page.getByTestId('success-banner').waitFor({ timeout: 45_000 });
     const total = page.getByTestId('run-cost').filter({ hasText: /^Cost of this run: \$\d+\.\d\d$/ });
