@@ -84,6 +84,17 @@ try {
       body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
     });
     const session = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    /** /api/health's answer times, asked one after another (5 ms apart) while `going()`. */
+    const askHealth = async (going: () => boolean) => {
+      const times: number[] = [];
+      while (going()) {
+        const asked = performance.now();
+        await (await fetch(`${childUrl}/api/health`)).arrayBuffer();
+        times.push(performance.now() - asked);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return times;
+    };
     const exportOnce = async (id: string, save?: string) => {
       const res = await fetch(`${childUrl}/api/projects/${id}/export`, { headers: { cookie: session } });
       const chunks: Uint8Array[] = [];
@@ -117,28 +128,28 @@ try {
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 10);
     let ms = Infinity;
     let zipBytes = 0;
+    // /api/health asked meanwhile, one request after another: what the export costs other users.
+    let exporting = true;
+    const healthDuring = askHealth(() => exporting);
     for (let i = 0; i < (warm === 'warm' ? 3 : 1); i++) {
       const started = performance.now();
       zipBytes = await exportOnce(projectId, i === 0 ? exported : undefined);
       ms = Math.min(ms, performance.now() - started);
     }
+    exporting = false;
+    const during = (await healthDuring).sort((a, b) => a - b);
     clearInterval(sampler);
     // Six seconds after the export has ended, by when the process has given its memory back
     // (WOLFPACK_MEMORY_RELIEF_SECONDS: 5 at the latest). Meanwhile /api/health is asked one request
     // after another, as a load balancer would: its slowest answer shows what a full collection
     // (V8's own or the relief's), which pauses the process, costs a request that arrives then.
-    let slowestHealth = 0;
     const until = performance.now() + 6000;
-    while (performance.now() < until) {
-      const asked = performance.now();
-      await (await fetch(`${childUrl}/api/health`)).arrayBuffer();
-      slowestHealth = Math.max(slowestHealth, performance.now() - asked);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    const slowestHealth = Math.max(...(await askHealth(() => performance.now() < until)));
     const after = rss() - started;
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    return { ms, growth: peak - baseline, after, zipBytes, slowestHealth };
+    const healthWhileExporting = { p50: during[Math.floor(during.length / 2)] ?? 0, max: during.at(-1) ?? 0 };
+    return { ms, growth: peak - baseline, after, zipBytes, slowestHealth, healthWhileExporting };
   }
   // `zip -r -6` between the exports, so both see the machine alike; the fastest of its runs counts.
   const zipRuns: number[] = [];
@@ -157,8 +168,20 @@ try {
   const asShipped = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '');
   runZip();
   const smallYoung = await measure('--max-semi-space-size=4');
-  runZip();
-  const cold = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'cold');
+  // A first export is one sample a process: three fresh starts, the fastest counts (as the fastest
+  // of the warm exports and of zip's runs do), the worst memory of any of them.
+  const colds: Awaited<ReturnType<typeof measure>>[] = [];
+  for (let i = 0; i < 3; i++) {
+    runZip();
+    colds.push(await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'cold'));
+  }
+  const cold = {
+    ...colds.reduce((a, b) => (b.ms < a.ms ? b : a)),
+    growth: Math.max(...colds.map((c) => c.growth)),
+    after: Math.max(...colds.map((c) => c.after)),
+    slowestHealth: Math.max(...colds.map((c) => c.slowestHealth)),
+    healthWhileExporting: colds.reduce((a, b) => (b.healthWhileExporting.max > a.healthWhileExporting.max ? b : a)).healthWhileExporting,
+  };
   // What the memory relief does, side by side: the server as shipped without it.
   runZip();
   const unrelieved = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'warm', { WOLFPACK_MEMORY_RELIEF_SECONDS: '0' });
@@ -175,18 +198,18 @@ try {
   console.log(`${fileCount} real source files from node_modules, ${input.toFixed(1)} MB, database: ${databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)'}`);
   // Times on a shared machine move with what else runs: say how busy it was.
   console.log(`Load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores at the end.\n`);
-  console.log('| candidate | time | throughput | throughput ÷ zip -r -6 (target ≥ 0.8×) | memory growth while streaming (target < 64 MB) | RSS once ended, against before the first large export (target ≤ 50 MB) | slowest /api/health in the 6 s after |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| candidate | time | throughput | throughput ÷ zip -r -6 (target ≥ 0.8×) | memory growth while streaming (target < 64 MB) | RSS once ended, against before the first large export (target ≤ 50 MB) | /api/health while exporting, p50 / max | slowest /api/health in the 6 s after |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
-    console.log(`| ${label} | ${m.ms.toFixed(0)} ms | ${mbps(m.ms)} | ${ratio(m.ms)} | ${growth(m.growth)} | ${growth(m.after)} | ${m.slowestHealth.toFixed(0)} ms |`);
+    console.log(`| ${label} | ${m.ms.toFixed(0)} ms | ${mbps(m.ms)} | ${ratio(m.ms)} | ${growth(m.growth)} | ${growth(m.after)} | ${m.healthWhileExporting.p50.toFixed(0)} / ${m.healthWhileExporting.max.toFixed(0)} ms | ${m.slowestHealth.toFixed(0)} ms |`);
   row("Wolfpack export, server as shipped (Node's heap defaults)", asShipped);
   row('same, --max-semi-space-size=4 (shipped until 2026-11-24)', smallYoung);
-  row('first export after start (caches and code cold)', cold);
+  row(`first export after start (caches and code cold; fastest of ${colds.length} starts: ${colds.map((c) => c.ms.toFixed(0)).join(', ')} ms)`, cold);
   row('server as shipped, memory relief off (WOLFPACK_MEMORY_RELIEF_SECONDS=0)', unrelieved);
   if (zipMs !== undefined) {
-    console.log(`| zip -r -6 of the same files on disk (fastest of ${zipRuns.length}) | ${zipMs.toFixed(0)} ms | ${mbps(zipMs)} | 1.00× | (separate process) | | |`);
+    console.log(`| zip -r -6 of the same files on disk (fastest of ${zipRuns.length}) | ${zipMs.toFixed(0)} ms | ${mbps(zipMs)} | 1.00× | (separate process) | | | |`);
   } else {
-    console.log('| zip -r -6 | not installed | | | | | |');
+    console.log('| zip -r -6 | not installed | | | | | | |');
   }
   const verdict = zipMs === undefined ? '' : `${zipMs / ours >= 0.8 ? 'meets' : 'MISSES'} the 0.8× target (first export: ${zipMs / cold.ms >= 0.8 ? 'meets' : 'MISSES'} it); `;
   const back = Math.max(asShipped.after, cold.after);

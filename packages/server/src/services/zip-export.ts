@@ -207,8 +207,15 @@ interface DeflatedGroup {
  * through deflate streams kept for the process's life, one for each group compressed at once.
  */
 class DeflatePool {
-  /** Groups compressed at once (each on a thread of libuv's pool): one core left for the main thread, at most 4. */
-  readonly size = Math.max(1, Math.min(4, availableParallelism() - 1));
+  /**
+   * Groups compressed at once (each on a thread of libuv's pool): one a core, at most 4. Until
+   * 2026-11-28 one core was left to the main thread; on 2 cores that left one lane, which bound
+   * the export (PGlite: 1.38–1.47 s against 1.09–1.17 s with two, first export 0.74× `zip -r -6`
+   * against 0.79–0.87×), while /api/health asked during the export answered alike either way
+   * (p50 3–4 ms, max 57–90 ms; `pnpm bench export`): with three busy threads on two cores the
+   * scheduler still gives the main thread two thirds of one, more than it needs meanwhile.
+   */
+  readonly size = Math.max(1, Math.min(4, availableParallelism()));
   /** Groups in flight by default: those being compressed, and two more ready to go or to be written. */
   readonly groupsInFlight = this.size + 2;
 
