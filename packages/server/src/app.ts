@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import session from 'koa-session';
 import { AppError } from '@wolfpack/core';
+import { ExecutionThread } from '@wolfpack/core/proof';
 import './koa-session-types.js';
 import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import { loadLimits } from './config/limits.js';
@@ -107,6 +108,8 @@ export interface WolfpackApp {
   ledger: LedgerService;
   /** The running previews of HTTP server projects, stopped when the server closes. */
   previewServers: PreviewServers;
+  /** Where Proven Code runs projects (none: on the requests' thread); ended when the server closes. */
+  proofThread: ExecutionThread | undefined;
   /** Every route the routers serve (HEAD left out: Koa answers it with GET's route). */
   routes: AppRoute[];
 }
@@ -123,7 +126,11 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const tokens = new TokenService(db.orm);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
-  const verifications = new VerificationService(db.orm, projects, { env });
+  // Proven Code's work in JavaScript (Playwright driving Chromium, the sandboxes' output) on a
+  // thread of its own, not between this thread's requests and streams.
+  const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs });
+  const executeOnThread = proofThread?.execute.bind(proofThread);
+  const verifications = new VerificationService(db.orm, projects, { env }, executeOnThread);
   const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
@@ -137,6 +144,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     verifications,
     proofEnv: env,
+    ...(executeOnThread ? { executeProject: executeOnThread } : {}),
     leaseMs: config.runLeaseMs,
     // One process owns an embedded database: whatever it finds running at start-up was its own.
     orphansAtStart: db.kind === 'pglite',
@@ -245,7 +253,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const routes = [health, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
-  return { koa, sessions, runs, ledger, previewServers, routes };
+  return { koa, sessions, runs, ledger, previewServers, proofThread, routes };
 }
 
 function methodNotAllowed(): AppError {

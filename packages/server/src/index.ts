@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import type { ExecutionThread } from '@wolfpack/core/proof';
 import { createApp, type AppRoute } from './app.js';
 import { runClusterWorker, startClusterPrimary, workerCount, type ClusterWorker } from './cluster.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
@@ -57,6 +58,8 @@ export interface RunningServer {
   routes: AppRoute[];
   /** This process's id in the runs it owns (their lease). */
   instanceId: string;
+  /** Where Proven Code runs projects; undefined when it runs on the requests' thread (WOLFPACK_PROOF_THREAD_IDLE_SECONDS=0). */
+  proofThread: ExecutionThread | undefined;
   close(): Promise<void>;
 }
 
@@ -130,10 +133,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       db,
       routes: app.routes,
       instanceId: app.runs.instanceId,
+      proofThread: app.proofThread,
       close: () => {
         closing ??= (async () => {
           clearInterval(sweeper);
           await app.runs.stop();
+          await app.proofThread?.close();
           await app.previewServers.close();
           await registry.close();
           await new Promise<void>((resolve) => {

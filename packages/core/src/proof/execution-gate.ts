@@ -25,16 +25,22 @@ export interface ExecutionGate {
   reportFor(files: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ExecutionReport>;
 }
 
+export interface ExecutionGateOptions extends ExecuteOptions {
+  /** What runs the project: {@link executeProject} here, or on a thread (`ExecutionThread.execute`). */
+  execute?: (files: Readonly<Record<string, string>>, options: ExecuteOptions) => Promise<ExecutionReport>;
+}
+
 /**
  * Proven Code's execution gate for one run: runs the project in the sandbox (see executeProject)
  * and hands the pipeline what failed, with the command and output for the repair prompt. The
  * same files are run once: Proven Code after an unchanged Checking reuses its report.
  */
-export function createExecutionGate(options: ExecuteOptions = {}): ExecutionGate {
+export function createExecutionGate(options: ExecutionGateOptions = {}): ExecutionGate {
+  const { execute = executeProject, ...executeOptions } = options;
   let last: { key: string; report: ExecutionReport } | undefined;
   const reportFor = async (files: Readonly<Record<string, string>>, signal?: AbortSignal) => {
     const key = filesKey(files);
-    if (last?.key !== key) last = { key, report: await executeProject(files, { ...options, ...(signal ? { signal } : {}) }) };
+    if (last?.key !== key) last = { key, report: await execute(files, { ...executeOptions, ...(signal ? { signal } : {}) }) };
     return last.report;
   };
   return {

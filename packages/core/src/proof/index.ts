@@ -41,7 +41,8 @@ export {
 } from './sandbox.js';
 export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
 export { withProjectCopy } from './project-copy.js';
-export { asVerifyReport, createExecutionGate, type ExecutionGate } from './execution-gate.js';
+export { asVerifyReport, createExecutionGate, type ExecutionGate, type ExecutionGateOptions } from './execution-gate.js';
+export { ExecutionThread, type ExecutionThreadOptions, type ThreadExecuteOptions } from './execution-thread.js';
 export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
 export { CHROMIUM_CANDIDATES, type PageCheckOptions } from './check-page.js';
 export { buildPreview, planPreview, type PreviewBuild, type PreviewBuildOptions, type PreviewPlan, type PreviewStep } from './preview-site.js';

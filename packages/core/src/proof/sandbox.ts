@@ -365,6 +365,11 @@ function bwrapFeatures(bwrap: string): { hasSize: boolean; hasDisableUserns: boo
 
 const cache = new Map<string, Promise<{ sandbox: Sandbox } | { unavailable: string }>>();
 
+/** The operator turned the sandbox off (`WOLFPACK_SANDBOX=off`): nothing generated runs. */
+export function sandboxTurnedOff(env: NodeJS.ProcessEnv): boolean {
+  return env.WOLFPACK_SANDBOX === 'off';
+}
+
 /**
  * The sandbox of this machine, probed once per option set by running Node in it. Answers
  * `{ unavailable }` with the reason when there is none (no bwrap, user namespaces disabled,
@@ -372,7 +377,7 @@ const cache = new Map<string, Promise<{ sandbox: Sandbox } | { unavailable: stri
  */
 export function findSandbox(options: FindSandboxOptions = {}): Promise<{ sandbox: Sandbox } | { unavailable: string }> {
   const env = options.env ?? process.env;
-  if (env.WOLFPACK_SANDBOX === 'off') return Promise.resolve({ unavailable: 'the sandbox is turned off (WOLFPACK_SANDBOX=off)' });
+  if (sandboxTurnedOff(env)) return Promise.resolve({ unavailable: 'the sandbox is turned off (WOLFPACK_SANDBOX=off)' });
   // Keyed by what shapes the sandbox, not by the env object: callers may pass a fresh one each time.
   const limitEnv = Object.entries(env).filter(([name]) => name.startsWith('WOLFPACK_PROOF_')).sort();
   const key = JSON.stringify([options.bwrapPath, options.limits, limitEnv]);

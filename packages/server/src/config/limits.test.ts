@@ -34,6 +34,10 @@ describe('loadLimits', () => {
     expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0.5' }).listCacheBytes).toBe(512 * 1024);
     expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0' }).listCacheBytes).toBe(0);
     for (const value of ['-1', 'lots']) expect(() => loadLimits({ WOLFPACK_LIST_CACHE_MB: value })).toThrow(/WOLFPACK_LIST_CACHE_MB/);
+    expect(loadLimits({}).proofThreadIdleMs).toBe(60_000);
+    expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0.5' }).proofThreadIdleMs).toBe(500);
+    expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0' }).proofThreadIdleMs).toBeUndefined();
+    for (const value of ['-1', 'never']) expect(() => loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: value })).toThrow(/WOLFPACK_PROOF_THREAD_IDLE_SECONDS/);
   });
 
   it('refuses preview settings that would silently mean something else, naming the variable', () => {

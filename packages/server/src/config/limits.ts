@@ -42,6 +42,14 @@ const limitsSchema = z.object({
    * version, so a page asked again before the user's projects change costs no query (0: none).
    */
   WOLFPACK_LIST_CACHE_MB: z.coerce.number('WOLFPACK_LIST_CACHE_MB must be a number of megabytes').min(0, 'WOLFPACK_LIST_CACHE_MB must be 0 or more').default(16),
+  /**
+   * Proven Code runs projects from a thread of its own, which ends after this many seconds without
+   * work to give its memory back (0: no thread; the checks' work shares the requests' thread).
+   */
+  WOLFPACK_PROOF_THREAD_IDLE_SECONDS: z.coerce
+    .number('WOLFPACK_PROOF_THREAD_IDLE_SECONDS must be a number of seconds')
+    .min(0, 'WOLFPACK_PROOF_THREAD_IDLE_SECONDS must be 0 or more')
+    .default(60),
 });
 
 export interface AbuseLimits {
@@ -58,6 +66,8 @@ export interface AbuseLimits {
   memoryReliefMs: number | undefined;
   /** Bytes of project list pages kept per process (0: none). */
   listCacheBytes: number;
+  /** How long Proven Code's thread stays idle before it ends; undefined: no thread. */
+  proofThreadIdleMs: number | undefined;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -80,5 +90,6 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
     memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,
     listCacheBytes: Math.round(e.WOLFPACK_LIST_CACHE_MB * 1024 * 1024),
+    proofThreadIdleMs: e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS > 0 ? Math.round(e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS * 1000) : undefined,
   };
 }

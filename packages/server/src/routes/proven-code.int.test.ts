@@ -39,6 +39,8 @@ describe.each(testDatabases())('Proven Code records on %s', (kind) => {
     expect(complete.verification).toMatchObject({ passed: true, verdict: 'unproven' });
     expect(complete.verification?.notProven).toMatch(/not executed: no sandbox on this server/);
     expect(logs.some((m) => m.startsWith('Proven Code verdict: unproven.'))).toBe(true);
+    // Nothing ran, so no thread was started for it.
+    expect(server.proofThread?.alive).toBe(false);
     const detail = projectDetailReply.parse((await client.get(`/api/projects/${complete.projectId}`)).json);
     const record = detail.verification!;
     expect(record).toMatchObject({ version: 1, verdict: 'unproven', executed: false });
@@ -63,6 +65,8 @@ describe.each(testDatabases())('Proven Code records on %s', (kind) => {
     const { client, complete } = await buildProject(server, 'sandboxed');
     expect(complete.verification).toMatchObject({ passed: true, verdict: 'passed' });
     expect(complete.verification?.proven).toMatch(/the page loads without errors/);
+    // The checks ran from Proven Code's own thread, not between this server's requests.
+    expect(server.proofThread?.alive).toBe(true);
     const stored = verificationReply.parse((await client.get(`/api/projects/${complete.projectId}/verification`)).json).verification!;
     expect(stored.executed).toBe(true);
     const page = stored.checks.find((c) => c.check === 'page-load')!;

@@ -1,0 +1,115 @@
+// Proven Code on its own thread: the reports are those of executeProject on the main thread, an
+// abort reaches the sandbox, a thread that ends fails its jobs and the next job gets a new one,
+// and an idle thread ends by itself.
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { needTool } from '../testing/required-tool.js';
+import { executeProject } from './execute-project.js';
+import { ExecutionThread } from './execution-thread.js';
+import { staticPage } from './fixtures/correct.js';
+import { pageUncaughtException } from './fixtures/faulty.js';
+import type { ExecutionReport } from './report.js';
+
+const bwrapInstalled = needTool({ tool: 'bubblewrap', available: existsSync('/usr/bin/bwrap') }, 'Proven Code on its own thread');
+const chromiumInstalled =
+  bwrapInstalled && needTool({ tool: 'chromium', available: existsSync('/usr/lib/chromium/chromium') || existsSync('/usr/bin/chromium') }, "Proven Code's page checks on its own thread");
+
+/** What a report says, without its timings. */
+const said = (report: ExecutionReport) => ({
+  executed: report.executed,
+  notExecutedReason: report.notExecutedReason,
+  checks: report.checks.map(({ check, runtime, status, files, summary, problems }) => ({ check, runtime, status, files, summary, problems })),
+});
+
+/** A Node program that never ends by itself: its start is watched for the whole start window. */
+const runsForever = {
+  'package.json': JSON.stringify({ name: 'forever', private: true, scripts: { start: 'node index.js' } }),
+  'index.js': "setInterval(() => console.log('still here'), 1000);\n",
+};
+/** A Node program that prints and ends. */
+const printsOnce = { 'index.js': "console.log('hello');\n" };
+const noSandbox = { ...process.env, WOLFPACK_SANDBOX: 'off' };
+
+let thread: ExecutionThread | undefined;
+afterEach(async () => {
+  await thread?.close();
+  thread = undefined;
+});
+
+describe.skipIf(!chromiumInstalled)('ExecutionThread: pages checked in Chromium', () => {
+  it('reports what executeProject on this thread reports, a correct page and a broken one', { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread();
+    for (const files of [staticPage, pageUncaughtException.files]) {
+      const [here, there] = await Promise.all([executeProject(files), thread.execute(files)]);
+      expect(said(there)).toEqual(said(here));
+    }
+    const broken = await thread.execute(pageUncaughtException.files);
+    const failed = broken.checks.find((c) => c.check === 'page-load' && c.status === 'failed');
+    expect(failed?.problems[0]).toMatchObject({ path: 'app.js', line: 4 });
+    expect(failed?.problems[0]?.message).toMatch(/uncaught ReferenceError: renderItem is not defined/);
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('ExecutionThread: the sandbox from the thread', () => {
+  it("passes the caller's abort on: a program watched for its whole start window stops at once", { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread();
+    let started = performance.now();
+    const watched = await thread.execute(runsForever, { startMs: 3000 });
+    const fullMs = performance.now() - started;
+    expect(watched.checks.find((c) => c.check === 'start')).toMatchObject({ status: 'passed' });
+    expect(fullMs).toBeGreaterThanOrEqual(3000);
+
+    const controller = new AbortController();
+    started = performance.now();
+    const aborting = thread.execute(runsForever, { startMs: 3000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    await aborting.catch(() => undefined);
+    // Stopped well before the window's end: the abort reached the sandbox on the thread.
+    expect(performance.now() - started).toBeLessThan(fullMs - 1000);
+    expect(thread.running).toBe(0);
+  });
+
+  it('fails the jobs of a thread that ends, and starts a new thread for the next job', { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread();
+    const job = thread.execute(runsForever, { startMs: 10_000 }).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(thread.running).toBe(1);
+    await thread.close();
+    expect(await job).toBe("Proven Code's checks were stopped: the server is closing");
+    expect(thread.running).toBe(0);
+    expect(thread.alive).toBe(false);
+    const next = await thread.execute(printsOnce);
+    expect(next.checks.find((c) => c.check === 'start')).toMatchObject({ status: 'passed' });
+    expect(thread.alive).toBe(true);
+  });
+
+  it('ends an idle thread after its idle time, and a new job starts one again', { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread({ idleMs: 100 });
+    await thread.execute(printsOnce);
+    expect(thread.alive).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(thread.alive).toBe(false);
+    expect((await thread.execute(printsOnce)).executed).toBe(true);
+  });
+
+  it('sends the thread nothing it cannot take: a sandbox object is left out, the thread finds its own', { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread();
+    const sandbox = { run: () => Promise.reject(new Error('not this one')) };
+    const report = await thread.execute(printsOnce, { sandbox } as never);
+    expect(report.checks.find((c) => c.check === 'start')).toMatchObject({ status: 'passed' });
+  });
+});
+
+describe('ExecutionThread: the sandbox turned off', () => {
+  it('answers as executeProject does, without starting a thread for it', async () => {
+    thread = new ExecutionThread();
+    const [here, there] = await Promise.all([executeProject(staticPage, { env: noSandbox }), thread.execute(staticPage, { env: noSandbox })]);
+    expect(there.executed).toBe(false);
+    expect(there.notExecutedReason).toMatch(/^not executed: no sandbox on this server/);
+    expect(said(there)).toEqual(said(here));
+    expect(thread.alive).toBe(false);
+  });
+});
