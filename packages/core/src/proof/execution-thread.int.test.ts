@@ -87,11 +87,15 @@ describe.skipIf(!bwrapInstalled)('ExecutionThread: the sandbox from the thread',
   });
 
   it('ends an idle thread after its idle time, and a new job starts one again', { timeout: 60_000 }, async () => {
-    thread = new ExecutionThread({ idleMs: 100 });
+    let ended = 0;
+    thread = new ExecutionThread({ idleMs: 100, onIdleEnd: () => ended++ });
     await thread.execute(printsOnce);
     expect(thread.alive).toBe(true);
+    expect(ended).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(thread.alive).toBe(false);
+    // Told once it has ended (the server gives the thread's memory back then).
+    expect(ended).toBe(1);
     expect((await thread.execute(printsOnce)).executed).toBe(true);
   });
 

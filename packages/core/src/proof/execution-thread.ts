@@ -26,6 +26,12 @@ interface Job {
 export interface ExecutionThreadOptions {
   /** How long the thread stays after its last job, before it is ended to give its memory back. @default 60 s */
   idleMs?: number;
+  /**
+   * Called once an idle thread has ended. Its V8 heap is gone then, but the C library may keep
+   * the pages the thread's allocations used (glibc: the thread's malloc arena stays with the
+   * process); the server trims them here.
+   */
+  onIdleEnd?: () => void;
 }
 
 /**
@@ -47,9 +53,11 @@ export class ExecutionThread {
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly idleMs: number;
+  private readonly onIdleEnd: (() => void) | undefined;
 
   constructor(options: ExecutionThreadOptions = {}) {
     this.idleMs = options.idleMs ?? 60_000;
+    this.onIdleEnd = options.onIdleEnd;
   }
 
   /** As {@link executeProject}, on the thread. */
@@ -133,7 +141,7 @@ export class ExecutionThread {
     if (!worker) return;
     worker.unref();
     this.idleTimer = setTimeout(() => {
-      if (this.worker === worker && this.jobs.size === 0) void this.close();
+      if (this.worker === worker && this.jobs.size === 0) void this.close().then(() => this.onIdleEnd?.());
     }, this.idleMs);
     this.idleTimer.unref();
   }
