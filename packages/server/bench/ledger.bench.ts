@@ -13,7 +13,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { AuthService } from '../src/services/auth-service.js';
 import { LedgerService } from '../src/services/ledger-service.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 
 const WRITERS = 100;
 const PER_WRITER = Number(process.env.BENCH_LEDGER_PER_WRITER ?? 20);

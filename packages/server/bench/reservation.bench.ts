@@ -13,7 +13,7 @@ import { pgAdmin } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { AuthService } from '../src/services/auth-service.js';
 import { LedgerService } from '../src/services/ledger-service.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 
 const PER_CANDIDATE = Number(process.env.BENCH_RESERVATIONS ?? 40);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 250);

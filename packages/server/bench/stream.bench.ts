@@ -24,7 +24,7 @@ import { plainSql } from '../src/db/plain-sql.js';
 import { startDemoEngineServer } from '../src/demo/demo-engine-server.js';
 import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/engine-registry.js';
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { readTrace, runSteps, STEP_COLUMNS, TRACE, traceEnv } from './run-steps.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
 
 const ROUNDS = Number(process.env.BENCH_TAKEOVER_ROUNDS ?? 3);
