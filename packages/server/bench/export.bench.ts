@@ -17,6 +17,7 @@ import { startServer } from '../src/index.js';
 import { withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
+import { askHealth, percentile } from './latency.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-export-bench-'));
@@ -34,7 +35,7 @@ const server = await startServer({ port: 0, quiet: true, webDir: false, dataDir,
 const MB = 1024 * 1024;
 
 try {
-  const cookie = await signUp(server.url, 'bench');
+  await signUp(server.url, 'bench');
   const conn = server.db.orm.em.getConnection();
   const userId = ((await conn.execute('select id from users')) as Array<{ id: string }>)[0]!.id;
   const projectId = randomUUID();
@@ -84,17 +85,6 @@ try {
       body: JSON.stringify({ username: 'bench', password: 'bench-password' }),
     });
     const session = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    /** /api/health's answer times, asked one after another (5 ms apart) while `going()`. */
-    const askHealth = async (going: () => boolean) => {
-      const times: number[] = [];
-      while (going()) {
-        const asked = performance.now();
-        await (await fetch(`${childUrl}/api/health`)).arrayBuffer();
-        times.push(performance.now() - asked);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      return times;
-    };
     const exportOnce = async (id: string, save?: string) => {
       const res = await fetch(`${childUrl}/api/projects/${id}/export`, { headers: { cookie: session } });
       const chunks: Uint8Array[] = [];
@@ -130,25 +120,25 @@ try {
     let zipBytes = 0;
     // /api/health asked meanwhile, one request after another: what the export costs other users.
     let exporting = true;
-    const healthDuring = askHealth(() => exporting);
+    const healthDuring = askHealth(childUrl, () => exporting);
     for (let i = 0; i < (warm === 'warm' ? 3 : 1); i++) {
       const started = performance.now();
       zipBytes = await exportOnce(projectId, i === 0 ? exported : undefined);
       ms = Math.min(ms, performance.now() - started);
     }
     exporting = false;
-    const during = (await healthDuring).sort((a, b) => a - b);
+    const during = await healthDuring;
     clearInterval(sampler);
     // Six seconds after the export has ended, by when the process has given its memory back
     // (WOLFPACK_MEMORY_RELIEF_SECONDS: 5 at the latest). Meanwhile /api/health is asked one request
     // after another, as a load balancer would: its slowest answer shows what a full collection
     // (V8's own or the relief's), which pauses the process, costs a request that arrives then.
     const until = performance.now() + 6000;
-    const slowestHealth = Math.max(...(await askHealth(() => performance.now() < until)));
+    const slowestHealth = (await askHealth(childUrl, () => performance.now() < until)).at(-1) ?? 0;
     const after = rss() - started;
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
-    const healthWhileExporting = { p50: during[Math.floor(during.length / 2)] ?? 0, max: during.at(-1) ?? 0 };
+    const healthWhileExporting = { p50: percentile(during, 50), max: during.at(-1) ?? 0 };
     return { ms, growth: peak - baseline, after, zipBytes, slowestHealth, healthWhileExporting };
   }
   // `zip -r -6` between the exports, so both see the machine alike; the fastest of its runs counts.

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/core';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { startServer } from '../src/index.js';
-import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/global-setup.js';
+import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
+import { percentile } from './latency.js';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_LISTINGS_REQUESTS ?? 1_000);
@@ -41,10 +42,6 @@ const name = `wolfpack_bench_${randomBytes(6).toString('hex')}`;
 await admin(`create database "${name}"`);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-listings-'));
 const server = await startServer({ port: 0, quiet: true, webDir: false, env: {}, dataDir, databaseUrl: withDatabase(ADMIN_URL, name) });
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 try {
   const sql = () => server.db.orm.em.fork() as Sql;

@@ -26,6 +26,7 @@ import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { cpuMsBetween, cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { percentile } from './latency.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const PATH_REQUESTS = Number(process.env.BENCH_PATH_REQUESTS ?? 2_000);
@@ -57,10 +58,6 @@ const databaseUrl = withDatabase(ADMIN_URL, name);
 // Migrations run here; the seeding uses this connection too.
 const db = await openDatabase({ databaseUrl, dataDir });
 const servers: BenchServer[] = [];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 const PAGE = '/api/projects?folderId=root';
 const COUNTS = '/api/projects?limit=1&counts=true';

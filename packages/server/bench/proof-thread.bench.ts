@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { decodeEventStream, pipelineEvent, summaryVerdict } from '@wolfpack/core';
 import { signUp } from './bench-user.js';
 import { serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { askHealth, percentile } from './latency.js';
 
 const RUNS = Number(process.env.BENCH_PROOF_RUNS ?? 4);
 const ROUNDS = Number(process.env.BENCH_PROOF_ROUNDS ?? 3);
@@ -44,25 +45,16 @@ async function round(server: BenchServer, cookie: string, n: number): Promise<Ro
   const cpuBefore = server.cpuMs().get(server.child.pid!) ?? 0;
   const started = performance.now();
   let going = true;
-  const health: number[] = [];
-  const asking = (async () => {
-    while (going) {
-      const asked = performance.now();
-      await (await fetch(`${server.url}/api/health`)).arrayBuffer();
-      health.push(performance.now() - asked);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  })();
+  const asking = askHealth(server.url, () => going);
   const verdicts = await Promise.all(Array.from({ length: RUNS }, (_, i) => build(server.url, cookie, `A habit tracker page ${n}.${i}`)));
   const wallMs = performance.now() - started;
   going = false;
-  await asking;
+  const health = await asking;
   // The server's process, its threads included (what it spawned has exited by now).
   const serverCpuMs = (server.cpuMs().get(server.child.pid!) ?? 0) - cpuBefore;
-  return { wallMs, health: health.sort((a, b) => a - b), serverCpuMs, verdicts };
+  return { wallMs, health, serverCpuMs, verdicts };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 const dirs: string[] = [];
 const servers: BenchServer[] = [];
@@ -94,7 +86,7 @@ try {
   console.log('| server | /api/health meanwhile: p50 / p99 / max ms, per round | health answers | builds\' wall time, per round | CPU of the server\'s process (its threads included), per round | verdicts |');
   console.log('| --- | --- | ---: | --- | --- | --- |');
   for (const c of started) {
-    const health = c.rounds.map((x) => `${pct(x.health, 50).toFixed(1)} / **${pct(x.health, 99).toFixed(1)}** / ${(x.health.at(-1) ?? 0).toFixed(0)}`).join(', ');
+    const health = c.rounds.map((x) => `${percentile(x.health, 50).toFixed(1)} / **${percentile(x.health, 99).toFixed(1)}** / ${(x.health.at(-1) ?? 0).toFixed(0)}`).join(', ');
     const counts = c.rounds.map((x) => x.health.length).join(', ');
     const walls = c.rounds.map((x) => `${(x.wallMs / 1000).toFixed(1)} s`).join(', ');
     const cpu = c.rounds.map((x) => `${(x.serverCpuMs / 1000).toFixed(2)} s`).join(', ');

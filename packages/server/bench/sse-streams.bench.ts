@@ -26,6 +26,7 @@ import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
 import { cpuMsBetween, cpuMsOf, processTree } from './serve-process.js';
 import { signUp } from './bench-user.js';
+import { percentile } from './latency.js';
 
 const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
 const RUNS = Number(process.env.BENCH_SSE_RUNS ?? 10);
@@ -238,7 +239,6 @@ async function parent(): Promise<void> {
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
     const sorted = openMsByIndex.filter((ms) => ms !== undefined).sort((a, b) => a - b);
-    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
     const runsWere = MOVING ? `moving (demo engines answer in ${ENGINE_DELAY_MS} ms, 5 cycles)` : `frozen (demo engines answer in ${ENGINE_DELAY_MS / 1000} s)`;
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
     console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
@@ -261,7 +261,7 @@ async function parent(): Promise<void> {
     console.log(`| RSS per stream after a full GC | ${kb((holding.rss - withRuns.rss) / STREAMS)} KB |`);
     console.log(`| heap per stream | ${kb((holding.heapUsed - withRuns.heapUsed) / STREAMS)} KB |`);
     console.log(`| time to open all ${STREAMS} (${OPENING_AT_ONCE} opening at a time) | ${openAllMs.toFixed(0)} ms |`);
-    console.log(`| one stream's open, to its first event: p50 / p99 | ${pct(50).toFixed(1)} / ${pct(99).toFixed(1)} ms |`);
+    console.log(`| one stream's open, to its first event: p50 / p99 | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms |`);
     const byHundred = Array.from({ length: Math.ceil(STREAMS / 100) }, (_, h) => {
       const part = openMsByIndex.slice(h * 100, h * 100 + 100).sort((a, b) => a - b);
       return part[Math.floor(part.length / 2)]!.toFixed(0);
