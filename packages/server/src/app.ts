@@ -127,9 +127,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
   // Proven Code's work in JavaScript (Playwright driving Chromium, the sandboxes' output) on a
-  // thread of its own, not between this thread's requests and streams.
-  // Once it ends, what its allocations used goes back to the system (glibc keeps a thread's
-  // malloc arena: 36 MB stayed after three page checks without the trim).
+  // thread of its own, not between this thread's requests and streams. Once the thread ends, what
+  // its allocations used goes back to the system (glibc keeps a thread's malloc arena: 36 MB
+  // stayed after three page checks without the trim).
   const trimAfterThread = () => void mallocTrim().catch((error: unknown) => log.warn("giving back Proven Code's thread's memory failed", error));
   const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs, onIdleEnd: trimAfterThread });
   const executeOnThread = proofThread?.execute.bind(proofThread);
@@ -147,7 +147,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     verifications,
     proofEnv: env,
-    ...(executeOnThread ? { executeProject: executeOnThread } : {}),
+    executeProject: executeOnThread,
     leaseMs: config.runLeaseMs,
     // One process owns an embedded database: whatever it finds running at start-up was its own.
     orphansAtStart: db.kind === 'pglite',

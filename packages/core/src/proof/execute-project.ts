@@ -34,6 +34,9 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
 }
 
+/** What runs a project for Proven Code: {@link executeProject} itself, or the same on a thread (`ExecutionThread.execute`). */
+export type ProjectExecutor = (files: Readonly<Record<string, string>>, options?: ExecuteOptions) => Promise<ExecutionReport>;
+
 export interface ProjectKinds {
   node: NodePlan | null;
   python: string[];

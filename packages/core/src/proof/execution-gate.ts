@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ProjectCheck, VerifyCheck } from '../pipeline/verify.js';
-import { executeProject, type ExecuteOptions } from './execute-project.js';
+import { executeProject, type ExecuteOptions, type ProjectExecutor } from './execute-project.js';
 import type { ExecCheckName, ExecutionReport } from './report.js';
 
 /** How an executed check is named among the pipeline's checks (Python's compile and imports are syntax and imports). */
@@ -26,8 +26,8 @@ export interface ExecutionGate {
 }
 
 export interface ExecutionGateOptions extends ExecuteOptions {
-  /** What runs the project: {@link executeProject} here, or on a thread (`ExecutionThread.execute`). */
-  execute?: (files: Readonly<Record<string, string>>, options: ExecuteOptions) => Promise<ExecutionReport>;
+  /** What runs the project. @default executeProject, on this thread */
+  execute?: ProjectExecutor;
 }
 
 /**

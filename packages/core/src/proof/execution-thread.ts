@@ -5,12 +5,9 @@ import { executeProject, type ExecuteOptions } from './execute-project.js';
 import type { ExecutionReport } from './report.js';
 import { sandboxTurnedOff } from './sandbox.js';
 
-/** What {@link ExecutionThread.execute} takes: the options that can cross to another thread. */
-export type ThreadExecuteOptions = Omit<ExecuteOptions, 'sandbox'>;
-
 /** Messages to the thread (execution-worker.ts). */
 export type ToExecutionWorker =
-  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ThreadExecuteOptions, 'signal'> }
+  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal'> }
   | { type: 'abort'; id: number };
 
 /** Messages from the thread. */
@@ -60,13 +57,11 @@ export class ExecutionThread {
     this.onIdleEnd = options.onIdleEnd;
   }
 
-  /** As {@link executeProject}, on the thread. */
-  execute(files: Readonly<Record<string, string>>, options: ThreadExecuteOptions = {}): Promise<ExecutionReport> {
+  /** As {@link executeProject}, on the thread (which finds its own sandbox: `options.sandbox` cannot cross). */
+  execute(files: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
     // With the sandbox turned off nothing runs: the report is a sentence, not worth a thread.
     if (sandboxTurnedOff(options.env ?? process.env)) return executeProject(files, options);
-    const { signal, ...rest } = options;
-    // A sandbox object (functions) cannot cross: the thread finds its own.
-    delete (rest as ExecuteOptions).sandbox;
+    const { signal, sandbox: _sandbox, ...rest } = options;
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<ExecutionReport>((resolve, reject) => {

@@ -17,6 +17,7 @@ export {
   executeProject,
   projectKinds,
   type ExecuteOptions,
+  type ProjectExecutor,
   type ProjectKinds,
 } from './execute-project.js';
 export {
@@ -42,7 +43,7 @@ export {
 export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
 export { withProjectCopy } from './project-copy.js';
 export { asVerifyReport, createExecutionGate, type ExecutionGate, type ExecutionGateOptions } from './execution-gate.js';
-export { ExecutionThread, type ExecutionThreadOptions, type ThreadExecuteOptions } from './execution-thread.js';
+export { ExecutionThread, type ExecutionThreadOptions } from './execution-thread.js';
 export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
 export { CHROMIUM_CANDIDATES, type PageCheckOptions } from './check-page.js';
 export { buildPreview, planPreview, type PreviewBuild, type PreviewBuildOptions, type PreviewPlan, type PreviewStep } from './preview-site.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/core';
 import { AppError, buildVerificationRecord, formatCents, type PipelineEvent, type PipelineRole, type RepairRequest, type RunEstimateReply, type RunInfo, type StreamRequest } from '@wolfpack/core';
 import { runPipeline, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
-import { createExecutionGate, type ExecutionGateOptions } from '@wolfpack/core/proof';
+import { createExecutionGate, executeProject, type ProjectExecutor } from '@wolfpack/core/proof';
 import type { LedgerService } from './ledger-service.js';
 import { RunBilling } from './run-billing.js';
 import { RunEstimates } from './run-estimates.js';
@@ -37,7 +37,7 @@ export interface RunServiceOptions {
   /** Proven Code's sandbox settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*). @default process.env */
   proofEnv?: NodeJS.ProcessEnv;
   /** What runs a project for Proven Code: the app's `ExecutionThread`. @default executeProject, on this thread */
-  executeProject?: ExecutionGateOptions['execute'];
+  executeProject?: ProjectExecutor | undefined;
   /** Called once a run's project is saved (links the enhancement the run's idea came from). */
   onProjectSaved?: (run: { userId: string; idea: string; conversationId: string; projectId: string }) => Promise<void>;
 }
@@ -92,7 +92,7 @@ export class RunService {
   private readonly onProjectSaved: RunServiceOptions['onProjectSaved'];
   private readonly verifications: VerificationService | undefined;
   private readonly proofEnv: NodeJS.ProcessEnv;
-  private readonly executeProject: ExecutionGateOptions['execute'];
+  private readonly executeProject: ProjectExecutor;
   /**
    * Runs this process runs; `stored` once the run's row exists (a lease can be renewed); `owner`
    * when known without a query (a run started or resumed here; not one taken over).
@@ -118,7 +118,7 @@ export class RunService {
     this.onProjectSaved = options.onProjectSaved;
     this.verifications = options.verifications;
     this.proofEnv = options.proofEnv ?? process.env;
-    this.executeProject = options.executeProject;
+    this.executeProject = options.executeProject ?? executeProject;
     // Every stream's open reads through it (ownership, then the stored events): prepared on PostgreSQL.
     this.reader = new RunReader(orm, (sql, params) => hotRead(orm, sql, params), hub, this.notifier, (runId) => this.local.has(runId));
     this.estimates = new RunEstimates(this.sql, engines, projects);
@@ -364,7 +364,7 @@ export class RunService {
     const mine = { id: runId, instanceId: this.instanceId };
     const engines = this.engines.resolve(run.modelOrder);
     // Proven Code runs the generated project in the sandbox (when this server has one).
-    const gate = createExecutionGate({ env: this.proofEnv, ...(this.executeProject ? { execute: this.executeProject } : {}) });
+    const gate = createExecutionGate({ env: this.proofEnv, execute: this.executeProject });
     // Checkpoints commit behind the pipeline, while the next stage's engines work.
     const commits = new StageCommits(async (stages) => {
       // The stages' events are stored before their checkpoint: a crash loses only what the next owner redoes.

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { buildVerificationRecord, verificationRecord, type VerificationRecord } from '@wolfpack/core';
 import { verifyProject } from '@wolfpack/core/pipeline';
-import { executeProject, type ExecuteOptions, type ExecutionGateOptions } from '@wolfpack/core/proof';
+import { executeProject, type ExecuteOptions, type ProjectExecutor } from '@wolfpack/core/proof';
 import type { ProjectService } from './project-service.js';
 import { plainSql } from '../db/plain-sql.js';
 import { sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
@@ -13,18 +13,14 @@ import { sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
  * again on the current files (no engine, no charge) and replaces the current version's record.
  */
 export class VerificationService {
-  private readonly run: NonNullable<ExecutionGateOptions['execute']>;
-
   constructor(
     private readonly orm: MikroORM,
     private readonly projects: ProjectService,
     /** How generated code is run (the sandbox, limits); tests and settings pass theirs. */
     private readonly execute: ExecuteOptions = {},
     /** What runs it: the app's `ExecutionThread`, or executeProject on this thread. */
-    run?: ExecutionGateOptions['execute'],
-  ) {
-    this.run = run ?? executeProject;
-  }
+    private readonly run: ProjectExecutor = executeProject,
+  ) {}
 
   /** Stores `record` as the record of its version of the project, in the caller's transaction. */
   async saveIn(em: EntityManager, projectId: string, record: VerificationRecord): Promise<void> {

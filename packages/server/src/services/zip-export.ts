@@ -210,9 +210,9 @@ class DeflatePool {
   /**
    * Groups compressed at once (each on a thread of libuv's pool): one a core, at most 4. Until
    * 2026-11-28 one core was left to the main thread; on 2 cores that left one lane, which bound
-   * the export (PGlite: 1.38–1.47 s against 1.09–1.17 s with two, first export 0.74× `zip -r -6`
-   * against 0.79–0.87×), while /api/health asked during the export answered alike either way
-   * (p50 3–4 ms, max 57–90 ms; `pnpm bench export`): with three busy threads on two cores the
+   * the export (PGlite, side by side: 1,473 ms against 1,174 ms with two, first export 0.74×
+   * `zip -r -6` against 0.79×; 0.87× in another sitting), while /api/health asked during the export
+   * answered alike either way (p50 3–4 ms, max 57–90 ms; `pnpm bench export`): with three busy threads on two cores the
    * scheduler still gives the main thread two thirds of one, more than it needs meanwhile.
    */
   readonly size = Math.max(1, Math.min(4, availableParallelism()));
