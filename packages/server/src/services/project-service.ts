@@ -5,6 +5,7 @@ import { Folder, Project, ProjectFile, ProjectVersion } from '../entities/index.
 import { countColumns, cursorAfter, decodeCursor, pageSql, updatedIso, type PageRow } from './project-list-query.js';
 import { plainSql } from '../db/plain-sql.js';
 import { hotRead } from '../db/hot-read.js';
+import { readFileContents, type FileContent } from '../db/file-contents.js';
 import { oneStatement, rowsWrite, sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
 export interface RunResult {
@@ -50,13 +51,12 @@ export class ProjectService {
    * query, not a cursor held open: a slow download must not keep a transaction (on PGlite, the
    * only connection) for its whole length. Closing the iterator early stops the reading.
    */
-  async *streamFiles(userId: string, id: string): AsyncGenerator<{ path: string; content: string }> {
+  async *streamFiles(userId: string, id: string): AsyncGenerator<{ path: string; content: FileContent }> {
     const em = this.orm.em.fork();
     await this.getOwned(userId, id, em);
     // Plain SQL rather than entities: no identity map or hydration for thousands of rows and
     // megabytes of content.
-    const connection = em.getConnection();
-    const index: Array<{ path: string; size: number }> = await connection.execute('select path, size from project_files where project_id = ?', [id]);
+    const index: Array<{ path: string; size: number }> = await em.getConnection().execute('select path, size from project_files where project_id = ?', [id]);
     // Sorted here, by code point: database collations differ (C on PGlite, often en_US on servers).
     index.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     for (let start = 0; start < index.length; ) {
@@ -66,11 +66,7 @@ export class ProjectService {
       while (end < index.length && bytes + index[end]!.size <= STREAM_BATCH_BYTES) bytes += index[end++]!.size;
       const paths = index.slice(start, end).map((entry) => entry.path);
       start = end;
-      const rows: Array<{ path: string; content: string }> = await connection.execute(
-        `select path, content from project_files where project_id = ? and path in (${paths.map(() => '?').join(', ')})`,
-        [id, ...paths],
-      );
-      const byPath = new Map(rows.map((row) => [row.path, row.content]));
+      const byPath = await readFileContents(this.orm, em, id, paths, bytes);
       for (const path of paths) {
         const content = byPath.get(path);
         // A file deleted since the index was read is left out.

@@ -80,11 +80,17 @@ describe('zipStream', () => {
     const files: ZipFileInput[] = [
       { path: 'README.md', content: '# Wolfpack\n' },
       { path: 'src/ünïcode/🐺.ts', content: 'export const wolf = "🐺 héllo, 世界";\n' },
+      // As PGlite's rows come: UTF-8 bytes, not strings.
+      { path: 'src/ünïcode/bytes.ts', content: Buffer.from('export const wolf = "🐺 héllo, 世界";\n', 'utf8') },
       { path: 'empty.txt', content: '' },
+      { path: 'empty-bytes.txt', content: new Uint8Array(0) },
       { path: '../escape.txt', content: 'never' },
       // Larger than one zlib output buffer (4 MiB), so it comes back in several pieces.
       { path: 'data/big.txt', content: text(5 * MiB) },
-      ...Array.from({ length: 300 }, (_, i) => ({ path: `src/module-${i % 7}/file-${i}.ts`, content: text(1 + ((i * 7919) % (40 * KiB))) })),
+      ...Array.from({ length: 300 }, (_, i) => {
+        const content = text(1 + ((i * 7919) % (40 * KiB)));
+        return { path: `src/module-${i % 7}/file-${i}.ts`, content: i % 3 === 0 ? Buffer.from(content, 'utf8') : content };
+      }),
     ];
     const log = recordingLog();
     const zip = await collect(zipStream(source(files).files, log));
@@ -92,7 +98,10 @@ describe('zipStream', () => {
     const entries = unzipSync(new Uint8Array(zip));
     const expected = files.filter((f) => f.path !== '../escape.txt');
     expect(Object.keys(entries)).toEqual(expected.map((f) => f.path));
-    for (const file of expected) expect(Buffer.from(entries[file.path]!).equals(Buffer.from(file.content, 'utf8')), file.path).toBe(true);
+    for (const file of expected) {
+      const bytes = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : Buffer.from(file.content);
+      expect(Buffer.from(entries[file.path]!).equals(bytes), file.path).toBe(true);
+    }
     expect(log.warnings).toEqual([expect.stringContaining('export skipped an unsafe path: "../escape.txt"')]);
 
     if (hasUnzip) {

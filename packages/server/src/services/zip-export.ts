@@ -29,7 +29,8 @@ export interface ZipStreamOptions {
 
 export interface ZipFileInput {
   path: string;
-  content: string;
+  /** Text, or its UTF-8 bytes (as PGlite hands them over: no string in between). */
+  content: string | Uint8Array;
 }
 
 const KiB = 1024;
@@ -105,7 +106,7 @@ export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, optio
   const mtime = new Date();
   let entries = 0;
   /** Files read but not yet sent to compression. */
-  let pending: Array<{ name: string; content: string }> = [];
+  let pending: Array<{ name: string; content: string | Uint8Array }> = [];
   let pendingChars = 0;
   /** Groups sent to compression, oldest first. */
   const inFlight: Array<{ entries: ZipInputFile[]; result: Promise<DeflatedGroup> }> = [];
@@ -115,12 +116,16 @@ export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, optio
     pending = [];
     pendingChars = 0;
     // The group's text as UTF-8, in one buffer that zlib reads, not copied.
-    const sizes = group.map((file) => Buffer.byteLength(file.content, 'utf8'));
+    const sizes = group.map((file) => (typeof file.content === 'string' ? Buffer.byteLength(file.content, 'utf8') : file.content.length));
     const input = deflatePool.buffer(sizes.reduce((a, b) => a + b, 0));
     const ends: number[] = [];
     let at = 0;
     group.forEach((file, i) => {
-      at += input.write(file.content, at, sizes[i]!, 'utf8');
+      if (typeof file.content === 'string') at += input.write(file.content, at, sizes[i]!, 'utf8');
+      else {
+        input.set(file.content, at);
+        at += sizes[i]!;
+      }
       ends.push(at);
     });
     const groupEntries = group.map((file, i): ZipInputFile => {
@@ -161,7 +166,7 @@ export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, optio
         }
         if (++entries > MAX_ENTRIES) throw new Error(`The project has more than ${MAX_ENTRIES} files, too many for a zip file`);
         pending.push({ name: safe.path, content: file.content });
-        // Characters, not bytes: cheaper to count, and near enough for a group's size.
+        // Characters (or bytes), not UTF-8 bytes: cheaper to count, and near enough for a group's size.
         pendingChars += file.content.length;
         if (pendingChars < groupBytes) continue;
         sendPending();
