@@ -60,6 +60,7 @@ import { admittedRuns, RunAdmission } from './services/run-admission.js';
 import { SecretBox } from './services/secret-box.js';
 import { SubscriptionCloser } from './services/subscription-closer.js';
 import { mallocTrim, MemoryRelief } from './services/memory-relief.js';
+import { applyHeapSettings } from './services/heap-settings.js';
 import { ReplyCache } from './services/reply-cache.js';
 import { SettingsService } from './services/settings-service.js';
 import { randomSecret } from './services/hash-key.js';
@@ -120,6 +121,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const koa = new Koa({ proxy: config.trustProxy, keys: new SigningKeys(sessionKeys) as unknown as string[] });
   const ledger = new LedgerService(db.orm, clock);
   const limits = loadLimits(env);
+  applyHeapSettings(limits);
   const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
   const auth = new AuthService(db.orm, undefined, undefined, new PasswordHasher(passwordCost));

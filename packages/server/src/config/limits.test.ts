@@ -38,6 +38,9 @@ describe('loadLimits', () => {
     expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0.5' }).proofThreadIdleMs).toBe(500);
     expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0' }).proofThreadIdleMs).toBeUndefined();
     for (const value of ['-1', 'never']) expect(() => loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: value })).toThrow(/WOLFPACK_PROOF_THREAD_IDLE_SECONDS/);
+    expect(loadLimits({}).buffersInHeapLimit).toBe(true);
+    expect(loadLimits({ WOLFPACK_BUFFERS_IN_HEAP_LIMIT: '0' }).buffersInHeapLimit).toBe(false);
+    for (const value of ['yes', '2']) expect(() => loadLimits({ WOLFPACK_BUFFERS_IN_HEAP_LIMIT: value })).toThrow(/WOLFPACK_BUFFERS_IN_HEAP_LIMIT must be 1 \(on\) or 0 \(off\)/);
   });
 
   it('refuses preview settings that would silently mean something else, naming the variable', () => {

@@ -50,6 +50,12 @@ const limitsSchema = z.object({
     .number('WOLFPACK_PROOF_THREAD_IDLE_SECONDS must be a number of seconds')
     .min(0, 'WOLFPACK_PROOF_THREAD_IDLE_SECONDS must be 0 or more')
     .default(60),
+  /**
+   * 1: memory outside V8's heap (Buffers: rows read, compressed output, socket writes) counts
+   * towards V8's limit for its next full collection, which then grows with it; 0: Node's default,
+   * where each few MB of it start a full collection of their own (see services/heap-settings.ts).
+   */
+  WOLFPACK_BUFFERS_IN_HEAP_LIMIT: z.enum(['0', '1'], 'WOLFPACK_BUFFERS_IN_HEAP_LIMIT must be 1 (on) or 0 (off)').default('1'),
 });
 
 export interface AbuseLimits {
@@ -68,6 +74,8 @@ export interface AbuseLimits {
   listCacheBytes: number;
   /** How long Proven Code's thread stays idle before it ends; undefined: no thread. */
   proofThreadIdleMs: number | undefined;
+  /** Whether Buffers count towards V8's heap limit (services/heap-settings.ts). */
+  buffersInHeapLimit: boolean;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -91,5 +99,6 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,
     listCacheBytes: Math.round(e.WOLFPACK_LIST_CACHE_MB * 1024 * 1024),
     proofThreadIdleMs: e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS > 0 ? Math.round(e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS * 1000) : undefined,
+    buffersInHeapLimit: e.WOLFPACK_BUFFERS_IN_HEAP_LIMIT === '1',
   };
 }
