@@ -175,6 +175,12 @@ try {
   // What the memory relief does, side by side: the server as shipped without it.
   runZip();
   const unrelieved = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'warm', { WOLFPACK_MEMORY_RELIEF_SECONDS: '0' });
+  // Node's default for Buffers and V8's heap limit (services/heap-settings.ts), warm and first.
+  const legacyHeap = { WOLFPACK_BUFFERS_IN_HEAP_LIMIT: '0' };
+  runZip();
+  const buffersApart = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'warm', legacyHeap);
+  runZip();
+  const buffersApartCold = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'cold', legacyHeap);
   const ours = asShipped.ms;
   const zipMs = zipRuns.length > 0 ? Math.min(...zipRuns) : undefined;
   // The archive the server sent is checked as users would: with unzip.
@@ -196,6 +202,8 @@ try {
   row('same, --max-semi-space-size=4 (shipped until 2026-11-24)', smallYoung);
   row(`first export after start (caches and code cold; fastest of ${colds.length} starts: ${colds.map((c) => c.ms.toFixed(0)).join(', ')} ms)`, cold);
   row('server as shipped, memory relief off (WOLFPACK_MEMORY_RELIEF_SECONDS=0)', unrelieved);
+  row("Buffers outside V8's heap limit, Node's default (WOLFPACK_BUFFERS_IN_HEAP_LIMIT=0)", buffersApart);
+  row('same, first export after start (one start)', buffersApartCold);
   if (zipMs !== undefined) {
     console.log(`| zip -r -6 of the same files on disk (fastest of ${zipRuns.length}) | ${zipMs.toFixed(0)} ms | ${mbps(zipMs)} | 1.00× | (separate process) | | | |`);
   } else {
