@@ -13,29 +13,36 @@ import { pgliteBinaryRows, PgliteRowsError, type PgliteProtocol } from './pglite
 
 const text = (content: string | Uint8Array) => (typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
 
+const files = new Map<string, string>([
+  ['src/wölf/🐺.ts', 'export const howl = "Auuu 🐺, héllo 世界";\n'],
+  ['empty.txt', ''],
+  ["it's \"quoted\", {braced} and \\ back.txt", 'odd path'],
+  // Stored out of line and compressed (TOAST), and larger than a PGlite write chunk.
+  ['big/text.md', 'A line of a large file, 🐺 and all.\n'.repeat(60_000)],
+  // Stored out of line, not compressible.
+  ['big/random.txt', randomBytes(400_000).toString('base64')],
+]);
+
+/** A user's project holding `files`; answers its id. */
+async function storeProject(server: TestServer): Promise<string> {
+  const conn = server.db.orm.em.getConnection();
+  const userId = randomUUID();
+  await conn.execute(`insert into users (id, username, username_key, password_hash, created_at) values (?, 'reader', 'reader', 'x', now())`, [userId]);
+  const projectId = randomUUID();
+  await conn.execute(`insert into projects (id, user_id, idea, file_count, total_bytes, created_at, updated_at) values (?, ?, 'Contents', ?, 0, now(), now())`, [projectId, userId, files.size]);
+  for (const [path, content] of files) {
+    await conn.execute('insert into project_files (project_id, path, content, size) values (?, ?, ?, ?)', [projectId, path, content, Buffer.byteLength(content)]);
+  }
+  return projectId;
+}
+
 describe.each(testDatabases())('readFileContents on %s', (kind) => {
   let server: TestServer;
   let projectId: string;
-  const files = new Map<string, string>([
-    ['src/wölf/🐺.ts', 'export const howl = "Auuu 🐺, héllo 世界";\n'],
-    ['empty.txt', ''],
-    ["it's \"quoted\", {braced} and \\ back.txt", 'odd path'],
-    // Stored out of line and compressed (TOAST), and larger than a PGlite write chunk.
-    ['big/text.md', 'A line of a large file, 🐺 and all.\n'.repeat(60_000)],
-    // Stored out of line, not compressible.
-    ['big/random.txt', randomBytes(400_000).toString('base64')],
-  ]);
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    const conn = server.db.orm.em.getConnection();
-    const userId = randomUUID();
-    await conn.execute(`insert into users (id, username, username_key, password_hash, created_at) values (?, 'reader', 'reader', 'x', now())`, [userId]);
-    projectId = randomUUID();
-    await conn.execute(`insert into projects (id, user_id, idea, file_count, total_bytes, created_at, updated_at) values (?, ?, 'Contents', ?, 0, now(), now())`, [projectId, userId, files.size]);
-    for (const [path, content] of files) {
-      await conn.execute('insert into project_files (project_id, path, content, size) values (?, ?, ?, ?)', [projectId, path, content, Buffer.byteLength(content)]);
-    }
+    projectId = await storeProject(server);
   });
   afterAll(() => server?.dispose());
 
@@ -53,7 +60,19 @@ describe.each(testDatabases())('readFileContents on %s', (kind) => {
     for (const [path, content] of files) expect(text(found.get(path)!), path).toBe(content);
   });
 
-  it.runIf(kind === 'pglite')('reads under the locks of PGlite: not inside an open transaction, and errors leave PGlite usable', async () => {
+});
+
+describe('pgliteBinaryRows', () => {
+  let server: TestServer;
+  let projectId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite');
+    projectId = await storeProject(server);
+  });
+  afterAll(() => server?.dispose());
+
+  it('reads under the locks of PGlite: not inside an open transaction, and errors leave PGlite usable', async () => {
     const pglite = (await (server.db.orm.em.getConnection() as PgliteConnection).getNativeClient()) as unknown as PgliteProtocol & {
       execProtocol(message: Uint8Array): Promise<{ messages: Array<{ name: string }> }>;
     };
