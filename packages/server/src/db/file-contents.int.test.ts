@@ -48,7 +48,7 @@ describe.each(testDatabases())('readFileContents on %s', (kind) => {
 
   it('answers every asked file as stored, and leaves out paths it does not hold', async () => {
     const expected = [...files.values()].reduce((sum, c) => sum + Buffer.byteLength(c), 0);
-    const found = await readFileContents(server.db.orm, server.db.orm.em.fork(), projectId, [...files.keys(), 'missing.txt'], expected);
+    const found = await readFileContents(server.db.orm.em.fork(), projectId, [...files.keys(), 'missing.txt'], expected);
     expect(new Set(found.keys())).toEqual(new Set(files.keys()));
     for (const [path, content] of files) expect(text(found.get(path)!), path).toBe(content);
     // PGlite hands over bytes; PostgreSQL's driver decodes them natively.
@@ -56,7 +56,7 @@ describe.each(testDatabases())('readFileContents on %s', (kind) => {
   });
 
   it('copes with recorded sizes that are wrong (the rows do not fit the buffer sized by them)', async () => {
-    const found = await readFileContents(server.db.orm, server.db.orm.em.fork(), projectId, [...files.keys()], 10);
+    const found = await readFileContents(server.db.orm.em.fork(), projectId, [...files.keys()], 10);
     for (const [path, content] of files) expect(text(found.get(path)!), path).toBe(content);
   });
 

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Pool } from 'pg';
-import { plainSql } from './plain-sql.js';
+import { nativeClientOf } from './native-client.js';
+import { numberedPlaceholders, plainSql } from './plain-sql.js';
 
 /** Statements as pg's named statements: `?` placeholders made `$n` once, and the name from the text. */
 const prepared = new Map<string, { name: string; text: string }>();
-/** The PostgreSQL pool of each ORM; undefined for PGlite. */
-const pools = new WeakMap<MikroORM, Promise<Pool | undefined>>();
 
 /**
  * A read on a path every signed-in request takes (the session, the projects page) as a named
@@ -18,22 +15,15 @@ const pools = new WeakMap<MikroORM, Promise<Pool | undefined>>();
  * the process, takes the ORM's path. `sql` must hold `?` only as placeholders, never in a literal.
  */
 export async function hotRead<T>(orm: MikroORM, sql: string, params: unknown[]): Promise<T[]> {
-  let pool = pools.get(orm);
-  if (!pool) {
-    const connection = orm.em.getConnection();
-    pool = connection instanceof PostgreSqlConnection ? connection.getNativeClient() : Promise.resolve(undefined);
-    pools.set(orm, pool);
-  }
-  const native = await pool;
-  if (!native) return plainSql(orm.em.fork()).execute<T[]>(sql, params);
+  const native = await nativeClientOf(orm.em.getConnection());
+  if (native?.kind !== 'postgres') return plainSql(orm.em.fork()).execute<T[]>(sql, params);
   const statement = prepared.get(sql) ?? prepare(sql);
-  const result = await native.query({ name: statement.name, text: statement.text, values: params });
+  const result = await native.pool.query({ name: statement.name, text: statement.text, values: params });
   return result.rows as T[];
 }
 
 function prepare(sql: string): { name: string; text: string } {
-  let n = 0;
-  const statement = { name: `wp_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+  const statement = { name: `wp_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`, text: numberedPlaceholders(sql) };
   // The shapes are few (a page's sort, filter, cursor and counts), so the map stays small.
   prepared.set(sql, statement);
   return statement;

@@ -14,6 +14,12 @@ export function plainSql(em: EntityManager): PlainSql {
   return em as unknown as PlainSql;
 }
 
+/** `sql` with its `?` placeholders numbered (`$1`, `$2`, …), as the drivers' own clients take it. `?` only as placeholders, never in a literal. */
+export function numberedPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
 /** The SQLSTATE of a failed statement, as PostgreSQL and PGlite report it through the ORM. */
 export function sqlState(error: unknown): string | undefined {
   const e = error as { code?: unknown; cause?: { code?: unknown } };

@@ -66,7 +66,7 @@ export class ProjectService {
       while (end < index.length && bytes + index[end]!.size <= STREAM_BATCH_BYTES) bytes += index[end++]!.size;
       const paths = index.slice(start, end).map((entry) => entry.path);
       start = end;
-      const byPath = await readFileContents(this.orm, em, id, paths, bytes);
+      const byPath = await readFileContents(em, id, paths, bytes);
       for (const path of paths) {
         const content = byPath.get(path);
         // A file deleted since the index was read is left out.

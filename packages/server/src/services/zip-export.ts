@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { sanitizePath } from '@wolfpack/core/pipeline';
+import type { FileContent } from '../db/file-contents.js';
 import type { Logger } from '../logger.js';
 import { KeptDeflate } from './kept-deflate.js';
 
@@ -30,7 +31,7 @@ export interface ZipStreamOptions {
 export interface ZipFileInput {
   path: string;
   /** Text, or its UTF-8 bytes (as PGlite hands them over: no string in between). */
-  content: string | Uint8Array;
+  content: FileContent;
 }
 
 const KiB = 1024;
@@ -106,7 +107,7 @@ export function zipStream(files: AsyncIterable<ZipFileInput>, log: Logger, optio
   const mtime = new Date();
   let entries = 0;
   /** Files read but not yet sent to compression. */
-  let pending: Array<{ name: string; content: string | Uint8Array }> = [];
+  let pending: Array<{ name: string; content: FileContent }> = [];
   let pendingChars = 0;
   /** Groups sent to compression, oldest first. */
   const inFlight: Array<{ entries: ZipInputFile[]; result: Promise<DeflatedGroup> }> = [];
