@@ -24,7 +24,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
-import { signUp } from './bench-user.js';
+import { signIn, signUp } from './bench-user.js';
 import { cpuMsBetween, cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 import { percentile } from './latency.js';
 
@@ -39,6 +39,12 @@ const WARMUP = 50;
 /** Requests a path in the warm-up before the runs, at each number of clients. */
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 5_000);
 const TARGET_P99_MS: Record<number, number> = { 10: 20, 50: 50 };
+/**
+ * Sessions the clients share out, one a connection by default: each person signed in has a
+ * session of their own, and a server may read many sessions at once (one cookie for all would
+ * let it read one row for a crowd). BENCH_SESSIONS=1: every client with the same cookie.
+ */
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? Math.max(...CLIENTS));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
 /** What a browser sends. */
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
@@ -81,6 +87,11 @@ try {
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;
   const cookie = await signUp(servers[0]!.url, 'bench');
+  // Sign-ins a few at a time: each costs the real password hash (about a quarter of a second of CPU).
+  const cookies = [cookie];
+  while (cookies.length < SESSIONS) {
+    cookies.push(...(await Promise.all(Array.from({ length: Math.min(4, SESSIONS - cookies.length) }, () => signIn(servers[0]!.url, 'bench')))));
+  }
   const [user] = await sql().execute<Array<{ id: string }>>(`select id from users where username = 'bench'`);
   const userId = user!.id;
   // Ten folders hold a fifth of the projects; the root the rest, as a long-time user might have it.
@@ -202,6 +213,7 @@ try {
       // autocannon's own duration is counted in whole seconds: the last answer's time is the run's end.
       const started = performance.now();
       let lastAnswer = started;
+      let clientsSetUp = 0;
       const cpuBefore = { server: server.cpuMs(), postgres: cpuMsOf((_, command) => command === 'postgres'), clients: process.cpuUsage(), machine: machineTimes() };
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
       const instance = autocannon(
@@ -212,6 +224,11 @@ try {
           timeout: 10,
           headers: { cookie, 'accept-encoding': ACCEPT_ENCODING },
           requests: paths.map((path) => ({ method: 'GET', path })),
+          // Each connection a session of its own (SESSIONS), as each person signed in has.
+          setupClient: (client: { setRequests(requests: Array<{ method: string; path: string; headers: Record<string, string> }>): void }) => {
+            const own = cookies[clientsSetUp++ % cookies.length]!;
+            client.setRequests(paths.map((path) => ({ method: 'GET', path, headers: { cookie: own, 'accept-encoding': ACCEPT_ENCODING } })));
+          },
         },
         (error: Error | null, result: { errors: number; non2xx: number; timeouts: number; duration: number; requests: { total: number } }) => {
           clearInterval(sampler);
@@ -268,7 +285,7 @@ try {
     console.log(`| ${server.label} | ${w.bytes} | ${w.encoding} | ${w.vary} |`);
   }
   console.log(`\n### ${CLIENTS.join(' and ')} clients at once, keep-alive, ${PATH_REQUESTS} requests a path a run, ${ROUNDS} runs each (p50 / p99 ms per run)\n`);
-  console.log(`Each server warmed up first with ${WARMUP_REQUESTS} requests a path at each number of clients. Each run opens its clients' connections anew, and every client sends its first request at the same instant: the paths' columns and the target count each client's requests after its first round (one request a path), which has its own column.\n`);
+  console.log(`Each server warmed up first with ${WARMUP_REQUESTS} requests a path at each number of clients. Each run opens its clients' connections anew, and every client sends its first request at the same instant: the paths' columns and the target count each client's requests after its first round (one request a path), which has its own column. ${SESSIONS === 1 ? 'Every client sends the same session cookie.' : `The clients take turns at ${SESSIONS} sessions of the user (one a client at ${SESSIONS} clients).`}\n`);
   console.log('CPU a request: the server\'s processes / PostgreSQL\'s / the clients (autocannon, this process), µs, per run; two cores make 2,000,000 µs a second in all. Machine busy: the share of all cores\' time not idle during the run (at 50 clients a closed loop of clients keeps it near saturation, where waits grow long and uneven).\n');
   console.log('| server | clients | first page (root) | sidebar counts | /api/health | each client\'s first round, all paths (p99) | requests/s | CPU a request (µs) | machine busy | errors | server RSS MB (peak) | load (1/5/15 min) | target |');
   console.log('| --- | ---: | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |');

@@ -3,6 +3,9 @@
 // so that the built server runs as shipped: under a TypeScript loader every stack trace an Error
 // gets (the engines' SDK makes some on each call) is mapped through source maps, work the shipped
 // server does not do. WOLFPACK_SSE_BENCH_SERVER names the module (dist, or the sources with tsx).
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const { startServer } = await import(process.env.WOLFPACK_SSE_BENCH_SERVER);
@@ -18,12 +21,28 @@ const server = await startServer({
 });
 const send = (message) => process.send(message);
 const loop = monitorEventLoopDelay({ resolution: 5 });
-process.on('message', (message) => {
+// WOLFPACK_SSE_BENCH_OPEN_PROFILE=DIR: a V8 CPU profile of the window the streams open in only
+// (the bench's BENCH_CPU_PROF covers the whole process, warm-up and forced collections included).
+const openProfileDir = process.env.WOLFPACK_SSE_BENCH_OPEN_PROFILE;
+const inspector = openProfileDir ? new Session() : undefined;
+inspector?.connect();
+process.on('message', async (message) => {
   if (message.kind === 'loop') {
     if (message.watch) {
+      if (inspector) {
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.setSamplingInterval', { interval: 250 });
+        await inspector.post('Profiler.start');
+      }
       loop.reset();
       loop.enable();
-    } else loop.disable();
+    } else {
+      loop.disable();
+      if (inspector) {
+        const { profile } = await inspector.post('Profiler.stop');
+        writeFileSync(join(openProfileDir, `sse-open-${process.pid}.cpuprofile`), JSON.stringify(profile));
+      }
+    }
     send({ kind: 'loop', delay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 } });
   } else if (message.kind === 'memory') {
     // Twice: the first pass may only queue finalizers. What is left is what the streams hold.

@@ -100,6 +100,8 @@ async function parent(): Promise<void> {
       WOLFPACK_SSE_BENCH_ENGINE_MS: String(ENGINE_DELAY_MS),
       WOLFPACK_SSE_BENCH_RUNS: String(RUNS),
       WOLFPACK_DATA_DIR: dataDir,
+      // BENCH_OPEN_PROF=DIR: a CPU profile of the opening window alone (sse-server-child.mjs).
+      ...(process.env.BENCH_OPEN_PROF ? { WOLFPACK_SSE_BENCH_OPEN_PROFILE: process.env.BENCH_OPEN_PROF } : {}),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

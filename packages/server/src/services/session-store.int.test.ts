@@ -1,0 +1,96 @@
+/**
+ * DatabaseSessionStore's reads: sessions asked for in one turn of the event loop are read in one
+ * statement (a crowd of signed-in requests), each request getting its own session and its own
+ * user, never a neighbour's; a session gone before the turn is not found; more keys than one
+ * statement takes are split, none lost. Against the test server's real database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nativeClientOf } from '../db/native-client.js';
+import { TestClient } from '../testing/http-client.js';
+import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import { DatabaseSessionStore } from './session-store.js';
+
+const DAY = 86_400_000;
+
+describe.each(testDatabases())('session reads on %s', (kind) => {
+  let server: TestServer;
+  let store: DatabaseSessionStore;
+  let users = 0;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    store = new DatabaseSessionStore(server.db.orm, { idleMs: DAY, absoluteMs: 30 * DAY });
+  });
+  afterAll(() => server?.dispose());
+
+  /** A user signed up through the API, with the key of their session (the cookie's value). */
+  async function signedUp(): Promise<{ client: TestClient; username: string; key: string }> {
+    const client = new TestClient(server.url);
+    const username = `reader${(users += 1)}`;
+    expect((await client.post('/api/auth/register', { username, password: 'correct-horse' })).status).toBe(201);
+    const key = /wolfpack\.sid=([^;]+)/.exec(client.cookieHeader())?.[1];
+    expect(key).toBeDefined();
+    return { client, username, key: key! };
+  }
+
+  /** How many statements PostgreSQL's pool ran while `work` ran (each takes a connection); undefined on PGlite. */
+  async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: number | undefined }> {
+    const native = await nativeClientOf(server.db.orm.em.getConnection());
+    if (native?.kind !== 'postgres') return { result: await work(), statements: undefined };
+    let statements = 0;
+    const count = () => statements++;
+    native.pool.on('acquire', count);
+    try {
+      return { result: await work(), statements };
+    } finally {
+      native.pool.off('acquire', count);
+    }
+  }
+
+  it('reads the sessions asked for in one turn in one statement, each with its own user', async () => {
+    const people = await Promise.all(Array.from({ length: 6 }, signedUp));
+    const unknown = 'x'.repeat(43);
+    const { result, statements } = await statementsDuring(() => Promise.all([...people.map((p) => store.getWithUser(p.key)), store.getWithUser(unknown), store.getWithUser(people[2]!.key)]));
+    expect(result.map((r) => r.user?.username)).toEqual([...people.map((p) => p.username), undefined, people[2]!.username]);
+    for (const i of people.keys()) expect(result[i]!.session).toMatchObject({ userId: result[i]!.user!.id, createdAt: expect.any(Number) });
+    expect(new Set(people.map((_, i) => result[i]!.user!.id)).size).toBe(people.length);
+    expect(result[6]).toEqual({});
+    if (kind === 'postgres') expect(statements).toBe(1);
+  });
+
+  it('gives two requests on one session copies of their own', async () => {
+    const { key } = await signedUp();
+    const [a, b] = await Promise.all([store.getWithUser(key), store.getWithUser(key)]);
+    a.session!.lastSeen = 1;
+    a.user!.username = 'changed';
+    expect(b.session!.lastSeen).not.toBe(1);
+    expect(b.user!.username).not.toBe('changed');
+  });
+
+  it('does not find a session ended before the turn, while its neighbours in the turn are found', async () => {
+    const [gone, stays] = await Promise.all([signedUp(), signedUp()]);
+    await store.destroy(gone.key);
+    const [a, b] = await Promise.all([store.getWithUser(gone.key), store.getWithUser(stays.key)]);
+    expect(a).toEqual({});
+    expect(b.user?.username).toBe(stays.username);
+  });
+
+  it('splits more keys than one statement takes, and loses none', async () => {
+    const people = await Promise.all(Array.from({ length: 3 }, signedUp));
+    const keys = Array.from({ length: 150 }, (_, i) => (i % 50 === 7 ? people[Math.floor(i / 50)]!.key : `unknown-${i}`.padEnd(43, 'k')));
+    const { result, statements } = await statementsDuring(() => Promise.all(keys.map((key) => store.getWithUser(key))));
+    expect(result.map((r, i) => (r.user ? `${i}:${r.user.username}` : undefined)).filter(Boolean)).toEqual(people.map((p, n) => `${n * 50 + 7}:${p.username}`));
+    if (kind === 'postgres') expect(statements).toBe(3);
+  });
+
+  it('answers a crowd of signed-in requests at once, each as its own user, and a signed-out one as nobody', async () => {
+    const people = await Promise.all(Array.from({ length: 12 }, signedUp));
+    // The cookie of a session that then signs out, replayed in the crowd.
+    const replay = new TestClient(server.url);
+    replay.setCookieHeader(people[5]!.client.cookieHeader());
+    expect((await people[5]!.client.post('/api/auth/logout', {})).status).toBeLessThan(300);
+    const answers = await Promise.all(people.map((p, i) => (i === 5 ? replay : p.client).get('/api/auth/me')));
+    expect(answers.map((a) => (a.status === 200 ? (a.json as { user: { username: string } }).user.username : a.status))).toEqual(
+      people.map((p, i) => (i === 5 ? 401 : p.username)),
+    );
+  });
+});
