@@ -6,14 +6,16 @@
 // runs the TypeScript sources instead) in a child process of its own, so its memory is the
 // server's alone: RSS as the system sees it while holding every stream (no forced GC), and heap
 // after a full GC, idle with the runs started, while holding the streams, and per stream; plus how
-// long opening them all takes and each one's open to its first event, loopback only. PostgreSQL
+// long opening them all takes and each one's open to its first event, loopback only: first as a
+// crowd (100 openers, each opening its next stream once its last one had its first event), then,
+// once those are closed, as streams arriving on their own at BENCH_SSE_ARRIVALS a second. PostgreSQL
 // when it is reachable (BENCH_DATABASE_URL, else DATABASE_URL, else 127.0.0.1:5432; the process
 // then holds no database), PGlite otherwise. The server first runs RUNS runs like the measured
 // ones to their end (BENCH_SSE_WARM=0 skips it): what runs load and hold (TypeScript for the type
 // check, a WebAssembly memory, their working heap: about 100 MB of RSS over 30 s, measured with 10
 // streams in all) is then in the baseline, not counted as the streams'. Bounded: the whole bench
 // stops within 180 s.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,6 +34,8 @@ const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
 const RUNS = Number(process.env.BENCH_SSE_RUNS ?? 10);
 /** Streams being opened at once: a crowd arriving, not one SYN flood into the listen backlog. */
 const OPENING_AT_ONCE = 100;
+/** Streams a second when they arrive on their own (BENCH_SSE_ARRIVALS): 1,000 in 2 s by default. */
+const ARRIVALS_PER_SECOND = Number(process.env.BENCH_SSE_ARRIVALS ?? 500);
 const HOLD_MS = 3_000;
 const DEADLINE_MS = 180_000;
 const WARM = process.env.BENCH_SSE_WARM !== '0';
@@ -41,6 +45,13 @@ const ENGINE_DELAY_MS = Number(process.env.BENCH_SSE_ENGINE_MS ?? 1_500);
 const MOVING = ENGINE_DELAY_MS < 10_000;
 const FROM_SOURCES = process.env.BENCH_SSE_FROM === 'src';
 const BUILT = new URL('../dist/index.js', import.meta.url);
+/**
+ * BENCH_SSE_HALF_CORE=1: the server process (every thread of it, and what it spawns) runs on the
+ * first CPU only, beside a busy loop there, so it gets about half a core: a way to see on a fast
+ * machine what a machine half as fast for this work does (PostgreSQL and this client keep the
+ * other CPU). Needs taskset (util-linux).
+ */
+const HALF_CORE = process.env.BENCH_SSE_HALF_CORE === '1';
 
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
@@ -93,7 +104,12 @@ async function parent(): Promise<void> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const loader = FROM_SOURCES ? ['--import', tsx] : [];
   const childScript = fileURLToPath(new URL('./sse-server-child.mjs', import.meta.url));
-  const server = spawn(process.execPath, ['--expose-gc', ...profile, ...nodeArgs, ...conditions, ...loader, childScript], {
+  const serverArgs = ['--expose-gc', ...profile, ...nodeArgs, ...conditions, ...loader, childScript];
+  // taskset execs the server in its own process: the pid, the IPC channel and the signals stay the server's.
+  const pinned = HALF_CORE && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  if (HALF_CORE && !pinned) console.log('BENCH_SSE_HALF_CORE: taskset is missing or refused, so the server runs unpinned.');
+  const hog = pinned ? spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
+  const server = spawn(pinned ? 'taskset' : process.execPath, pinned ? ['-c', '0', process.execPath, ...serverArgs] : serverArgs, {
     env: {
       ...process.env,
       WOLFPACK_SSE_BENCH_SERVER: FROM_SOURCES ? new URL('../src/index.ts', import.meta.url).href : BUILT.href,
@@ -109,6 +125,7 @@ async function parent(): Promise<void> {
   const deadline = setTimeout(() => {
     console.log(`Stopped: the bench passed its ${DEADLINE_MS / 1000} s limit.`);
     server.kill('SIGKILL');
+    hog?.kill('SIGKILL');
     process.exit(1);
   }, DEADLINE_MS);
   const streams: http.ClientRequest[] = [];
@@ -179,31 +196,33 @@ async function parent(): Promise<void> {
     const clientDelay = monitorEventLoopDelay({ resolution: 5 });
     clientDelay.enable();
     const openStarted = performance.now();
+    /** Opens stream `i` (on run i mod RUNS) into `held`; resolves with its open to first event (ms). */
+    const openStream = (i: number, held: http.ClientRequest[]) =>
+      new Promise<number>((resolve, reject) => {
+        const t0 = performance.now();
+        const req = http.get(`${url}/api/wolfpack/runs/${runIds[i % RUNS]}/events`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+          if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
+          let first = true;
+          res.on('data', (chunk: Buffer) => {
+            const before = received;
+            for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
+            if (received > before) chunksWithEvents++;
+            if (first && chunk.includes('data:')) {
+              first = false;
+              resolve(performance.now() - t0);
+            }
+          });
+          res.on('end', () => ended++);
+          res.on('error', () => {});
+        });
+        req.on('error', reject);
+        held.push(req);
+      });
     let next = 0;
     const opener = async () => {
       while (next < STREAMS) {
         const i = next++;
-        const t0 = performance.now();
-        await new Promise<void>((resolve, reject) => {
-          const req = http.get(`${url}/api/wolfpack/runs/${runIds[i % RUNS]}/events`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-            if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
-            let first = true;
-            res.on('data', (chunk: Buffer) => {
-              const before = received;
-              for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
-              if (received > before) chunksWithEvents++;
-              if (first && chunk.includes('data:')) {
-                first = false;
-                openMsByIndex[i] = performance.now() - t0;
-                resolve();
-              }
-            });
-            res.on('end', () => ended++);
-            res.on('error', () => {});
-          });
-          req.on('error', reject);
-          streams.push(req);
-        });
+        openMsByIndex[i] = await openStream(i, streams);
       }
     };
     await Promise.all(Array.from({ length: OPENING_AT_ONCE }, opener));
@@ -238,6 +257,28 @@ async function parent(): Promise<void> {
     await delay(1_000);
     const released = await memory();
 
+    // The same number of streams again, each arriving on its own at the rate the target names
+    // (1,000 in 2 s), as users open them: none waits for another's first event before it arrives.
+    // The crowd above (each of 100 openers opens its next stream once its last one had its first
+    // event) queues every stream behind the 99 others, so its open to first event is about 100
+    // times the server's CPU a stream, however fast the server serves them.
+    const arrivalMs: number[] = [];
+    const arrivalCpuBefore = cpuNow().server;
+    const arrivalsStarted = performance.now();
+    const arriving: Array<Promise<void>> = [];
+    for (let i = 0; i < STREAMS; i++) {
+      // Timers fire a millisecond late or more; a late loop opens the streams that are due at once.
+      const wait = arrivalsStarted + (i * 1000) / ARRIVALS_PER_SECOND - performance.now();
+      if (wait >= 1) await delay(wait);
+      arriving.push(openStream(i, streams).then((ms) => void (arrivalMs[i] = ms)));
+    }
+    await Promise.all(arriving);
+    const arrivalsAllMs = performance.now() - arrivalsStarted;
+    const arrivalCpu = cpuMsBetween(arrivalCpuBefore, cpuNow().server);
+    const arrivalsInfo = await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>);
+    for (const req of streams) req.destroy();
+    const arrivalSorted = arrivalMs.filter((ms) => ms !== undefined).sort((a, b) => a - b);
+
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
     const sorted = openMsByIndex.filter((ms) => ms !== undefined).sort((a, b) => a - b);
@@ -245,6 +286,7 @@ async function parent(): Promise<void> {
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
     console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
     console.log(WARM ? `Warmed up: ${RUNS} runs like these ran to their end first (${(warmMs / 1000).toFixed(1)} s).` : 'Cold server (BENCH_SSE_WARM=0): what the runs themselves load while measured counts as the streams\'.');
+    if (pinned) console.log('BENCH_SSE_HALF_CORE: the server runs on the first CPU beside a busy loop (about half a core); PostgreSQL and this client are not pinned, and the scheduler gives them the other.');
     console.log(`Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
     console.log('| server process | RSS MB | heap used MB | heap total MB | external MB |');
     console.log('| --- | ---: | ---: | ---: | ---: |');
@@ -280,6 +322,9 @@ async function parent(): Promise<void> {
     console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together, in ${chunksPerSecond.toFixed(0)} chunks a second (about the server's writes) |`);
     console.log(`| server CPU while holding them (${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
     console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
+    console.log(
+      `| ${STREAMS} arriving on their own, ${ARRIVALS_PER_SECOND} a second: open to first event p50 / p99 | ${percentile(arrivalSorted, 50).toFixed(1)} / ${percentile(arrivalSorted, 99).toFixed(1)} ms (all open after ${arrivalsAllMs.toFixed(0)} ms; server CPU ${((arrivalCpu / STREAMS) * 1000).toFixed(0)} µs a stream; run status: ${arrivalsInfo.run?.status ?? 'unknown'}) |`,
+    );
     console.log(`| bench wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`);
   } finally {
     for (const req of streams) req.destroy();
@@ -287,6 +332,7 @@ async function parent(): Promise<void> {
     server.send({ kind: 'close' } satisfies ToChild);
     const exited = await Promise.race([new Promise((resolve) => server.once('exit', resolve)).then(() => true), delay(10_000).then(() => false)]);
     if (!exited) server.kill('SIGKILL');
+    hog?.kill('SIGKILL');
     await dropDatabase();
     await rm(dataDir, { recursive: true, force: true });
   }
