@@ -16,8 +16,9 @@ const server = await startServer({
   webDir: false,
   dataDir: process.env.WOLFPACK_DATA_DIR,
   ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+  // The bench's environment (WOLFPACK_SANDBOX=off, say, to compare), then what the bench sets.
   // Every run is the bench user's: the per-user limit on running builds would refuse the fourth.
-  env: { WOLFPACK_DEMO_DELAY_MS: process.env.WOLFPACK_SSE_BENCH_ENGINE_MS, WOLFPACK_CONCURRENT_RUNS_PER_USER: process.env.WOLFPACK_SSE_BENCH_RUNS },
+  env: { ...process.env, WOLFPACK_DEMO_DELAY_MS: process.env.WOLFPACK_SSE_BENCH_ENGINE_MS, WOLFPACK_CONCURRENT_RUNS_PER_USER: process.env.WOLFPACK_SSE_BENCH_RUNS },
 });
 const send = (message) => process.send(message);
 const loop = monitorEventLoopDelay({ resolution: 5 });
