@@ -5,7 +5,9 @@
  * statement takes are split, none lost. Against the test server's real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MikroORM } from '@mikro-orm/core';
 import { nativeClientOf } from '../db/native-client.js';
+import { openDatabase, type Database } from '../db/orm.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 import { DatabaseSessionStore } from './session-store.js';
@@ -15,12 +17,20 @@ const DAY = 86_400_000;
 describe.each(testDatabases())('session reads on %s', (kind) => {
   let server: TestServer;
   let store: DatabaseSessionStore;
+  let storeOrm: MikroORM;
+  /** On PostgreSQL the store has a pool of its own, so that the statements counted are its alone (not the server's sweeps). */
+  let own: Database | undefined;
   let users = 0;
   beforeAll(async () => {
     server = await startTestServer(kind);
-    store = new DatabaseSessionStore(server.db.orm, { idleMs: DAY, absoluteMs: 30 * DAY });
+    own = kind === 'postgres' ? await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir }) : undefined;
+    storeOrm = own?.orm ?? server.db.orm;
+    store = new DatabaseSessionStore(storeOrm, { idleMs: DAY, absoluteMs: 30 * DAY });
   });
-  afterAll(() => server?.dispose());
+  afterAll(async () => {
+    await own?.close();
+    await server?.dispose();
+  });
 
   /** A user signed up through the API, with the key of their session (the cookie's value). */
   async function signedUp(): Promise<{ client: TestClient; username: string; key: string }> {
@@ -34,7 +44,7 @@ describe.each(testDatabases())('session reads on %s', (kind) => {
 
   /** How many statements PostgreSQL's pool ran while `work` ran (each takes a connection); undefined on PGlite. */
   async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: number | undefined }> {
-    const native = await nativeClientOf(server.db.orm.em.getConnection());
+    const native = await nativeClientOf(storeOrm.em.getConnection());
     if (native?.kind !== 'postgres') return { result: await work(), statements: undefined };
     let statements = 0;
     const count = () => statements++;
