@@ -3,7 +3,7 @@
  * experiment, start, the Replit-only timer and the costs. Every reply is parsed with its core
  * schema (numbers may arrive as strings).
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type Query, type QueryClient, type QueryFunctionContext, type QueryKey } from '@tanstack/react-query';
 import {
   experimentReply,
   experimentsReply,
@@ -32,13 +32,47 @@ export function runStillOpen(experiment: Experiment | undefined): boolean {
   return experiment?.status === 'wolfpack_running';
 }
 
+/**
+ * Writes begun on each experiment, per query client. A read that was under way when a write on
+ * an experiment began may carry that experiment as it stood before the write (the server can
+ * answer the read first); it must not replace the copy the write answers, or the page would show
+ * a started timer as never started, for good once the run stops being read again.
+ */
+const writesBegun = new WeakMap<QueryClient, Map<string, number>>();
+
+function writeCounts(client: QueryClient): Map<string, number> {
+  let counts = writesBegun.get(client);
+  if (!counts) writesBegun.set(client, (counts = new Map()));
+  return counts;
+}
+
+/**
+ * Starts a read: the function it answers keeps a copy the read brought unless a write on that
+ * experiment began since, in which case the cached copy stands (the write puts its own in).
+ */
+function beginRead(client: QueryClient): (experiment: Experiment) => Experiment {
+  const counts = writeCounts(client);
+  const before = new Map(counts);
+  return (experiment) => {
+    if ((counts.get(experiment.id) ?? 0) === (before.get(experiment.id) ?? 0)) return experiment;
+    return client.getQueryData<Experiment>(experimentKeys.detail(experiment.id)) ?? experiment;
+  };
+}
+
 /** GET /api/experiments: the signed-in user's experiments, newest first. */
-export function useExperiments(enabled = true) {
-  return useQuery<Experiment[]>({
+export function experimentsQuery(client: QueryClient, enabled = true) {
+  return {
     queryKey: experimentKeys.all,
     enabled,
-    queryFn: async (ctx) => experimentsReply.parse(await readJson(ctx)).experiments,
-  });
+    queryFn: async (ctx: QueryFunctionContext): Promise<Experiment[]> => {
+      const settle = beginRead(client);
+      return experimentsReply.parse(await readJson(ctx)).experiments.map(settle);
+    },
+  };
+}
+
+export function useExperiments(enabled = true) {
+  return useQuery<Experiment[]>(experimentsQuery(useQueryClient(), enabled));
 }
 
 /**
@@ -47,20 +81,24 @@ export function useExperiments(enabled = true) {
  * fresh copy replaces the one in the history list. When the run is seen to finish, the figures it
  * adds to (statistics, savings, balance, projects) are read again, as after a build.
  */
-export function useExperiment(id: string | null, enabled = true) {
-  const client = useQueryClient();
-  return useQuery<Experiment>({
+export function experimentQuery(client: QueryClient, id: string | null, enabled = true) {
+  return {
     queryKey: experimentKeys.detail(id ?? ''),
     enabled: enabled && id !== null,
-    refetchInterval: (query) => (runStillOpen(query.state.data) ? RUN_REFRESH_MS : false),
-    queryFn: async (ctx) => {
+    refetchInterval: (query: Query<Experiment, Error, Experiment, QueryKey>) => (runStillOpen(query.state.data) ? RUN_REFRESH_MS : false),
+    queryFn: async (ctx: QueryFunctionContext): Promise<Experiment> => {
+      const settle = beginRead(client);
       const before = client.getQueryData<Experiment>(ctx.queryKey);
-      const experiment = experimentReply.parse(await readJson(ctx)).experiment;
+      const experiment = settle(experimentReply.parse(await readJson(ctx)).experiment);
       replaceInList(client, experiment);
       if (runStillOpen(before) && !runStillOpen(experiment)) void invalidateAfterRun(client);
       return experiment;
     },
-  });
+  };
+}
+
+export function useExperiment(id: string | null, enabled = true) {
+  return useQuery<Experiment, Error, Experiment, QueryKey>(experimentQuery(useQueryClient(), id, enabled));
 }
 
 /** Puts a fresh copy of an experiment in its place in the cached list (and in its own query). */
@@ -92,16 +130,28 @@ export function useStartExperiment() {
   });
 }
 
-/** The three calls on one experiment; each answers the updated experiment. */
-function useExperimentAction<T>(path: 'replit-start' | 'replit-complete' | 'submit-costs', body: (input: T) => unknown | undefined) {
-  const client = useQueryClient();
-  return useMutation({
+/**
+ * The three calls on one experiment; each answers the updated experiment. Reads under way when
+ * one begins cannot put back the copy from before it; after a refusal the experiment is read again,
+ * as another tab may have changed it.
+ */
+export function experimentAction<T>(client: QueryClient, path: 'replit-start' | 'replit-complete' | 'submit-costs', body: (input: T) => unknown | undefined) {
+  return {
+    onMutate: ({ id }: { id: string; input: T }) => {
+      const counts = writeCounts(client);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    },
     mutationFn: async ({ id, input }: { id: string; input: T }): Promise<Experiment> => {
       const res = await apiRequest('POST', `/api/experiments/${encodeURIComponent(id)}/${path}`, body(input));
       return experimentReply.parse(await res.json()).experiment;
     },
-    onSuccess: (experiment) => remember(client, experiment),
-  });
+    onSuccess: (experiment: Experiment) => remember(client, experiment),
+    onError: (_error: unknown, { id }: { id: string; input: T }) => void client.invalidateQueries({ queryKey: experimentKeys.detail(id) }),
+  };
+}
+
+function useExperimentAction<T>(path: 'replit-start' | 'replit-complete' | 'submit-costs', body: (input: T) => unknown | undefined) {
+  return useMutation(experimentAction(useQueryClient(), path, body));
 }
 
 /** POST /api/experiments/{id}/replit-start (empty body): the Replit-only timer starts now. */
