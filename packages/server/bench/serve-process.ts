@@ -88,6 +88,20 @@ export function rssOf(pid: number): number {
 }
 
 /**
+ * The system calls a process has made so far that read and that write (read, recv, write, writev,
+ * send...), from /proc/PID/io: what a change in how a server writes to its sockets shows exactly,
+ * whatever else keeps the machine busy. Zeros when the process is gone.
+ */
+export function syscallsOf(pid: number): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return { reads: Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0), writes: Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0) };
+  } catch {
+    return { reads: 0, writes: 0 };
+  }
+}
+
+/**
  * CPU time (user + system, ms) used so far by each process `which` picks (by pid and command
  * name), from /proc: a process's ticks, at the kernel's 100 a second.
  */

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
-import { cpuMsBetween, cpuMsOf, processTree } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, processTree, syscallsOf } from './serve-process.js';
 import { signUp } from './bench-user.js';
 import { percentile } from './latency.js';
 
@@ -176,6 +176,9 @@ async function parent(): Promise<void> {
     let ended = 0;
     /** Events received by all the streams so far (a chunk may hold several). */
     let received = 0;
+    /** Bytes the streams received, and of them in the chunk with each one's first event (its replay). */
+    let bytesReceived = 0;
+    let firstChunkBytes = 0;
     /** Chunks that brought events: about one a write of the server's (the sockets have no Nagle delay). */
     let chunksWithEvents = 0;
     // Where the machine's CPU goes while they open: the server, what it runs (a run's sandboxed
@@ -188,6 +191,7 @@ async function parent(): Promise<void> {
         spawned: cpuMsOf((pid) => pid !== serverPid && tree.has(pid)),
         postgres: cpuMsOf((_pid, command) => command === 'postgres'),
         client: process.cpuUsage(),
+        syscalls: syscallsOf(serverPid),
       };
     };
     await ask(server, { kind: 'loop', watch: true }, 'loop');
@@ -204,11 +208,13 @@ async function parent(): Promise<void> {
           if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
           let first = true;
           res.on('data', (chunk: Buffer) => {
+            bytesReceived += chunk.length;
             const before = received;
             for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
             if (received > before) chunksWithEvents++;
             if (first && chunk.includes('data:')) {
               first = false;
+              firstChunkBytes += chunk.length;
               resolve(performance.now() - t0);
             }
           });
@@ -227,6 +233,7 @@ async function parent(): Promise<void> {
     };
     await Promise.all(Array.from({ length: OPENING_AT_ONCE }, opener));
     const openAllMs = performance.now() - openStarted;
+    const openBytes = { all: bytesReceived, first: firstChunkBytes };
     clientDelay.disable();
     const serverDelay = (await ask(server, { kind: 'loop', watch: false }, 'loop')).delay;
     const cpuAfter = cpuNow();
@@ -234,6 +241,8 @@ async function parent(): Promise<void> {
       server: cpuMsBetween(cpuBefore.server, cpuAfter.server),
       spawned: cpuMsBetween(cpuBefore.spawned, cpuAfter.spawned),
       postgres: cpuMsBetween(cpuBefore.postgres, cpuAfter.postgres),
+      writes: cpuAfter.syscalls.writes - cpuBefore.syscalls.writes,
+      reads: cpuAfter.syscalls.reads - cpuBefore.syscalls.reads,
       client: (() => {
         const { user, system } = process.cpuUsage(cpuBefore.client);
         return (user + system) / 1000;
@@ -319,6 +328,8 @@ async function parent(): Promise<void> {
       `| event-loop delay while they open, p99 / max: server / this client | ${serverDelay.p99.toFixed(0)} / ${serverDelay.max.toFixed(0)} ms / ${(clientDelay.percentile(99) / 1e6).toFixed(0)} / ${(clientDelay.max / 1e6).toFixed(0)} ms |`,
     );
     console.log(`| server CPU a stream opened | ${((openCpu.server / STREAMS) * 1000).toFixed(0)} µs |`);
+    console.log(`| the server's system calls a stream opened (the runs' own included): writes / reads | ${(openCpu.writes / STREAMS).toFixed(2)} / ${(openCpu.reads / STREAMS).toFixed(2)} |`);
+    console.log(`| bytes a stream received while they open: in all / in the chunk with its first event | ${kb(openBytes.all / STREAMS)} / ${kb(openBytes.first / STREAMS)} KB |`);
     console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together, in ${chunksPerSecond.toFixed(0)} chunks a second (about the server's writes) |`);
     console.log(`| server CPU while holding them (${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
     console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
