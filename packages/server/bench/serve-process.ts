@@ -102,6 +102,32 @@ export function syscallsOf(pid: number): { reads: number; writes: number } {
 }
 
 /**
+ * CPU time (user + system, ms) a process's threads have used so far, summed by thread name
+ * (MainThread, V8Worker: V8's helpers for collection and compiling, libuv-worker: the thread
+ * pool, a worker thread's own name), from /proc/PID/task.
+ */
+export function threadCpuMsOf(pid: number): Map<string, number> {
+  const used = new Map<string, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return used;
+  }
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      used.set(name, (used.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return used;
+}
+
+/**
  * CPU time (user + system, ms) used so far by each process `which` picks (by pid and command
  * name), from /proc: a process's ticks, at the kernel's 100 a second.
  */

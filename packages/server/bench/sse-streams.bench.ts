@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
-import { cpuMsBetween, cpuMsOf, processTree, syscallsOf } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
 import { signUp } from './bench-user.js';
 import { percentile } from './latency.js';
 
@@ -192,6 +192,7 @@ async function parent(): Promise<void> {
         postgres: cpuMsOf((_pid, command) => command === 'postgres'),
         client: process.cpuUsage(),
         syscalls: syscallsOf(serverPid),
+        threads: threadCpuMsOf(serverPid),
       };
     };
     await ask(server, { kind: 'loop', watch: true }, 'loop');
@@ -242,6 +243,8 @@ async function parent(): Promise<void> {
       spawned: cpuMsBetween(cpuBefore.spawned, cpuAfter.spawned),
       postgres: cpuMsBetween(cpuBefore.postgres, cpuAfter.postgres),
       writes: cpuAfter.syscalls.writes - cpuBefore.syscalls.writes,
+      // Threads that ended meanwhile take their time with them (as in cpuMsBetween).
+      threads: [...cpuAfter.threads].map(([name, ms]) => [name, Math.max(0, ms - (cpuBefore.threads.get(name) ?? 0))] as const).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]),
       reads: cpuAfter.syscalls.reads - cpuBefore.syscalls.reads,
       client: (() => {
         const { user, system } = process.cpuUsage(cpuBefore.client);
@@ -328,6 +331,7 @@ async function parent(): Promise<void> {
       `| event-loop delay while they open, p99 / max: server / this client | ${serverDelay.p99.toFixed(0)} / ${serverDelay.max.toFixed(0)} ms / ${(clientDelay.percentile(99) / 1e6).toFixed(0)} / ${(clientDelay.max / 1e6).toFixed(0)} ms |`,
     );
     console.log(`| server CPU a stream opened | ${((openCpu.server / STREAMS) * 1000).toFixed(0)} µs |`);
+    console.log(`| the server's CPU while they open, by thread | ${openCpu.threads.map(([name, ms]) => `${name} ${ms} ms`).join(' · ')} |`);
     console.log(`| the server's system calls a stream opened (the runs' own included): writes / reads | ${(openCpu.writes / STREAMS).toFixed(2)} / ${(openCpu.reads / STREAMS).toFixed(2)} |`);
     console.log(`| bytes a stream received while they open: in all / in the chunk with its first event | ${kb(openBytes.all / STREAMS)} / ${kb(openBytes.first / STREAMS)} KB |`);
     console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together, in ${chunksPerSecond.toFixed(0)} chunks a second (about the server's writes) |`);

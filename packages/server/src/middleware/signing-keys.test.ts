@@ -60,6 +60,25 @@ describe('SigningKeys', () => {
     expect(await reads(signing, `sid=abc123; sid.sig=${signing.sign('sid=abc999')}`)).toBeUndefined();
   });
 
+  it('remembers good signatures only: a forged one is refused after the good one, and each keeps its key', () => {
+    const signing = new SigningKeys(keys);
+    const good = signing.sign('sid=abc123');
+    const old = new SigningKeys([keys[1]!]).sign('sid=abc123');
+    for (let round = 0; round < 2; round++) {
+      expect(signing.index('sid=abc123', good)).toBe(0);
+      expect(signing.index('sid=abc123', old)).toBe(1);
+      expect(signing.verify('sid=abc12', good)).toBe(false);
+      expect(signing.verify('sid=abc123', `${good.slice(0, -1)}${good.endsWith('A') ? 'B' : 'A'}`)).toBe(false);
+      // The same characters split elsewhere between the data and the signature.
+      expect(signing.verify(`sid=abc123${good.slice(0, 2)}`, good.slice(2))).toBe(false);
+      expect(signing.verify('sid=abc1', `23${good}`)).toBe(false);
+    }
+    // Past the number it remembers, the oldest are checked again in full, still right.
+    for (let i = 0; i < 10_050; i++) expect(signing.verify(`sid=${i}`, signing.sign(`sid=${i}`))).toBe(true);
+    expect(signing.index('sid=abc123', old)).toBe(1);
+    expect(signing.verify('sid=0', signing.sign('sid=1'))).toBe(false);
+  });
+
   it('needs a key', () => {
     expect(() => new SigningKeys([])).toThrow(/key/);
   });

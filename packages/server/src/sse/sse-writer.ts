@@ -112,6 +112,7 @@ export async function openSse(ctx: Context, heartbeatMs = HEARTBEAT_MS): Promise
     pending.push(bytes);
   };
   let isClosed = false;
+  queue(RETRY);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   const stopHeartbeat = onHeartbeat(heartbeatMs, () => {
