@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 const { startServer } = await import(process.env.WOLFPACK_SSE_BENCH_SERVER);
 const server = await startServer({
@@ -22,6 +22,18 @@ const server = await startServer({
 });
 const send = (message) => process.send(message);
 const loop = monitorEventLoopDelay({ resolution: 5 });
+// The collections V8 made while watched, by kind: their count and their pauses on this thread
+// (V8's helper threads do much of their work beside it, unseen here).
+const GC_KINDS = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'young', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'full', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks' };
+let collections = {};
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = GC_KINDS[entry.detail?.kind] ?? 'other';
+    const seen = (collections[kind] ??= { count: 0, ms: 0 });
+    seen.count++;
+    seen.ms += entry.duration;
+  }
+});
 // WOLFPACK_SSE_BENCH_OPEN_PROFILE=DIR: a V8 CPU profile of the window the streams open in only
 // (the bench's BENCH_CPU_PROF covers the whole process, warm-up and forced collections included).
 const openProfileDir = process.env.WOLFPACK_SSE_BENCH_OPEN_PROFILE;
@@ -37,14 +49,19 @@ process.on('message', async (message) => {
       }
       loop.reset();
       loop.enable();
+      collections = {};
+      gcObserver.observe({ entryTypes: ['gc'] });
     } else {
       loop.disable();
+      // The last entries are delivered on a later turn.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gcObserver.disconnect();
       if (inspector) {
         const { profile } = await inspector.post('Profiler.stop');
         writeFileSync(join(openProfileDir, `sse-open-${process.pid}.cpuprofile`), JSON.stringify(profile));
       }
     }
-    send({ kind: 'loop', delay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 } });
+    send({ kind: 'loop', delay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 }, collections });
   } else if (message.kind === 'memory') {
     // Twice: the first pass may only queue finalizers. What is left is what the streams hold.
     // Not for RSS as the system sees it: that is what a server holding streams really uses.

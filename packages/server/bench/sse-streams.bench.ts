@@ -66,7 +66,9 @@ interface Memory {
 type ToChild = { kind: 'memory'; measure: Measure } | { kind: 'loop'; watch: boolean } | { kind: 'close' };
 /** The server's event-loop delay while watched (ms): how long a request that came then could wait behind one task. */
 type LoopDelay = { p99: number; max: number };
-type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory } | { kind: 'loop'; delay: LoopDelay };
+/** V8's collections while watched, by kind (young, full, incremental...): how many, and their pauses on the main thread. */
+type Collections = Record<string, { count: number; ms: number }>;
+type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory } | { kind: 'loop'; delay: LoopDelay; collections: Collections };
 type Measure = 'rss' | 'gc';
 
 await parent();
@@ -236,7 +238,7 @@ async function parent(): Promise<void> {
     const openAllMs = performance.now() - openStarted;
     const openBytes = { all: bytesReceived, first: firstChunkBytes };
     clientDelay.disable();
-    const serverDelay = (await ask(server, { kind: 'loop', watch: false }, 'loop')).delay;
+    const { delay: serverDelay, collections } = await ask(server, { kind: 'loop', watch: false }, 'loop');
     const cpuAfter = cpuNow();
     const openCpu = {
       server: cpuMsBetween(cpuBefore.server, cpuAfter.server),
@@ -330,6 +332,8 @@ async function parent(): Promise<void> {
     console.log(
       `| event-loop delay while they open, p99 / max: server / this client | ${serverDelay.p99.toFixed(0)} / ${serverDelay.max.toFixed(0)} ms / ${(clientDelay.percentile(99) / 1e6).toFixed(0)} / ${(clientDelay.max / 1e6).toFixed(0)} ms |`,
     );
+    const collected = Object.entries(collections).map(([kind, { count, ms }]) => `${count} ${kind} (${ms.toFixed(0)} ms)`);
+    console.log(`| the server's collections while they open (their pauses on its main thread) | ${collected.join(' · ') || 'none'} |`);
     console.log(`| server CPU a stream opened | ${((openCpu.server / STREAMS) * 1000).toFixed(0)} µs |`);
     console.log(`| the server's CPU while they open, by thread | ${openCpu.threads.map(([name, ms]) => `${name} ${ms} ms`).join(' · ')} |`);
     console.log(`| the server's system calls a stream opened (the runs' own included): writes / reads | ${(openCpu.writes / STREAMS).toFixed(2)} / ${(openCpu.reads / STREAMS).toFixed(2)} |`);

@@ -103,4 +103,39 @@ describe.each(testDatabases())('session reads on %s', (kind) => {
       people.map((p, i) => (i === 5 ? 401 : p.username)),
     );
   });
+
+  // A lock that holds even reads (ACCESS EXCLUSIVE) keeps the first reads out on PostgreSQL; PGlite
+  // has one connection, which the lock would hold too, so there the test is not made.
+  if (kind === 'postgres') it('keys asked for while two reads are out wait for one and go together, in order, none lost', async () => {
+    const people = await Promise.all(Array.from({ length: 7 }, signedUp));
+    const native = await nativeClientOf(server.db.orm.em.getConnection());
+    if (native?.kind !== 'postgres') throw new Error('expected a PostgreSQL pool');
+    const locker = await native.pool.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table sessions in access exclusive mode');
+      const { result, statements } = await statementsDuring(async () => {
+        const turn = () => new Promise((resolve) => setImmediate(resolve));
+        // Two turns, two reads out (both wait at the lock) ...
+        const first = store.getWithUser(people[0]!.key);
+        await turn();
+        const second = store.getWithUser(people[1]!.key);
+        await turn();
+        // ... then five keys in five turns of their own: one batch, waiting for a read to come back.
+        const rest: Array<ReturnType<DatabaseSessionStore['getWithUser']>> = [];
+        for (const person of people.slice(2)) {
+          rest.push(store.getWithUser(person.key));
+          await turn();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await locker.query('commit');
+        return Promise.all([first, second, ...rest]);
+      });
+      expect(result.map((r) => r.user?.username)).toEqual(people.map((p) => p.username));
+      expect(statements).toBe(3);
+    } finally {
+      await locker.query('rollback').catch(() => {});
+      locker.release();
+    }
+  });
 });
