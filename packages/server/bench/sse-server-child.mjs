@@ -38,6 +38,8 @@ const gcObserver = new PerformanceObserver((list) => {
 // (the bench's BENCH_CPU_PROF covers the whole process, warm-up and forced collections included).
 const openProfileDir = process.env.WOLFPACK_SSE_BENCH_OPEN_PROFILE;
 const inspector = openProfileDir ? new Session() : undefined;
+/** Windows profiled so far: 1, the crowd; 2, the streams arriving on their own. */
+let windows = 0;
 inspector?.connect();
 process.on('message', async (message) => {
   if (message.kind === 'loop') {
@@ -58,7 +60,7 @@ process.on('message', async (message) => {
       gcObserver.disconnect();
       if (inspector) {
         const { profile } = await inspector.post('Profiler.stop');
-        writeFileSync(join(openProfileDir, `sse-open-${process.pid}.cpuprofile`), JSON.stringify(profile));
+        writeFileSync(join(openProfileDir, `sse-open-${process.pid}-${(windows += 1)}.cpuprofile`), JSON.stringify(profile));
       }
     }
     send({ kind: 'loop', delay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 }, collections });

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -52,6 +53,15 @@ const BUILT = new URL('../dist/index.js', import.meta.url);
  * other CPU). Needs taskset (util-linux).
  */
 const HALF_CORE = process.env.BENCH_SSE_HALF_CORE === '1';
+/**
+ * The streams are read over plain sockets by default, scanned for events, as a load generator
+ * does (autocannon too): Node's HTTP client took 0.55-0.75 ms of this process's CPU a stream
+ * opened, on the two cores the server needs. BENCH_SSE_CLIENT=http reads them with Node's client.
+ */
+const HTTP_CLIENT = process.env.BENCH_SSE_CLIENT === 'http';
+const OK_STATUS = Buffer.from('HTTP/1.1 200');
+/** An open stream as the bench holds it, to drop at the end. */
+type Held = { destroy(): unknown };
 
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
@@ -130,11 +140,13 @@ async function parent(): Promise<void> {
     hog?.kill('SIGKILL');
     process.exit(1);
   }, DEADLINE_MS);
-  const streams: http.ClientRequest[] = [];
+  const streams: Held[] = [];
   try {
     const url = await nextMessage(server, 'ready').then((m) => m.url);
     const memory = async (measure: Measure = 'gc') => (await ask(server, { kind: 'memory', measure }, 'memory')).memory;
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+    const { hostname: host, port: portText } = new URL(url);
+    const port = Number(portText);
 
     const cookie = await signUp(url, 'bench');
     const idle = await memory();
@@ -203,29 +215,54 @@ async function parent(): Promise<void> {
     const clientDelay = monitorEventLoopDelay({ resolution: 5 });
     clientDelay.enable();
     const openStarted = performance.now();
+    /** What a stream's bytes tell: its events counted, its first one timed (both clients share it). */
+    const reading = (t0: number, resolve: (ms: number) => void) => {
+      let first = true;
+      return (chunk: Buffer) => {
+        bytesReceived += chunk.length;
+        const before = received;
+        for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
+        if (received > before) chunksWithEvents++;
+        if (first && received > before) {
+          first = false;
+          firstChunkBytes += chunk.length;
+          resolve(performance.now() - t0);
+        }
+      };
+    };
     /** Opens stream `i` (on run i mod RUNS) into `held`; resolves with its open to first event (ms). */
-    const openStream = (i: number, held: http.ClientRequest[]) =>
+    const openStream = (i: number, held: Held[]) =>
       new Promise<number>((resolve, reject) => {
         const t0 = performance.now();
-        const req = http.get(`${url}/api/wolfpack/runs/${runIds[i % RUNS]}/events`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-          if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
-          let first = true;
-          res.on('data', (chunk: Buffer) => {
-            bytesReceived += chunk.length;
-            const before = received;
-            for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
-            if (received > before) chunksWithEvents++;
-            if (first && chunk.includes('data:')) {
-              first = false;
-              firstChunkBytes += chunk.length;
-              resolve(performance.now() - t0);
-            }
+        const path = `/api/wolfpack/runs/${runIds[i % RUNS]}/events`;
+        if (HTTP_CLIENT) {
+          const req = http.get(`${url}${path}`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+            if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
+            res.on('data', reading(t0, resolve));
+            res.on('end', () => ended++);
+            res.on('error', () => {});
           });
-          res.on('end', () => ended++);
-          res.on('error', () => {});
+          req.on('error', reject);
+          held.push(req);
+          return;
+        }
+        // A new connection a stream, as Node's client with keep-alive off: the request written
+        // once connected, the status line checked, then the bytes scanned for events (the chunked
+        // framing's size lines hold no "data:"). The server closes the connection when the stream
+        // ends (Connection: close), as it does for Node's client.
+        const socket = net.connect(port, host, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nAccept: text/event-stream\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`));
+        const read = reading(t0, resolve);
+        let status = true;
+        socket.on('data', (chunk: Buffer) => {
+          if (status) {
+            status = false;
+            if (!chunk.subarray(0, 12).equals(OK_STATUS)) return reject(new Error(`stream ${i}: ${chunk.subarray(0, chunk.indexOf('\r\n')).toString()}`));
+          }
+          read(chunk);
         });
-        req.on('error', reject);
-        held.push(req);
+        socket.on('end', () => ended++);
+        socket.on('error', reject);
+        held.push(socket);
       });
     let next = 0;
     const opener = async () => {
@@ -277,6 +314,7 @@ async function parent(): Promise<void> {
     // event) queues every stream behind the 99 others, so its open to first event is about 100
     // times the server's CPU a stream, however fast the server serves them.
     const arrivalMs: number[] = [];
+    await ask(server, { kind: 'loop', watch: true }, 'loop');
     const arrivalCpuBefore = cpuNow().server;
     const arrivalsStarted = performance.now();
     const arriving: Array<Promise<void>> = [];
@@ -289,6 +327,7 @@ async function parent(): Promise<void> {
     await Promise.all(arriving);
     const arrivalsAllMs = performance.now() - arrivalsStarted;
     const arrivalCpu = cpuMsBetween(arrivalCpuBefore, cpuNow().server);
+    const arrivalWatch = await ask(server, { kind: 'loop', watch: false }, 'loop');
     const arrivalsInfo = await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>);
     for (const req of streams) req.destroy();
     const arrivalSorted = arrivalMs.filter((ms) => ms !== undefined).sort((a, b) => a - b);
@@ -300,6 +339,7 @@ async function parent(): Promise<void> {
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
     console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
     console.log(WARM ? `Warmed up: ${RUNS} runs like these ran to their end first (${(warmMs / 1000).toFixed(1)} s).` : 'Cold server (BENCH_SSE_WARM=0): what the runs themselves load while measured counts as the streams\'.');
+    console.log(HTTP_CLIENT ? "The streams' client: Node's HTTP client (BENCH_SSE_CLIENT=http), a connection a stream." : "The streams' client: plain sockets, a connection a stream, scanned for events (BENCH_SSE_CLIENT=http: Node's HTTP client).");
     if (pinned) console.log('BENCH_SSE_HALF_CORE: the server runs on the first CPU beside a busy loop (about half a core); PostgreSQL and this client are not pinned, and the scheduler gives them the other.');
     console.log(`Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
     console.log('| server process | RSS MB | heap used MB | heap total MB | external MB |');
@@ -343,6 +383,10 @@ async function parent(): Promise<void> {
     console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
     console.log(
       `| ${STREAMS} arriving on their own, ${ARRIVALS_PER_SECOND} a second: open to first event p50 / p99 | ${percentile(arrivalSorted, 50).toFixed(1)} / ${percentile(arrivalSorted, 99).toFixed(1)} ms (all open after ${arrivalsAllMs.toFixed(0)} ms; server CPU ${((arrivalCpu / STREAMS) * 1000).toFixed(0)} µs a stream; run status: ${arrivalsInfo.run?.status ?? 'unknown'}) |`,
+    );
+    const arrivalCollected = Object.entries(arrivalWatch.collections).map(([kind, { count, ms }]) => `${count} ${kind} (${ms.toFixed(0)} ms)`);
+    console.log(
+      `| while they arrive: the server's event-loop delay p99 / max; its collections | ${arrivalWatch.delay.p99.toFixed(0)} / ${arrivalWatch.delay.max.toFixed(0)} ms; ${arrivalCollected.join(' · ') || 'none'} |`,
     );
     console.log(`| bench wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`);
   } finally {
