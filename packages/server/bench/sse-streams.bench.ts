@@ -19,8 +19,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -29,6 +27,7 @@ import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
 import { cpuMsBetween, cpuMsOf, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
 import { signUp } from './bench-user.js';
+import { HTTP_CLIENT, openEventStream, type Held } from './sse-client.js';
 import { percentile } from './latency.js';
 
 const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
@@ -53,16 +52,6 @@ const BUILT = new URL('../dist/index.js', import.meta.url);
  * other CPU). Needs taskset (util-linux).
  */
 const HALF_CORE = process.env.BENCH_SSE_HALF_CORE === '1';
-/**
- * The streams are read over plain sockets by default, scanned for events, as a load generator
- * does (autocannon too): Node's HTTP client took 0.55-0.75 ms of this process's CPU a stream
- * opened, on the two cores the server needs. BENCH_SSE_CLIENT=http reads them with Node's client.
- */
-const HTTP_CLIENT = process.env.BENCH_SSE_CLIENT === 'http';
-const OK_STATUS = Buffer.from('HTTP/1.1 200');
-/** An open stream as the bench holds it, to drop at the end. */
-type Held = { destroy(): unknown };
-
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
   cpuMicros: number;
@@ -144,9 +133,6 @@ async function parent(): Promise<void> {
   try {
     const url = await nextMessage(server, 'ready').then((m) => m.url);
     const memory = async (measure: Measure = 'gc') => (await ask(server, { kind: 'memory', measure }, 'memory')).memory;
-    const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-    const { hostname: host, port: portText } = new URL(url);
-    const port = Number(portText);
 
     const cookie = await signUp(url, 'bench');
     const idle = await memory();
@@ -235,34 +221,7 @@ async function parent(): Promise<void> {
       new Promise<number>((resolve, reject) => {
         const t0 = performance.now();
         const path = `/api/wolfpack/runs/${runIds[i % RUNS]}/events`;
-        if (HTTP_CLIENT) {
-          const req = http.get(`${url}${path}`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
-            if (res.statusCode !== 200) return reject(new Error(`stream ${i}: HTTP ${res.statusCode}`));
-            res.on('data', reading(t0, resolve));
-            res.on('end', () => ended++);
-            res.on('error', () => {});
-          });
-          req.on('error', reject);
-          held.push(req);
-          return;
-        }
-        // A new connection a stream, as Node's client with keep-alive off: the request written
-        // once connected, the status line checked, then the bytes scanned for events (the chunked
-        // framing's size lines hold no "data:"). The server closes the connection when the stream
-        // ends (Connection: close), as it does for Node's client.
-        const socket = net.connect(port, host, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nAccept: text/event-stream\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`));
-        const read = reading(t0, resolve);
-        let status = true;
-        socket.on('data', (chunk: Buffer) => {
-          if (status) {
-            status = false;
-            if (!chunk.subarray(0, 12).equals(OK_STATUS)) return reject(new Error(`stream ${i}: ${chunk.subarray(0, chunk.indexOf('\r\n')).toString()}`));
-          }
-          read(chunk);
-        });
-        socket.on('end', () => ended++);
-        socket.on('error', reject);
-        held.push(socket);
+        held.push(openEventStream(url, path, cookie, { onChunk: reading(t0, resolve), onEnd: () => ended++, onError: reject }));
       });
     let next = 0;
     const opener = async () => {
