@@ -1,4 +1,4 @@
-import { AppError, decodeEventStream, isAppError, pipelineEvent, runInfoReply, sleep, type PipelineEvent, type PipelineRole, type RepairRequest, type StreamRequest } from '@wolfpack/core';
+import { AppError, decodeEventStream, isAppError, pipelineEvent, reconnectDelayMs, runInfoReply, sleep, type PipelineEvent, type PipelineRole, type RepairRequest, type StreamRequest } from '@wolfpack/core';
 import type { ApiClient } from './api.js';
 
 /** What following a run yields: its numbered events, and word of what the connection is doing. */
@@ -43,23 +43,20 @@ export interface RunStreamOptions {
   source: RunSource;
   /** Stops following (Ctrl+C); the generator then throws `signal.reason`. The run goes on. */
   signal?: AbortSignal | undefined;
-  /** Reconnect attempts in a row without a new event before giving up. @default 10 (about a minute) */
+  /** Reconnect attempts in a row without a new event before giving up. @default 13 (about a minute) */
   maxReconnects?: number | undefined;
-  /** Wait before reconnect attempt `attempt` (from 1). @default 500 ms doubling, at most 8 s */
+  /** Wait before reconnect attempt `attempt` (from 1). @default 500 ms doubling, at most 8 s, its second half random (reconnectDelayMs) */
   backoffMs?: ((attempt: number) => number) | undefined;
   /** Silence (not even a heartbeat) for this long means the connection is dead. @default 45_000 */
   idleTimeoutMs?: number | undefined;
 }
 
-// About a minute of trying (0.5, 1, 2, 4, then 8 s apart): a server restarting on a busy machine, or
-// a rolling deploy, takes longer than the half minute six attempts gave.
-export const DEFAULT_MAX_RECONNECTS = 10;
+// About a minute of trying (0.5, 1, 2, 4, then 8 s steps, each wait in the second half of its
+// step: 40 to 72 s in all): a server restarting on a busy machine, or a rolling deploy, takes
+// longer than the half minute six attempts gave.
+export const DEFAULT_MAX_RECONNECTS = 13;
 /** Three of the server's 15-second heartbeats. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
-
-export function defaultBackoffMs(attempt: number): number {
-  return Math.min(8_000, 500 * 2 ** (attempt - 1));
-}
 
 /**
  * Follows a run to its end as one sequence of numbered events, whatever happens to the connection
@@ -71,7 +68,7 @@ export function defaultBackoffMs(attempt: number): number {
 export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunStreamItem, void, undefined> {
   const { api, source, signal } = options;
   const maxReconnects = options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
-  const backoff = options.backoffMs ?? defaultBackoffMs;
+  const backoff = options.backoffMs ?? ((attempt: number) => reconnectDelayMs(attempt));
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 
   let runId = source.kind === 'attach' ? source.runId : undefined;

@@ -75,7 +75,7 @@ function scriptedFetch(script: Array<Response | Error | ((call: Call) => Respons
   return { fetch, calls };
 }
 
-function makeRunner(script: Parameters<typeof scriptedFetch>[0], delays: number[] = [10, 20, 40]) {
+function makeRunner(script: Parameters<typeof scriptedFetch>[0], delays: number[] | null = [10, 20, 40]) {
   const { fetch, calls } = scriptedFetch(script);
   const effects: RunEffect[] = [];
   const notices: RunnerNotice[] = [];
@@ -85,7 +85,7 @@ function makeRunner(script: Parameters<typeof scriptedFetch>[0], delays: number[
     onEffect: (effect) => effects.push(effect),
     notify: (notice) => notices.push(notice),
     sleep: async (ms) => void sleeps.push(ms),
-    reconnectDelaysMs: delays,
+    ...(delays ? { reconnectDelaysMs: delays } : {}),
   });
   return { runner, calls, effects, notices, sleeps };
 }
@@ -180,6 +180,27 @@ describe('PipelineRunner', () => {
     await runner.reconnect();
     expect(runner.getState().phase).toBe('complete');
     expect(calls.at(-1)?.headers['Last-Event-ID']).toBe('1');
+  });
+
+  it('waits 500 ms doubling by default, each wait somewhere in the second half of its step', async () => {
+    const failures = () => Array.from({ length: 5 }, () => new TypeError('Failed to fetch'));
+    const waits: number[][] = [];
+    for (let page = 0; page < 20; page++) {
+      const { runner, sleeps } = makeRunner([sse([runEvent], { drop: true }), ...failures()], null);
+      await runner.start({ kind: 'build', request });
+      expect(runner.getState().phase).toBe('disconnected');
+      waits.push(sleeps);
+    }
+    const steps = [500, 1000, 2000, 4000, 8000];
+    for (const sleeps of waits) {
+      expect(sleeps).toHaveLength(steps.length);
+      sleeps.forEach((ms, i) => {
+        expect(ms).toBeGreaterThanOrEqual(steps[i]! / 2);
+        expect(ms).toBeLessThanOrEqual(steps[i]!);
+      });
+    }
+    // Twenty pages that lost the same server do not all come back in the same instant.
+    expect(new Set(waits.map((sleeps) => sleeps[0])).size).toBeGreaterThan(10);
   });
 
   it('reattaches after a page load, replaying the whole run without Last-Event-ID', async () => {

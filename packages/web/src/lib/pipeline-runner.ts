@@ -6,7 +6,7 @@
  * interrupted with POST /api/wolfpack/runs/{id}/resume. Framework-free: the React hook subscribes
  * to it, tests drive it with a fake fetch.
  */
-import { decodeEventStream, pipelineEvent, runInfoReply, type RunInfo } from '@wolfpack/core';
+import { decodeEventStream, pipelineEvent, reconnectDelayMs, runInfoReply, type RunInfo } from '@wolfpack/core';
 import {
   applyPipelineEvent,
   clientFeedItem,
@@ -37,7 +37,8 @@ export interface PipelineRunnerDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /**
    * Waits before each reattach attempt; their count is the number of attempts.
-   * @default [500, 1000, 2000, 4000, 8000]
+   * @default five attempts, 500 ms doubling, each wait's second half random (reconnectDelayMs):
+   * a restarted server's pages do not all come back in the same instant
    */
   reconnectDelaysMs?: readonly number[];
 }
@@ -46,7 +47,8 @@ export interface PipelineRunnerDeps {
 const PAYMENT_REQUIRED_STATUS = 402;
 export const runUrl = (runId: string) => `/api/wolfpack/runs/${encodeURIComponent(runId)}`;
 
-const DEFAULT_DELAYS = [500, 1000, 2000, 4000, 8000] as const;
+/** Reattach attempts when no delays are given: about 8 to 15.5 s of trying. */
+const DEFAULT_ATTEMPTS = 5;
 
 type StreamOutcome = 'ended' | 'dropped' | 'aborted' | 'failed';
 
@@ -88,11 +90,11 @@ export class PipelineRunner {
   private controller: AbortController | undefined;
   /** What the newest start asked for, so a refusal is worded for it. */
   private startKind: RunStart['kind'] = 'build';
-  private readonly deps: Required<Omit<PipelineRunnerDeps, 'onEffect' | 'notify'>> &
-    Pick<PipelineRunnerDeps, 'onEffect' | 'notify'>;
+  private readonly deps: Required<Omit<PipelineRunnerDeps, 'onEffect' | 'notify' | 'reconnectDelaysMs'>> &
+    Pick<PipelineRunnerDeps, 'onEffect' | 'notify' | 'reconnectDelaysMs'>;
 
   constructor(deps: PipelineRunnerDeps) {
-    this.deps = { sleep: defaultSleep, reconnectDelaysMs: DEFAULT_DELAYS, ...deps };
+    this.deps = { sleep: defaultSleep, ...deps };
   }
 
   readonly getState = (): PipelineState => this.state;
@@ -312,12 +314,14 @@ export class PipelineRunner {
       return;
     }
     const delays = this.deps.reconnectDelaysMs;
+    const attempts = delays?.length ?? DEFAULT_ATTEMPTS;
     if (!quiet) this.log('warning', 'Connection lost. Reconnecting…');
     let attempt = 0;
-    while (attempt < delays.length) {
+    while (attempt < attempts) {
       attempt += 1;
       this.dispatch({ type: 'reconnecting', attempt });
-      await this.deps.sleep(quiet && attempt === 1 ? 0 : (delays[attempt - 1] ?? 0), signal);
+      const wait = delays ? (delays[attempt - 1] ?? 0) : reconnectDelayMs(attempt);
+      await this.deps.sleep(quiet && attempt === 1 ? 0 : wait, signal);
       if (signal.aborted) return;
       try {
         const info = await this.readRun(runId, signal);
