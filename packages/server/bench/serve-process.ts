@@ -157,3 +157,23 @@ export function cpuMsBetween(before: Map<number, number>, after: Map<number, num
   for (const [pid, used] of after) ms += Math.max(0, used - (before.get(pid) ?? 0));
   return ms;
 }
+
+/**
+ * The machine's CPU time so far, in the kernel's ticks, from /proc/stat: all of it (every core),
+ * the part spent idle or waiting for I/O, and the part the host's hypervisor took from this
+ * virtual machine for others (steal), which slows every process here alike however quiet the
+ * machine looks from inside.
+ */
+export function machineTicks(): { total: number; idle: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal guest guest_nice; guest time is inside user.
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+  return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal };
+}
+
+/** Between two readings of {@link machineTicks}: the share of the machine's CPU that was busy, and stolen (%). */
+export function machineShareBetween(before: ReturnType<typeof machineTicks>, after: ReturnType<typeof machineTicks>): { busy: number; steal: number } {
+  const total = Math.max(1, after.total - before.total);
+  const steal = after.steal - before.steal;
+  return { busy: ((total - (after.idle - before.idle) - steal) / total) * 100, steal: (steal / total) * 100 };
+}

@@ -38,7 +38,7 @@ const gcObserver = new PerformanceObserver((list) => {
 // (the bench's BENCH_CPU_PROF covers the whole process, warm-up and forced collections included).
 const openProfileDir = process.env.WOLFPACK_SSE_BENCH_OPEN_PROFILE;
 const inspector = openProfileDir ? new Session() : undefined;
-/** Windows profiled so far: 1, the crowd; 2, the streams arriving on their own. */
+/** Windows profiled so far: 1, the first crowd; 2, the crowd again; 3, the streams arriving on their own. */
 let windows = 0;
 inspector?.connect();
 process.on('message', async (message) => {

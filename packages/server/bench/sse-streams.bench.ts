@@ -6,9 +6,11 @@
 // runs the TypeScript sources instead) in a child process of its own, so its memory is the
 // server's alone: RSS as the system sees it while holding every stream (no forced GC), and heap
 // after a full GC, idle with the runs started, while holding the streams, and per stream; plus how
-// long opening them all takes and each one's open to its first event, loopback only: first as a
-// crowd (100 openers, each opening its next stream once its last one had its first event), then,
-// once those are closed, as streams arriving on their own at BENCH_SSE_ARRIVALS a second. PostgreSQL
+// long opening them all takes and each one's open to its first event, loopback only, in three
+// windows: the first crowd after the server started (100 openers, each opening its next stream
+// once its last one had its first event; V8 compiles the open's path meanwhile), the same crowd
+// again once those are closed, and streams arriving on their own at BENCH_SSE_ARRIVALS a second,
+// each window with the CPU of the server, PostgreSQL, this client and the host's steal. PostgreSQL
 // when it is reachable (BENCH_DATABASE_URL, else DATABASE_URL, else 127.0.0.1:5432; the process
 // then holds no database), PGlite otherwise. The server first runs RUNS runs like the measured
 // ones to their end (BENCH_SSE_WARM=0 skips it): what runs load and hold (TypeScript for the type
@@ -25,9 +27,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
-import { cpuMsBetween, cpuMsOf, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
 import { signUp } from './bench-user.js';
-import { HTTP_CLIENT, openEventStream, type Held } from './sse-client.js';
+import { HTTP_CLIENT, type Held } from './sse-client.js';
+import { openArriving, openCrowd, StreamTally, type StreamTarget } from './sse-crowd.js';
 import { percentile } from './latency.js';
 
 const STREAMS = Number(process.env.BENCH_SSE_STREAMS ?? 1_000);
@@ -69,6 +72,26 @@ type LoopDelay = { p99: number; max: number };
 type Collections = Record<string, { count: number; ms: number }>;
 type FromChild = { kind: 'ready'; url: string } | { kind: 'memory'; memory: Memory } | { kind: 'loop'; delay: LoopDelay; collections: Collections };
 type Measure = 'rss' | 'gc';
+/** One window of streams opening, and what the server, the machine and this client did meanwhile. */
+interface Window {
+  ms: number;
+  /** Each stream's open to first event by the order opened (ms); `sorted` ascending. */
+  openMs: number[];
+  sorted: number[];
+  /** CPU time (ms): the server process, what it spawned, PostgreSQL, this bench. */
+  server: number;
+  spawned: number;
+  postgres: number;
+  client: number;
+  machine: { busy: number; steal: number };
+  writes: number;
+  reads: number;
+  threads: ReadonlyArray<readonly [string, number]>;
+  serverDelay: LoopDelay;
+  clientDelay: LoopDelay;
+  collections: Collections;
+  bytes: { all: number; first: number };
+}
 
 await parent();
 
@@ -170,19 +193,10 @@ async function parent(): Promise<void> {
     const withRunsRss = await memory('rss');
     const withRuns = await memory();
 
-    // Open the streams, OPENING_AT_ONCE at a time; one is open when its first event arrives.
-    /** Each stream's open to first event by the order it was opened in: a stall shows as a slow hundred. */
-    const openMsByIndex: number[] = [];
-    let ended = 0;
-    /** Events received by all the streams so far (a chunk may hold several). */
-    let received = 0;
-    /** Bytes the streams received, and of them in the chunk with each one's first event (its replay). */
-    let bytesReceived = 0;
-    let firstChunkBytes = 0;
-    /** Chunks that brought events: about one a write of the server's (the sockets have no Nagle delay). */
-    let chunksWithEvents = 0;
-    // Where the machine's CPU goes while they open: the server, what it runs (a run's sandboxed
-    // checks, a browser), PostgreSQL, and this bench's own client side.
+    const target: StreamTarget = { url, cookie, runIds };
+    const tally = new StreamTally();
+    // Where the machine's CPU goes while streams open: the server, what it runs (a run's sandboxed
+    // checks, a browser), PostgreSQL, this bench's own client side, and the host (steal).
     const serverPid = server.pid!;
     const cpuNow = () => {
       const tree = new Set(processTree(serverPid));
@@ -193,107 +207,86 @@ async function parent(): Promise<void> {
         client: process.cpuUsage(),
         syscalls: syscallsOf(serverPid),
         threads: threadCpuMsOf(serverPid),
+        machine: machineTicks(),
+        bytes: tally.bytes,
+        firstChunkBytes: tally.firstChunkBytes,
       };
     };
-    await ask(server, { kind: 'loop', watch: true }, 'loop');
-    const cpuBefore = cpuNow();
-    // The client side's own stalls (its collections, its turn on the CPU) stretch what it measures.
-    const clientDelay = monitorEventLoopDelay({ resolution: 5 });
-    clientDelay.enable();
-    const openStarted = performance.now();
-    /** What a stream's bytes tell: its events counted, its first one timed (both clients share it). */
-    const reading = (t0: number, resolve: (ms: number) => void) => {
-      let first = true;
-      return (chunk: Buffer) => {
-        bytesReceived += chunk.length;
-        const before = received;
-        for (let at = chunk.indexOf('data:'); at >= 0; at = chunk.indexOf('data:', at + 5)) received++;
-        if (received > before) chunksWithEvents++;
-        if (first && received > before) {
-          first = false;
-          firstChunkBytes += chunk.length;
-          resolve(performance.now() - t0);
-        }
+    /** Runs `open` (streams opening) and says what the server, the machine and this client did meanwhile. */
+    const watched = async (open: () => Promise<number[]>): Promise<Window> => {
+      await ask(server, { kind: 'loop', watch: true }, 'loop');
+      const before = cpuNow();
+      // The client side's own stalls (its collections, its turn on the CPU) stretch what it measures.
+      const clientLoop = monitorEventLoopDelay({ resolution: 5 });
+      clientLoop.enable();
+      const openStarted = performance.now();
+      const openMs = await open();
+      const ms = performance.now() - openStarted;
+      clientLoop.disable();
+      const { delay: serverDelay, collections } = await ask(server, { kind: 'loop', watch: false }, 'loop');
+      const after = cpuNow();
+      const { user, system } = process.cpuUsage(before.client);
+      return {
+        ms,
+        openMs,
+        sorted: openMs.filter((one) => one !== undefined).sort((a, b) => a - b),
+        server: cpuMsBetween(before.server, after.server),
+        spawned: cpuMsBetween(before.spawned, after.spawned),
+        postgres: cpuMsBetween(before.postgres, after.postgres),
+        client: (user + system) / 1000,
+        machine: machineShareBetween(before.machine, after.machine),
+        writes: after.syscalls.writes - before.syscalls.writes,
+        reads: after.syscalls.reads - before.syscalls.reads,
+        // Threads that ended meanwhile take their time with them (as in cpuMsBetween).
+        threads: [...after.threads].map(([name, used]) => [name, Math.max(0, used - (before.threads.get(name) ?? 0))] as const).filter(([, used]) => used > 0).sort((a, b) => b[1] - a[1]),
+        serverDelay,
+        clientDelay: { p99: clientLoop.percentile(99) / 1e6, max: clientLoop.max / 1e6 },
+        collections,
+        bytes: { all: after.bytes - before.bytes, first: after.firstChunkBytes - before.firstChunkBytes },
       };
     };
-    /** Opens stream `i` (on run i mod RUNS) into `held`; resolves with its open to first event (ms). */
-    const openStream = (i: number, held: Held[]) =>
-      new Promise<number>((resolve, reject) => {
-        const t0 = performance.now();
-        const path = `/api/wolfpack/runs/${runIds[i % RUNS]}/events`;
-        held.push(openEventStream(url, path, cookie, { onChunk: reading(t0, resolve), onEnd: () => ended++, onError: reject }));
-      });
-    let next = 0;
-    const opener = async () => {
-      while (next < STREAMS) {
-        const i = next++;
-        openMsByIndex[i] = await openStream(i, streams);
-      }
-    };
-    await Promise.all(Array.from({ length: OPENING_AT_ONCE }, opener));
-    const openAllMs = performance.now() - openStarted;
-    const openBytes = { all: bytesReceived, first: firstChunkBytes };
-    clientDelay.disable();
-    const { delay: serverDelay, collections } = await ask(server, { kind: 'loop', watch: false }, 'loop');
-    const cpuAfter = cpuNow();
-    const openCpu = {
-      server: cpuMsBetween(cpuBefore.server, cpuAfter.server),
-      spawned: cpuMsBetween(cpuBefore.spawned, cpuAfter.spawned),
-      postgres: cpuMsBetween(cpuBefore.postgres, cpuAfter.postgres),
-      writes: cpuAfter.syscalls.writes - cpuBefore.syscalls.writes,
-      // Threads that ended meanwhile take their time with them (as in cpuMsBetween).
-      threads: [...cpuAfter.threads].map(([name, ms]) => [name, Math.max(0, ms - (cpuBefore.threads.get(name) ?? 0))] as const).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]),
-      reads: cpuAfter.syscalls.reads - cpuBefore.syscalls.reads,
-      client: (() => {
-        const { user, system } = process.cpuUsage(cpuBefore.client);
-        return (user + system) / 1000;
-      })(),
-    };
+
+    // The first crowd after the server started: V8 compiles the path a stream's open takes while
+    // it serves them (a server restarted, its clients reconnecting at once).
+    const firstCrowd = await watched(() => openCrowd(target, tally, STREAMS, OPENING_AT_ONCE, streams));
     const opened = await memory();
     const holdStarted = performance.now();
-    const receivedBefore = received;
-    const chunksBefore = chunksWithEvents;
+    const receivedBefore = tally.received;
+    const chunksBefore = tally.chunksWithEvents;
     await delay(HOLD_MS);
-    const eventsPerSecond = ((received - receivedBefore) / (performance.now() - holdStarted)) * 1000;
-    const chunksPerSecond = ((chunksWithEvents - chunksBefore) / (performance.now() - holdStarted)) * 1000;
+    const eventsPerSecond = ((tally.received - receivedBefore) / (performance.now() - holdStarted)) * 1000;
+    const chunksPerSecond = ((tally.chunksWithEvents - chunksBefore) / (performance.now() - holdStarted)) * 1000;
     const holdingRss = await memory('rss');
     const holding = await memory();
     // CPU between the two readings (the second one's full GC included: an upper bound).
     const holdCpuPct = ((holding.cpuMicros - opened.cpuMicros) / 1000 / (performance.now() - holdStarted)) * 100;
-    const stillOpen = STREAMS - ended;
-    const info = await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>);
-
-    for (const req of streams) req.destroy();
+    const stillOpen = STREAMS - tally.ended;
+    const runStatus = async () => (await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>)).run?.status ?? 'unknown';
+    const holdingStatus = await runStatus();
+    const closeAll = () => {
+      for (const req of streams.splice(0)) req.destroy();
+    };
+    closeAll();
     await delay(1_000);
     const released = await memory();
 
+    // The same crowd again, on a server that has served one (as a server that has been up a
+    // while serves the next): after the full collection just above, as before the first.
+    const againCrowd = await watched(() => openCrowd(target, tally, STREAMS, OPENING_AT_ONCE, streams));
+    const againStatus = await runStatus();
+    closeAll();
+    await delay(1_000);
+
     // The same number of streams again, each arriving on its own at the rate the target names
     // (1,000 in 2 s), as users open them: none waits for another's first event before it arrives.
-    // The crowd above (each of 100 openers opens its next stream once its last one had its first
-    // event) queues every stream behind the 99 others, so its open to first event is about 100
+    // A crowd queues every stream behind the 99 others, so its open to first event is about 100
     // times the server's CPU a stream, however fast the server serves them.
-    const arrivalMs: number[] = [];
-    await ask(server, { kind: 'loop', watch: true }, 'loop');
-    const arrivalCpuBefore = cpuNow().server;
-    const arrivalsStarted = performance.now();
-    const arriving: Array<Promise<void>> = [];
-    for (let i = 0; i < STREAMS; i++) {
-      // Timers fire a millisecond late or more; a late loop opens the streams that are due at once.
-      const wait = arrivalsStarted + (i * 1000) / ARRIVALS_PER_SECOND - performance.now();
-      if (wait >= 1) await delay(wait);
-      arriving.push(openStream(i, streams).then((ms) => void (arrivalMs[i] = ms)));
-    }
-    await Promise.all(arriving);
-    const arrivalsAllMs = performance.now() - arrivalsStarted;
-    const arrivalCpu = cpuMsBetween(arrivalCpuBefore, cpuNow().server);
-    const arrivalWatch = await ask(server, { kind: 'loop', watch: false }, 'loop');
-    const arrivalsInfo = await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>);
-    for (const req of streams) req.destroy();
-    const arrivalSorted = arrivalMs.filter((ms) => ms !== undefined).sort((a, b) => a - b);
+    const arrivals = await watched(() => openArriving(target, tally, STREAMS, ARRIVALS_PER_SECOND, streams));
+    const arrivalsStatus = await runStatus();
+    closeAll();
 
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-    const sorted = openMsByIndex.filter((ms) => ms !== undefined).sort((a, b) => a - b);
     const runsWere = MOVING ? `moving (demo engines answer in ${ENGINE_DELAY_MS} ms, 5 cycles)` : `frozen (demo engines answer in ${ENGINE_DELAY_MS / 1000} s)`;
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
     console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
@@ -317,37 +310,28 @@ async function parent(): Promise<void> {
     console.log(`| RSS per stream, as the system sees it (no forced GC) | ${kb((holdingRss.rss - withRunsRss.rss) / STREAMS)} KB (${mb(withRunsRss.rss)} → ${mb(holdingRss.rss)} MB) |`);
     console.log(`| RSS per stream after a full GC | ${kb((holding.rss - withRuns.rss) / STREAMS)} KB |`);
     console.log(`| heap per stream | ${kb((holding.heapUsed - withRuns.heapUsed) / STREAMS)} KB |`);
-    console.log(`| time to open all ${STREAMS} (${OPENING_AT_ONCE} opening at a time) | ${openAllMs.toFixed(0)} ms |`);
-    console.log(`| one stream's open, to its first event: p50 / p99 | ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} ms |`);
-    const byHundred = Array.from({ length: Math.ceil(STREAMS / 100) }, (_, h) => {
-      const part = openMsByIndex.slice(h * 100, h * 100 + 100).sort((a, b) => a - b);
-      return part[Math.floor(part.length / 2)]!.toFixed(0);
-    });
-    console.log(`| the same p50, each hundred in the order opened | ${byHundred.join(' · ')} ms |`);
-    const cores = (ms: number) => `${ms.toFixed(0)} ms (${((ms / openAllMs) * 100).toFixed(0)} %)`;
-    console.log(
-      `| CPU while they open (% of one core): server / what it spawned / PostgreSQL / this client | ${cores(openCpu.server)} / ${cores(openCpu.spawned)} / ${cores(openCpu.postgres)} / ${cores(openCpu.client)} |`,
-    );
-    console.log(
-      `| event-loop delay while they open, p99 / max: server / this client | ${serverDelay.p99.toFixed(0)} / ${serverDelay.max.toFixed(0)} ms / ${(clientDelay.percentile(99) / 1e6).toFixed(0)} / ${(clientDelay.max / 1e6).toFixed(0)} ms |`,
-    );
-    const collected = Object.entries(collections).map(([kind, { count, ms }]) => `${count} ${kind} (${ms.toFixed(0)} ms)`);
-    console.log(`| the server's collections while they open (their pauses on its main thread) | ${collected.join(' · ') || 'none'} |`);
-    console.log(`| server CPU a stream opened | ${((openCpu.server / STREAMS) * 1000).toFixed(0)} µs |`);
-    console.log(`| the server's CPU while they open, by thread | ${openCpu.threads.map(([name, ms]) => `${name} ${ms} ms`).join(' · ')} |`);
-    console.log(`| the server's system calls a stream opened (the runs' own included): writes / reads | ${(openCpu.writes / STREAMS).toFixed(2)} / ${(openCpu.reads / STREAMS).toFixed(2)} |`);
-    console.log(`| bytes a stream received while they open: in all / in the chunk with its first event | ${kb(openBytes.all / STREAMS)} / ${kb(openBytes.first / STREAMS)} KB |`);
     console.log(`| events reaching the streams while holding them | ${eventsPerSecond.toFixed(0)} a second, all streams together, in ${chunksPerSecond.toFixed(0)} chunks a second (about the server's writes) |`);
     console.log(`| server CPU while holding them (${HOLD_MS / 1000} s) | ${holdCpuPct.toFixed(1)} % of one core |`);
-    console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${info.run?.status ?? 'unknown'}) |`);
-    console.log(
-      `| ${STREAMS} arriving on their own, ${ARRIVALS_PER_SECOND} a second: open to first event p50 / p99 | ${percentile(arrivalSorted, 50).toFixed(1)} / ${percentile(arrivalSorted, 99).toFixed(1)} ms (all open after ${arrivalsAllMs.toFixed(0)} ms; server CPU ${((arrivalCpu / STREAMS) * 1000).toFixed(0)} µs a stream; run status: ${arrivalsInfo.run?.status ?? 'unknown'}) |`,
-    );
-    const arrivalCollected = Object.entries(arrivalWatch.collections).map(([kind, { count, ms }]) => `${count} ${kind} (${ms.toFixed(0)} ms)`);
-    console.log(
-      `| while they arrive: the server's event-loop delay p99 / max; its collections | ${arrivalWatch.delay.p99.toFixed(0)} / ${arrivalWatch.delay.max.toFixed(0)} ms; ${arrivalCollected.join(' · ') || 'none'} |`,
-    );
-    console.log(`| bench wall time | ${((performance.now() - started) / 1000).toFixed(1)} s |`);
+    console.log(`| streams still open after ${HOLD_MS / 1000} s | ${stillOpen} of ${STREAMS} (run status: ${holdingStatus}) |`);
+    console.log('');
+    const windows = [firstCrowd, againCrowd, arrivals];
+    console.log(`| ${STREAMS} streams opening | the first crowd after the server started (${OPENING_AT_ONCE} opening at a time) | the crowd again, the server warm | arriving on their own, ${ARRIVALS_PER_SECOND} a second |`);
+    console.log('| --- | ---: | ---: | ---: |');
+    const row = (label: string, cell: (w: Window) => string) => console.log(`| ${label} | ${windows.map(cell).join(' | ')} |`);
+    row('time to open all', (w) => `${w.ms.toFixed(0)} ms`);
+    row("**one stream's open, to its first event: p50 / p99**", (w) => `**${percentile(w.sorted, 50).toFixed(1)} / ${percentile(w.sorted, 99).toFixed(1)} ms**`);
+    row('the same p50, each hundred in the order opened', (w) => `${byHundred(w.openMs).join(' · ')} ms`);
+    const cores = (w: Window, ms: number) => `${ms.toFixed(0)} ms (${((ms / w.ms) * 100).toFixed(0)} %)`;
+    row('CPU meanwhile (% of one core): server / what it spawned / PostgreSQL / this client', (w) => `${cores(w, w.server)} / ${cores(w, w.spawned)} / ${cores(w, w.postgres)} / ${cores(w, w.client)}`);
+    row('the machine meanwhile: busy / taken by the host (steal), % of all its CPUs', (w) => `${w.machine.busy.toFixed(0)} % / ${w.machine.steal.toFixed(1)} %`);
+    row('server CPU a stream opened', (w) => `${((w.server / STREAMS) * 1000).toFixed(0)} µs`);
+    row("the server's CPU by thread", (w) => w.threads.map(([name, ms]) => `${name} ${ms} ms`).join(' · '));
+    row('event-loop delay p99 / max: server / this client', (w) => `${w.serverDelay.p99.toFixed(0)} / ${w.serverDelay.max.toFixed(0)} ms / ${w.clientDelay.p99.toFixed(0)} / ${w.clientDelay.max.toFixed(0)} ms`);
+    row("the server's collections (their pauses on its main thread)", (w) => Object.entries(w.collections).map(([kind, { count, ms }]) => `${count} ${kind} (${ms.toFixed(0)} ms)`).join(' · ') || 'none');
+    row("the server's system calls a stream opened (the runs' own included): writes / reads", (w) => `${(w.writes / STREAMS).toFixed(2)} / ${(w.reads / STREAMS).toFixed(2)}`);
+    row('bytes a stream received meanwhile: in all / in the chunk with its first event', (w) => `${kb(w.bytes.all / STREAMS)} / ${kb(w.bytes.first / STREAMS)} KB`);
+    console.log(`| run status after each | ${[holdingStatus, againStatus, arrivalsStatus].join(' | ')} |`);
+    console.log(`\nBench wall time ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     for (const req of streams) req.destroy();
     clearTimeout(deadline);
@@ -358,6 +342,14 @@ async function parent(): Promise<void> {
     await dropDatabase();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The median of each hundred, in the order opened: a stall shows as a slow hundred. */
+function byHundred(openMs: readonly number[]): string[] {
+  return Array.from({ length: Math.ceil(openMs.length / 100) }, (_, h) => {
+    const part = openMs.slice(h * 100, h * 100 + 100).sort((a, b) => a - b);
+    return part[Math.floor(part.length / 2)]!.toFixed(0);
+  });
 }
 
 function delay(ms: number): Promise<void> {
