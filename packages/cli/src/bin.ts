@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-// `wolfpack serve`: the server's Node flags (see the server's node-flags.ts) before anything else
-// loads; a process started without them starts again in place with them. Only when `serve` comes
-// first: it is how the README, npm start and the docs run it, and no other command needs them.
-if (process.argv[2] === 'serve') (await import('@wolfpack/server/node-flags')).withServerNodeFlags();
-const { main } = await import('./index.js');
+import { main } from './index.js';
 
 // `wolfpack build --json | head -1`: the reader has gone, so there is no one left to tell; end
 // quietly, as a program killed by SIGPIPE would, instead of crashing with a stack trace.

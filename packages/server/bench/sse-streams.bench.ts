@@ -26,7 +26,6 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
-import { SERVER_NODE_FLAGS } from '../src/node-flags.js';
 import { pgAdmin } from './pg-admin.js';
 import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
 import { signUp } from './bench-user.js';
@@ -129,10 +128,7 @@ async function parent(): Promise<void> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const loader = FROM_SOURCES ? ['--import', tsx] : [];
   const childScript = fileURLToPath(new URL('./sse-server-child.mjs', import.meta.url));
-  // The flags the server's entry points start it with (src/node-flags.ts), as users run it;
-  // WOLFPACK_SERVER_NODE_FLAGS=off: Node's defaults, as they do.
-  const serverFlags = process.env.WOLFPACK_SERVER_NODE_FLAGS === 'off' ? [] : SERVER_NODE_FLAGS;
-  const serverArgs = ['--expose-gc', ...serverFlags, ...profile, ...nodeArgs, ...conditions, ...loader, childScript];
+  const serverArgs = ['--expose-gc', ...profile, ...nodeArgs, ...conditions, ...loader, childScript];
   // taskset execs the server in its own process: the pid, the IPC channel and the signals stay the server's.
   const pinned = HALF_CORE && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
   if (HALF_CORE && !pinned) console.log('BENCH_SSE_HALF_CORE: taskset is missing or refused, so the server runs unpinned.');
@@ -294,7 +290,6 @@ async function parent(): Promise<void> {
     const runsWere = MOVING ? `moving (demo engines answer in ${ENGINE_DELAY_MS} ms, 5 cycles)` : `frozen (demo engines answer in ${ENGINE_DELAY_MS / 1000} s)`;
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
     console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
-    console.log(`The server's Node flags: ${[...serverFlags, ...nodeArgs].join(' ') || "Node's defaults (WOLFPACK_SERVER_NODE_FLAGS=off)"}.`);
     console.log(WARM ? `Warmed up: ${RUNS} runs like these ran to their end first (${(warmMs / 1000).toFixed(1)} s).` : 'Cold server (BENCH_SSE_WARM=0): what the runs themselves load while measured counts as the streams\'.');
     console.log(HTTP_CLIENT ? "The streams' client: Node's HTTP client (BENCH_SSE_CLIENT=http), a connection a stream." : "The streams' client: plain sockets, a connection a stream, scanned for events (BENCH_SSE_CLIENT=http: Node's HTTP client).");
     if (pinned) console.log('BENCH_SSE_HALF_CORE: the server runs on the first CPU beside a busy loop (about half a core); PostgreSQL and this client are not pinned, and the scheduler gives them the other.');

@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import type { RunningService } from './index.js';
-import { withServerNodeFlags } from './node-flags.js';
 
 // `node dist/main.js`: the server on its own, configured only by environment variables (PORT, HOST,
 // DATABASE_URL, WOLFPACK_*; see README.md), serving the built web app next to it. This is what the
@@ -8,9 +7,6 @@ import { withServerNodeFlags } from './node-flags.js';
 // rolling restart ends this replica's streams and stops its runs instead of dying mid-write. On
 // PostgreSQL it can run several server processes on the port (WOLFPACK_WORKERS): this process is
 // then their primary, and the same file runs in each of them.
-
-// The server's Node flags first: a process started without them starts again in place with them.
-withServerNodeFlags();
 
 const stamp = () => new Date().toISOString();
 
