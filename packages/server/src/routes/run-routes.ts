@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { AppError, MAX_RUN_BODY_BYTES, repairRequest, streamRequest, type RunEstimateReply, type RunInfoReply } from '@wolfpack/core';
 import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import { openSse } from '../sse/sse-writer.js';
+import { openSse, type SseStream } from '../sse/sse-writer.js';
 import type { RunService } from '../services/run-service.js';
 import { traceStep } from '../services/run-trace.js';
 
@@ -70,8 +70,22 @@ function lastEventId(ctx: Context): number {
   return value;
 }
 
+/**
+ * Opens the event stream and returns: the stream goes on without Koa. Awaited here instead, each
+ * open stream held its request's context (the request, its parsed body, the session, the
+ * cookies) and every middleware's suspended call for as long as it stayed open, hours for a
+ * long run. Nothing after the route needs them: the headers are out, the session was saved
+ * before them, and `ctx.respond` is false, so Koa leaves the response to the stream.
+ */
 async function streamEvents(ctx: Context, runs: RunService, user: { id: string }, runId: string, after: number, heartbeatMs: number): Promise<void> {
   const sse = await openSse(ctx, heartbeatMs);
+  // What followRun cannot report on the stream (it failed ending it) goes where Koa's errors go.
+  const app = ctx.app;
+  followRun(sse, runs, { id: user.id }, runId, after).catch((error: unknown) => app.emit('error', error));
+}
+
+/** Sends the run's events after `after` until it ends or the client goes, then ends the stream. */
+async function followRun(sse: SseStream, runs: RunService, user: { id: string }, runId: string, after: number): Promise<void> {
   const abort = new AbortController();
   void sse.closed.then(() => abort.abort());
   try {
