@@ -64,15 +64,27 @@ export async function serveBuilt(label: string, tree: string, dataDir: string, e
   };
 }
 
-/** `pid` and its descendants (a cluster's workers), from /proc. */
+/**
+ * `pid` and its descendants (a cluster's workers, what its threads spawned), from /proc. Each
+ * thread has its own list of children: what Proven Code's thread spawns (the sandbox, Chromium)
+ * is not in the main thread's.
+ */
 export function processTree(pid: number): number[] {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
+    let tasks: string[] = [];
     try {
-      const children = readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, 'utf8').trim();
-      if (children) pids.push(...children.split(/\s+/).map(Number));
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
     } catch {
-      // Gone meanwhile.
+      continue; // Gone meanwhile.
+    }
+    for (const task of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(/\s+/).map(Number));
+      } catch {
+        // Ended meanwhile.
+      }
     }
   }
   return pids;

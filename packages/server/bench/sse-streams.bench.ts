@@ -323,7 +323,10 @@ async function parent(): Promise<void> {
     row('the same p50, each hundred in the order opened', (w) => `${byHundred(w.openMs).join(' · ')} ms`);
     const cores = (w: Window, ms: number) => `${ms.toFixed(0)} ms (${((ms / w.ms) * 100).toFixed(0)} %)`;
     row('CPU meanwhile (% of one core): server / what it spawned / PostgreSQL / this client', (w) => `${cores(w, w.server)} / ${cores(w, w.spawned)} / ${cores(w, w.postgres)} / ${cores(w, w.client)}`);
-    row('the machine meanwhile: busy / taken by the host (steal), % of all its CPUs', (w) => `${w.machine.busy.toFixed(0)} % / ${w.machine.steal.toFixed(1)} %`);
+    // What else kept the machine busy: its busy time less the four above (other services here, a
+    // cron job, and processes that ended within the window, the runs' sandboxed checks among them).
+    const others = (w: Window) => Math.max(0, (w.machine.busy / 100) * cpus().length * w.ms - w.server - w.spawned - w.postgres - w.client);
+    row('the machine meanwhile: busy / taken by the host (steal), % of all its CPUs; CPU of the other processes (and of those that ended meanwhile)', (w) => `${w.machine.busy.toFixed(0)} % / ${w.machine.steal.toFixed(1)} %; ${others(w).toFixed(0)} ms`);
     row('server CPU a stream opened', (w) => `${((w.server / STREAMS) * 1000).toFixed(0)} µs`);
     row("the server's CPU by thread", (w) => w.threads.map(([name, ms]) => `${name} ${ms} ms`).join(' · '));
     row('event-loop delay p99 / max: server / this client', (w) => `${w.serverDelay.p99.toFixed(0)} / ${w.serverDelay.max.toFixed(0)} ms / ${w.clientDelay.p99.toFixed(0)} / ${w.clientDelay.max.toFixed(0)} ms`);
