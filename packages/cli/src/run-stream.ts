@@ -43,18 +43,18 @@ export interface RunStreamOptions {
   source: RunSource;
   /** Stops following (Ctrl+C); the generator then throws `signal.reason`. The run goes on. */
   signal?: AbortSignal | undefined;
-  /** Reconnect attempts in a row without a new event before giving up. @default 13 (about a minute) */
+  /** Reconnect attempts in a row without a new event before giving up. @default 10 (about a minute) */
   maxReconnects?: number | undefined;
-  /** Wait before reconnect attempt `attempt` (from 1). @default 500 ms doubling, at most 8 s, its second half random (reconnectDelayMs) */
+  /** Wait before reconnect attempt `attempt` (from 1). @default 500 ms doubling, at most 8 s, each up to half as long again at random (reconnectDelayMs) */
   backoffMs?: ((attempt: number) => number) | undefined;
   /** Silence (not even a heartbeat) for this long means the connection is dead. @default 45_000 */
   idleTimeoutMs?: number | undefined;
 }
 
-// About a minute of trying (0.5, 1, 2, 4, then 8 s steps, each wait in the second half of its
-// step: 40 to 72 s in all): a server restarting on a busy machine, or a rolling deploy, takes
-// longer than the half minute six attempts gave.
-export const DEFAULT_MAX_RECONNECTS = 13;
+// About a minute of trying (0.5, 1, 2, 4, then 8 s apart, each up to half as long again at random:
+// 56 to 83 s in all): a server restarting on a busy machine, or a rolling deploy, takes longer
+// than the half minute six attempts gave.
+export const DEFAULT_MAX_RECONNECTS = 10;
 /** Three of the server's 15-second heartbeats. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 

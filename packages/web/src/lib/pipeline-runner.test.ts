@@ -182,7 +182,7 @@ describe('PipelineRunner', () => {
     expect(calls.at(-1)?.headers['Last-Event-ID']).toBe('1');
   });
 
-  it('waits 500 ms doubling by default, each wait somewhere in the second half of its step', async () => {
+  it('waits 500 ms doubling by default, each wait up to half as long again at random', async () => {
     const failures = () => Array.from({ length: 5 }, () => new TypeError('Failed to fetch'));
     const waits: number[][] = [];
     for (let page = 0; page < 20; page++) {
@@ -195,8 +195,8 @@ describe('PipelineRunner', () => {
     for (const sleeps of waits) {
       expect(sleeps).toHaveLength(steps.length);
       sleeps.forEach((ms, i) => {
-        expect(ms).toBeGreaterThanOrEqual(steps[i]! / 2);
-        expect(ms).toBeLessThanOrEqual(steps[i]!);
+        expect(ms).toBeGreaterThanOrEqual(steps[i]!);
+        expect(ms).toBeLessThanOrEqual(steps[i]! * 1.5);
       });
     }
     // Twenty pages that lost the same server do not all come back in the same instant.

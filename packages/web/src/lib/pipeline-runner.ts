@@ -37,8 +37,8 @@ export interface PipelineRunnerDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /**
    * Waits before each reattach attempt; their count is the number of attempts.
-   * @default five attempts, 500 ms doubling, each wait's second half random (reconnectDelayMs):
-   * a restarted server's pages do not all come back in the same instant
+   * @default five attempts, 500 ms doubling, each up to half as long again at random
+   * (reconnectDelayMs): a restarted server's pages do not all come back in the same instant
    */
   reconnectDelaysMs?: readonly number[];
 }
@@ -47,7 +47,7 @@ export interface PipelineRunnerDeps {
 const PAYMENT_REQUIRED_STATUS = 402;
 export const runUrl = (runId: string) => `/api/wolfpack/runs/${encodeURIComponent(runId)}`;
 
-/** Reattach attempts when no delays are given: about 8 to 15.5 s of trying. */
+/** Reattach attempts when no delays are given: 15.5 to 23 s of trying. */
 const DEFAULT_ATTEMPTS = 5;
 
 type StreamOutcome = 'ended' | 'dropped' | 'aborted' | 'failed';
