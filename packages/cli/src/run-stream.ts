@@ -68,7 +68,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunStreamItem, void, undefined> {
   const { api, source, signal } = options;
   const maxReconnects = options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
-  const backoff = options.backoffMs ?? ((attempt: number) => reconnectDelayMs(attempt));
+  const backoff = options.backoffMs ?? reconnectDelayMs;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 
   let runId = source.kind === 'attach' ? source.runId : undefined;

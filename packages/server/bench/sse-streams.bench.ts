@@ -176,12 +176,13 @@ async function parent(): Promise<void> {
       }
       return ids;
     };
+    /** A run's status as GET /api/wolfpack/runs/:id says it. */
+    const runStatus = async (id: string) => (await fetch(`${url}/api/wolfpack/runs/${id}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>)).run?.status ?? 'unknown';
     let warmMs = 0;
     if (WARM) {
       const warmStarted = performance.now();
-      const status = (id: string) => fetch(`${url}/api/wolfpack/runs/${id}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>);
       for (const id of await startRuns('warm-up')) {
-        while ((await status(id)).run?.status === 'running') {
+        while ((await runStatus(id)) === 'running') {
           if (performance.now() - warmStarted > WARM_MS) throw new Error(`the warm-up runs did not end within ${WARM_MS / 1000} s`);
           await delay(500);
         }
@@ -261,8 +262,7 @@ async function parent(): Promise<void> {
     // CPU between the two readings (the second one's full GC included: an upper bound).
     const holdCpuPct = ((holding.cpuMicros - opened.cpuMicros) / 1000 / (performance.now() - holdStarted)) * 100;
     const stillOpen = STREAMS - tally.ended;
-    const runStatus = async () => (await fetch(`${url}/api/wolfpack/runs/${runIds[0]}`, { headers: { cookie } }).then((r) => r.json() as Promise<{ run?: { status?: string } }>)).run?.status ?? 'unknown';
-    const holdingStatus = await runStatus();
+    const holdingStatus = await runStatus(runIds[0]!);
     const closeAll = () => {
       for (const req of streams.splice(0)) req.destroy();
     };
@@ -273,7 +273,7 @@ async function parent(): Promise<void> {
     // The same crowd again, on a server that has served one (as a server that has been up a
     // while serves the next): after the full collection just above, as before the first.
     const againCrowd = await watched(() => openCrowd(target, tally, STREAMS, OPENING_AT_ONCE, streams));
-    const againStatus = await runStatus();
+    const againStatus = await runStatus(runIds[0]!);
     closeAll();
     await delay(1_000);
 
@@ -282,7 +282,7 @@ async function parent(): Promise<void> {
     // A crowd queues every stream behind the 99 others, so its open to first event is about 100
     // times the server's CPU a stream, however fast the server serves them.
     const arrivals = await watched(() => openArriving(target, tally, STREAMS, ARRIVALS_PER_SECOND, streams));
-    const arrivalsStatus = await runStatus();
+    const arrivalsStatus = await runStatus(runIds[0]!);
     closeAll();
 
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);

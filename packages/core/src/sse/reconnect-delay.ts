@@ -1,3 +1,6 @@
+const FIRST_RECONNECT_STEP_MS = 500;
+export const MAX_RECONNECT_STEP_MS = 8_000;
+
 /**
  * How long a client waits before reconnect attempt `attempt` (from 1) of a dropped event stream:
  * 500 ms doubling to 8 s, and up to half as long again at random. Without the random part, every
@@ -11,6 +14,3 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
   const step = Math.min(MAX_RECONNECT_STEP_MS, FIRST_RECONNECT_STEP_MS * 2 ** (Math.max(1, attempt) - 1));
   return Math.round(step + (step / 2) * random());
 }
-
-export const FIRST_RECONNECT_STEP_MS = 500;
-export const MAX_RECONNECT_STEP_MS = 8_000;
