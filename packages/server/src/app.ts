@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import session from 'koa-session';
 import { AppError } from '@wolfpack/core';
@@ -16,6 +17,7 @@ import { errorHandler } from './middleware/error-handler.js';
 import { refuseUnstorableText } from './middleware/unstorable-text.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { SigningKeys } from './middleware/signing-keys.js';
+import { SESSION_COOKIE, streamLane } from './sse/stream-lane.js';
 import { openGraphLookup } from './middleware/open-graph.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { accountRoutes } from './routes/account-routes.js';
@@ -104,6 +106,8 @@ export interface AppRoute {
 
 export interface WolfpackApp {
   koa: Koa;
+  /** The HTTP server's request listener: Koa, and the opens of run streams it leaves to the lane (sse/stream-lane.ts). */
+  handler: RequestListener;
   sessions: DatabaseSessionStore;
   runs: RunService;
   ledger: LedgerService;
@@ -118,7 +122,8 @@ export interface WolfpackApp {
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
 export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost, proof = new ProofCapabilityService({ env }) }: AppDeps): WolfpackApp {
   // Keys made once (Koa's cookies would build a keygrip for every request from a plain list).
-  const koa = new Koa({ proxy: config.trustProxy, keys: new SigningKeys(sessionKeys) as unknown as string[] });
+  const signingKeys = new SigningKeys(sessionKeys);
+  const koa = new Koa({ proxy: config.trustProxy, keys: signingKeys as unknown as string[] });
   const ledger = new LedgerService(db.orm, clock);
   const limits = loadLimits(env);
   applyHeapSettings(limits);
@@ -194,7 +199,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   koa.use(
     session(
       {
-        key: 'wolfpack.sid',
+        key: SESSION_COOKIE,
         maxAge: config.sessionIdleMs,
         httpOnly: true,
         sameSite: 'lax',
@@ -258,7 +263,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const routes = [health, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
-  return { koa, sessions, runs, ledger, previewServers, proofThread, routes };
+  const handler = streamLane({ sessions, keys: signingKeys, runs, heartbeatMs: config.sseHeartbeatMs, app: koa, koa: koa.callback() });
+  return { koa, handler, sessions, runs, ledger, previewServers, proofThread, routes };
 }
 
 function methodNotAllowed(): AppError {

@@ -110,7 +110,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One line, the same sentence clients show: a newcomer's verdicts would otherwise be "not proven" without a word why.
     const proofWarning = await proofLine;
     if (proofWarning) log.warn(proofWarning);
-    const server = createServer(koa.callback());
+    const server = createServer(app.handler);
     // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
     // balancer, often idle for 60 s) that sends its next request just as that happens gets a reset
     // instead of an answer. Idle connections stay open longer than any such peer keeps them.

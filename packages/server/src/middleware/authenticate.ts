@@ -50,8 +50,7 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
       if (user) {
         state.user = user;
         if (read) state.projectListVersion = read.projectListVersion;
-        const lastSeen = typeof session.lastSeen === 'number' ? session.lastSeen : 0;
-        if (Date.now() - lastSeen > TOUCH_INTERVAL_MS) session.lastSeen = Date.now();
+        if (touchDue(session)) session.lastSeen = Date.now();
       } else {
         // The account is gone: end the session instead of keeping a dangling one.
         ctx.session = null;
@@ -59,6 +58,12 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
     }
     return next();
   };
+}
+
+/** Whether this request pushes the session's idle deadline back (a write, and its cookie again). */
+export function touchDue(session: Readonly<Record<string, unknown>>): boolean {
+  const lastSeen = typeof session.lastSeen === 'number' ? session.lastSeen : 0;
+  return Date.now() - lastSeen > TOUCH_INTERVAL_MS;
 }
 
 /**

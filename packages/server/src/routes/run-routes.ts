@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AppError, MAX_RUN_BODY_BYTES, repairRequest, streamRequest, type RunEstimateReply, type RunInfoReply } from '@wolfpack/core';
+import { MAX_RUN_BODY_BYTES, repairRequest, streamRequest, type RunEstimateReply, type RunInfoReply } from '@wolfpack/core';
 import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import { openSse, type SseStream } from '../sse/sse-writer.js';
+import { followRun, parseLastEventId } from '../sse/follow-run.js';
+import { openSse } from '../sse/sse-writer.js';
 import type { RunService } from '../services/run-service.js';
 import { traceStep } from '../services/run-trace.js';
 
@@ -62,12 +63,7 @@ export function runRoutes(runs: RunService, heartbeatMs: number): Router {
 
 /** Last-Event-ID header (or ?lastEventId= for clients that cannot set headers). */
 function lastEventId(ctx: Context): number {
-  const raw = ctx.get('Last-Event-ID') || (typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : '0');
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new AppError('BAD_REQUEST', 'Last-Event-ID must be the number of the last event you received.');
-  }
-  return value;
+  return parseLastEventId(ctx.get('Last-Event-ID') || (typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : '0'));
 }
 
 /**
@@ -75,28 +71,13 @@ function lastEventId(ctx: Context): number {
  * open stream held its request's context (the request, its parsed body, the session, the
  * cookies) and every middleware's suspended call for as long as it stayed open, hours for a
  * long run. Nothing after the route needs them: the headers are out, the session was saved
- * before them, and `ctx.respond` is false, so Koa leaves the response to the stream.
+ * before them, and `ctx.respond` is false, so Koa leaves the response to the stream. (Koa's own
+ * listener for the response's end still holds the context until then; the usual open of a run's
+ * events does not come through Koa at all: sse/stream-lane.ts.)
  */
 async function streamEvents(ctx: Context, runs: RunService, user: { id: string }, runId: string, after: number, heartbeatMs: number): Promise<void> {
   const sse = await openSse(ctx, heartbeatMs);
   // What followRun cannot report on the stream (it failed ending it) goes where Koa's errors go.
   const app = ctx.app;
   followRun(sse, runs, { id: user.id }, runId, after).catch((error: unknown) => app.emit('error', error));
-}
-
-/** Sends the run's events after `after` until it ends or the client goes, then ends the stream. */
-async function followRun(sse: SseStream, runs: RunService, user: { id: string }, runId: string, after: number): Promise<void> {
-  const abort = new AbortController();
-  void sse.closed.then(() => abort.abort());
-  try {
-    // Every route here has made sure the run is the user's (it started it, or asked) before.
-    for await (const { seq, event } of runs.events(user, runId, after, abort.signal, true)) {
-      sse.send(seq, event);
-    }
-  } catch (error) {
-    // The stream is open: an error can only be reported as an event now.
-    if (!sse.isClosed) sse.send(0, { type: 'error', error: error instanceof AppError ? error.message : 'The event stream failed. Reconnect to continue.' });
-  } finally {
-    sse.end();
-  }
 }
