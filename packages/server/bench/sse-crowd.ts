@@ -35,7 +35,8 @@ export class StreamTally {
 
 export interface StreamTarget {
   url: string;
-  cookie: string;
+  /** The sessions' cookies: stream i sends cookie i mod their number. */
+  cookies: readonly string[];
   /** The runs the streams follow: stream i follows run i mod their number. */
   runIds: readonly string[];
 }
@@ -45,7 +46,7 @@ export function openStream(target: StreamTarget, tally: StreamTally, i: number, 
   return new Promise<number>((resolve, reject) => {
     const t0 = performance.now();
     const path = `/api/wolfpack/runs/${target.runIds[i % target.runIds.length]}/events`;
-    held.push(openEventStream(target.url, path, target.cookie, { onChunk: tally.reading(t0, resolve), onEnd: () => tally.ended++, onError: reject }));
+    held.push(openEventStream(target.url, path, target.cookies[i % target.cookies.length]!, { onChunk: tally.reading(t0, resolve), onEnd: () => tally.ended++, onError: reject }));
   });
 }
 

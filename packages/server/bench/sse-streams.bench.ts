@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
 import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
-import { signUp } from './bench-user.js';
+import { signIn, signUp } from './bench-user.js';
 import { HTTP_CLIENT, type Held } from './sse-client.js';
 import { openArriving, openCrowd, StreamTally, type StreamTarget } from './sse-crowd.js';
 import { percentile } from './latency.js';
@@ -40,6 +40,12 @@ const OPENING_AT_ONCE = 100;
 /** Streams a second when they arrive on their own (BENCH_SSE_ARRIVALS): 1,000 in 2 s by default. */
 const ARRIVALS_PER_SECOND = Number(process.env.BENCH_SSE_ARRIVALS ?? 500);
 const HOLD_MS = 3_000;
+/**
+ * Sessions the streams take turns at (BENCH_SSE_SESSIONS), each a sign-in of the bench's user: a
+ * crowd is many people, each with a session of their own, and a server may read many sessions at
+ * once (one cookie for all would let it read one row for a crowd). 1: every stream the same cookie.
+ */
+const SESSIONS = Math.max(1, Number(process.env.BENCH_SSE_SESSIONS ?? OPENING_AT_ONCE));
 const DEADLINE_MS = 180_000;
 const WARM = process.env.BENCH_SSE_WARM !== '0';
 /** The longest the warm-up runs may take to end. */
@@ -189,12 +195,16 @@ async function parent(): Promise<void> {
       }
       warmMs = performance.now() - warmStarted;
     }
+    // Signed in after the warm-up: each session then went unseen for less than the minute after
+    // which a request pushes its idle deadline back (a write), as for people active just before.
+    const cookies = [cookie];
+    while (cookies.length < SESSIONS) cookies.push(...(await Promise.all(Array.from({ length: Math.min(4, SESSIONS - cookies.length) }, () => signIn(url, 'bench')))));
     const runIds = await startRuns('measured');
     await delay(500);
     const withRunsRss = await memory('rss');
     const withRuns = await memory();
 
-    const target: StreamTarget = { url, cookie, runIds };
+    const target: StreamTarget = { url, cookies, runIds };
     const tally = new StreamTally();
     // Where the machine's CPU goes while streams open: the server, what it runs (a run's sandboxed
     // checks, a browser), PostgreSQL, this bench's own client side, and the host (steal).
@@ -291,6 +301,7 @@ async function parent(): Promise<void> {
     console.log(`${STREAMS} SSE streams (GET /api/wolfpack/runs/:id/events) on ${RUNS} running runs, ${runsWere}, loopback, one server process`);
     console.log(`from ${FROM_SOURCES ? 'the TypeScript sources (tsx)' : 'the built dist'}; database: ${database}. Heap after a full GC in the server process; RSS as the system sees it.`);
     console.log(WARM ? `Warmed up: ${RUNS} runs like these ran to their end first (${(warmMs / 1000).toFixed(1)} s).` : 'Cold server (BENCH_SSE_WARM=0): what the runs themselves load while measured counts as the streams\'.');
+    console.log(SESSIONS === 1 ? 'Every stream sends the same session cookie (BENCH_SSE_SESSIONS=1).' : `The streams take turns at ${SESSIONS} sessions of the user (stream i the session i mod ${SESSIONS}), as a crowd of people each signed in.`);
     console.log(HTTP_CLIENT ? "The streams' client: Node's HTTP client (BENCH_SSE_CLIENT=http), a connection a stream." : "The streams' client: plain sockets, a connection a stream, scanned for events (BENCH_SSE_CLIENT=http: Node's HTTP client).");
     if (pinned) console.log('BENCH_SSE_HALF_CORE: the server runs on the first CPU beside a busy loop (about half a core); PostgreSQL and this client are not pinned, and the scheduler gives them the other.');
     console.log(`Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} CPUs.\n`);
