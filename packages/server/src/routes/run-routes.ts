@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { MAX_RUN_BODY_BYTES, repairRequest, streamRequest, type RunEstimateReply, type RunInfoReply } from '@wolfpack/core';
 import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import { followRun, parseLastEventId } from '../sse/follow-run.js';
+import { followRun, lastEventIdFrom } from '../sse/follow-run.js';
 import { openSse } from '../sse/sse-writer.js';
 import type { RunService } from '../services/run-service.js';
 import { traceStep } from '../services/run-trace.js';
@@ -63,7 +63,7 @@ export function runRoutes(runs: RunService, heartbeatMs: number): Router {
 
 /** Last-Event-ID header (or ?lastEventId= for clients that cannot set headers). */
 function lastEventId(ctx: Context): number {
-  return parseLastEventId(ctx.get('Last-Event-ID') || (typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : '0'));
+  return lastEventIdFrom(ctx.get('Last-Event-ID'), typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : undefined);
 }
 
 /**
@@ -77,7 +77,5 @@ function lastEventId(ctx: Context): number {
  */
 async function streamEvents(ctx: Context, runs: RunService, user: { id: string }, runId: string, after: number, heartbeatMs: number): Promise<void> {
   const sse = await openSse(ctx, heartbeatMs);
-  // What followRun cannot report on the stream (it failed ending it) goes where Koa's errors go.
-  const app = ctx.app;
-  followRun(sse, runs, { id: user.id }, runId, after).catch((error: unknown) => app.emit('error', error));
+  followRun(sse, runs, { id: user.id }, runId, after, ctx.app);
 }

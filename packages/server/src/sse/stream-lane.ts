@@ -5,7 +5,7 @@ import type { RunService } from '../services/run-service.js';
 import { touchDue } from '../middleware/authenticate.js';
 import { SECURITY_HEADERS } from '../middleware/security-headers.js';
 import type { SigningKeys } from '../middleware/signing-keys.js';
-import { followRun, parseLastEventId } from './follow-run.js';
+import { followRun, lastEventIdFrom } from './follow-run.js';
 import { openEventStream } from './sse-writer.js';
 
 /** The session's cookie (koa-session's `key` in app.ts); its signature is the same name with `.sig`. */
@@ -14,8 +14,9 @@ export const SESSION_COOKIE = 'wolfpack.sid';
 /** `GET /api/wolfpack/runs/{id}/events`, with at most a `lastEventId` query; run ids are UUIDs. */
 const EVENTS_PATH = /^\/api\/wolfpack\/runs\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/events(?:\?lastEventId=([0-9]+))?$/;
 /** As the cookies library Koa uses finds a cookie: the first of that name, the value up to `;`. */
-const SESSION_VALUE = /(?:^|;) *wolfpack\.sid=([^;]*)/;
-const SESSION_SIGNATURE = /(?:^|;) *wolfpack\.sid\.sig=([^;]*)/;
+const cookiePattern = (name: string) => new RegExp(`(?:^|;) *${name.replaceAll('.', '\\.')}=([^;]*)`);
+const SESSION_VALUE = cookiePattern(SESSION_COOKIE);
+const SESSION_SIGNATURE = cookiePattern(`${SESSION_COOKIE}.sig`);
 
 export interface StreamLaneDeps {
   sessions: DatabaseSessionStore;
@@ -53,7 +54,7 @@ export function streamLane({ sessions, keys, runs, heartbeatMs, app, koa }: Stre
     const signature = SESSION_SIGNATURE.exec(cookie)?.[1];
     if (!value || !signature || value.startsWith('"') || keys.index(`${SESSION_COOKIE}=${value}`, signature) !== 0) return false;
     const header = req.headers['last-event-id'];
-    const after = typeof header === 'string' && header !== '' ? lastEventIdOf(header) : query === undefined ? 0 : Number(query);
+    const after = lastEventIdOf(typeof header === 'string' ? header : undefined, query);
     if (after === undefined) return false;
     const { session, user: row } = await sessions.getWithUser(value);
     // koa-session's own checks of what the store answered, then authenticate's.
@@ -63,8 +64,7 @@ export function streamLane({ sessions, keys, runs, heartbeatMs, app, koa }: Stre
     if (!user) return false;
     if (!(await runs.assertOwned(user, runId).then(() => true, () => false))) return false;
     if (res.headersSent || res.destroyed) return true;
-    const sse = openEventStream(res, app, heartbeatMs, SECURITY_HEADERS);
-    followRun(sse, runs, { id: user.id }, runId, after).catch((error: unknown) => app.emit('error', error));
+    followRun(openEventStream(res, app, heartbeatMs, SECURITY_HEADERS), runs, { id: user.id }, runId, after, app);
     return true;
   };
   return (req, res) => {
@@ -78,9 +78,10 @@ export function streamLane({ sessions, keys, runs, heartbeatMs, app, koa }: Stre
   };
 }
 
-function lastEventIdOf(header: string): number | undefined {
+/** {@link lastEventIdFrom}, or undefined where Koa answers 400. */
+function lastEventIdOf(header: string | undefined, query: string | undefined): number | undefined {
   try {
-    return parseLastEventId(header);
+    return lastEventIdFrom(header, query);
   } catch {
     return undefined;
   }
