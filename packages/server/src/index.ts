@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionThread } from '@wolfpack/core/proof';
 import { createApp, type AppRoute } from './app.js';
-import { runClusterWorker, startClusterPrimary, workerCount, type ClusterWorker } from './cluster.js';
+import { isClusterWorker, runClusterWorker, startClusterPrimary, workerCount, type ClusterWorker } from './cluster.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
+import { listenHttp } from './http-listeners.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { EngineRegistry } from './services/engine-registry.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
@@ -110,15 +110,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One line, the same sentence clients show: a newcomer's verdicts would otherwise be "not proven" without a word why.
     const proofWarning = await proofLine;
     if (proofWarning) log.warn(proofWarning);
-    const server = createServer(app.handler);
-    // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
-    // balancer, often idle for 60 s) that sends its next request just as that happens gets a reset
-    // instead of an answer. Idle connections stay open longer than any such peer keeps them.
-    server.keepAliveTimeout = KEEP_ALIVE_MS;
-    server.headersTimeout = KEEP_ALIVE_MS + 1000;
-    await listen(server, config.port, config.host);
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
+    const listeners = await listenHttp(app.handler, {
+      port: config.port,
+      host: config.host,
+      // A cluster worker's connections are handed to it by the primary, which alone listens;
+      // elsewhere than Linux a shared port is not spread over its sockets.
+      count: isClusterWorker() || process.platform !== 'linux' ? 1 : config.listeners,
+      configure: (server) => {
+        // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
+        // balancer, often idle for 60 s) that sends its next request just as that happens gets a
+        // reset instead of an answer. Idle connections stay open longer than any such peer keeps them.
+        server.keepAliveTimeout = KEEP_ALIVE_MS;
+        server.headersTimeout = KEEP_ALIVE_MS + 1000;
+      },
+    });
+    const port = listeners.port;
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     const sweeper = setInterval(() => void sessions.sweep().catch((e) => log.warn('session sweep failed', e)), 3600_000);
@@ -141,12 +147,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           await app.proofThread?.close();
           await app.previewServers.close();
           await registry.close();
-          await new Promise<void>((resolve) => {
-            // No new connections; open event streams end as finished responses (clients follow
-            // them again elsewhere by Last-Event-ID), then whatever is left is dropped.
-            server.close(() => resolve());
-            void endEventStreams(koa).then(() => server.closeAllConnections());
-          });
+          // No new connections; open event streams end as finished responses (clients follow
+          // them again elsewhere by Last-Event-ID), then whatever is left is dropped.
+          const closed = listeners.close();
+          void endEventStreams(koa).then(() => listeners.closeAllConnections());
+          await closed;
           await closeDatabase();
         })();
         return closing;
@@ -222,19 +227,3 @@ export async function serveClusterWorker(options: StartServerOptions = {}): Prom
 
 const KEEP_ALIVE_MS = 65_000;
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} on ${host} is already in use. Stop the other process or pass --port with a free port.`)
-          : error,
-      );
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
