@@ -20,7 +20,7 @@ export interface HttpListeners {
 export interface ListenOptions {
   port: number;
   host: string;
-  /** Sockets on the port: more than one shares it by SO_REUSEPORT (Linux); 1 is one plain socket. */
+  /** Sockets on the port: more than one shares it by SO_REUSEPORT (Linux only; elsewhere one); 1 is one plain socket. */
   count: number;
   /** Sets each HTTP server up before it listens (its timeouts). */
   configure(server: Server): void;
@@ -46,38 +46,34 @@ export interface ListenOptions {
  * the instant between the two.
  */
 export async function listenHttp(handler: RequestListener, { port, host, count, configure }: ListenOptions): Promise<HttpListeners> {
+  // Elsewhere than Linux a shared port is not spread over its sockets: one does as well.
+  const shared = count > 1 && process.platform === 'linux';
   const servers: Server[] = [];
-  const server = () => {
-    const one = createServer(handler);
-    configure(one);
-    return one;
-  };
   try {
-    if (count <= 1) {
-      servers.push(await listenOne(server(), port, host, false));
-    } else {
-      if (port !== 0) {
-        const probe = await listenOne(createServer(), port, host, false);
-        await new Promise((resolve) => probe.close(resolve));
-      }
-      let shared = port;
-      for (let i = 0; i < count; i++) {
-        const one = await listenOne(server(), shared, host, true);
-        servers.push(one);
-        shared = portOf(one);
-      }
+    if (shared && port !== 0) await closeAll([await listenOne(createServer(), port, host, false)]);
+    let at = port;
+    for (let i = 0; i < (shared ? count : 1); i++) {
+      const one = createServer(handler);
+      configure(one);
+      servers.push(await listenOne(one, at, host, shared));
+      at = portOf(one);
     }
   } catch (error) {
-    await Promise.all(servers.map((one) => new Promise((resolve) => one.close(resolve))));
+    await closeAll(servers);
     throw error;
   }
   return {
     port: portOf(servers[0]!),
-    close: () => Promise.all(servers.map((one) => new Promise<void>((resolve) => one.close(() => resolve())))).then(() => undefined),
+    close: () => closeAll(servers),
     closeAllConnections: () => {
       for (const one of servers) one.closeAllConnections();
     },
   };
+}
+
+/** Resolves once every one of `servers` has closed, their connections ended. */
+function closeAll(servers: readonly Server[]): Promise<void> {
+  return Promise.all(servers.map((one) => new Promise((resolve) => one.close(resolve)))).then(() => undefined);
 }
 
 function portOf(server: Server): number {

@@ -113,9 +113,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const listeners = await listenHttp(app.handler, {
       port: config.port,
       host: config.host,
-      // A cluster worker's connections are handed to it by the primary, which alone listens;
-      // elsewhere than Linux a shared port is not spread over its sockets.
-      count: isClusterWorker() || process.platform !== 'linux' ? 1 : config.listeners,
+      // A cluster worker's connections are handed to it by the primary, which alone listens.
+      count: isClusterWorker() ? 1 : config.listeners,
       configure: (server) => {
         // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
         // balancer, often idle for 60 s) that sends its next request just as that happens gets a
@@ -124,7 +123,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         server.headersTimeout = KEEP_ALIVE_MS + 1000;
       },
     });
-    const port = listeners.port;
+    const { port } = listeners;
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     const sweeper = setInterval(() => void sessions.sweep().catch((e) => log.warn('session sweep failed', e)), 3600_000);
