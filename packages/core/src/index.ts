@@ -20,6 +20,7 @@ export * from './schemas/settings.js';
 export * from './schemas/verification.js';
 export * from './verification/verification-record.js';
 export { sleep } from './util/sleep.js';
+export { Slots, type SlotOptions } from './util/slots.js';
 // Showcase (issue 9): tech-stack detection, generated covers, sale arithmetic.
 export * from './community/tech-stack.js';
 export * from './community/cover-image.js';

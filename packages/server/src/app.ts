@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import session from 'koa-session';
-import { AppError } from '@wolfpack/core';
-import { ExecutionThread } from '@wolfpack/core/proof';
+import { AppError, Slots } from '@wolfpack/core';
+import { boundedExecutor, ExecutionThread, executeProject } from '@wolfpack/core/proof';
 import './koa-session-types.js';
 import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import { loadLimits } from './config/limits.js';
@@ -139,7 +139,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   // stayed after three page checks without the trim).
   const trimAfterThread = () => void mallocTrim().catch((error: unknown) => log.warn("giving back Proven Code's thread's memory failed", error));
   const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs, onIdleEnd: trimAfterThread });
-  const executeOnThread = proofThread?.execute.bind(proofThread);
+  // Every project Proven Code runs, for runs and for verifications, takes one of these slots.
+  const proofSlots = new Slots(limits.proofConcurrency);
+  const executeOnThread = boundedExecutor(proofThread ? proofThread.execute.bind(proofThread) : executeProject, proofSlots);
   const verifications = new VerificationService(db.orm, projects, { env }, executeOnThread);
   const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });

@@ -71,9 +71,20 @@ describe('a server process of the cluster (runClusterWorker)', () => {
     const { channel, emitter, said } = channelToPrimary();
     const { server, calls } = stoppableServer();
     let started!: () => void;
-    const running = runClusterWorker(() => new Promise<WorkerServer>((resolve) => (started = () => resolve(server))), channel);
-    // The primary closes (its SIGTERM) while this replacement is still starting.
+    let closing!: AbortSignal;
+    const running = runClusterWorker(
+      (signal) =>
+        new Promise<WorkerServer>((resolve) => {
+          closing = signal;
+          started = () => resolve(server);
+        }),
+      channel,
+    );
+    expect(closing.aborted).toBe(false);
+    // The primary closes (its SIGTERM) while this replacement is still starting: the start hears
+    // it (it then takes no run over: it may be killed before it could give one back).
     emitter.emit('message', { wolfpack: 'close' } satisfies ToWorker);
+    expect(closing.aborted).toBe(true);
     started();
     await running;
     expect(calls).toEqual(['close']);

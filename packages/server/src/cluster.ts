@@ -51,14 +51,15 @@ export interface WorkerServer {
  * is gone. SIGINT (Ctrl+C reaches every process of the terminal) is left to the primary. Resolves
  * once the server is closed; the process then exits.
  */
-export async function runClusterWorker(start: () => Promise<WorkerServer>, channel: WorkerChannel = process): Promise<void> {
+export async function runClusterWorker(start: (closing: AbortSignal) => Promise<WorkerServer>, channel: WorkerChannel = process): Promise<void> {
   // Ctrl+C in a terminal reaches the workers too: the primary decides, and tells them.
   channel.on('SIGINT', () => {});
   // Listened to before the server starts: a primary that closes while this worker is still
   // starting (a replacement, slow on a loaded machine) says so once, and a worker that missed it
   // would run on, take runs over and hold their leases, until the primary's SIGKILL.
-  let askedToClose = false;
-  let close = () => void (askedToClose = true);
+  // `start` hears it too: a worker killed at the close timeout, still starting, must hold no run.
+  const askedToClose = new AbortController();
+  let close = () => askedToClose.abort();
   channel.on('message', (message: ToWorker) => {
     if (message?.wolfpack === 'close') close();
   });
@@ -67,7 +68,7 @@ export async function runClusterWorker(start: () => Promise<WorkerServer>, chann
   channel.once('disconnect', () => close());
   let server: WorkerServer;
   try {
-    server = await start();
+    server = await start(askedToClose.signal);
   } catch (error) {
     // The code too (EADDRINUSE…): the CLI words its sentence by it.
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -80,7 +81,7 @@ export async function runClusterWorker(start: () => Promise<WorkerServer>, chann
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
   close = () => void (closing ??= server.close().finally(done));
-  if (askedToClose) close();
+  if (askedToClose.signal.aborted) close();
   else channel.send?.({ wolfpack: 'listening', url: server.url, port: server.port, instanceId: server.instanceId } satisfies FromWorker);
   await closed;
   // The channel to the primary would keep the process alive.

@@ -45,6 +45,12 @@ export interface StartServerOptions {
    * Test suites hand one database to server after server, emptied in between.
    */
   database?: Database;
+  /**
+   * Aborted when the server is asked to close while it is still starting (a cluster worker whose
+   * primary closes, a replacement slow to start): it then takes no run over, since a process that
+   * may be killed before it can give a run back must not take one.
+   */
+  closing?: AbortSignal;
 }
 
 export interface RunningServer {
@@ -98,7 +104,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, proof, ...(options.clock ? { clock: options.clock } : {}), ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
-    await runs.startBackgroundWork();
     // Where the admin secret is, never the secret: start-up logs are often shipped to other systems
     // (journald, a log service), and whoever may read the secret can read the file on this machine.
     log.info(
@@ -110,6 +115,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One line, the same sentence clients show: a newcomer's verdicts would otherwise be "not proven" without a word why.
     const proofWarning = await proofLine;
     if (proofWarning) log.warn(proofWarning);
+    // Runs whose server stopped are taken over last before listening, after the slow part of the
+    // start (the sandbox's probe): what was taken is given back by a close that comes soon after.
+    await runs.startBackgroundWork(options.closing);
     const listeners = await listenHttp(app.handler, {
       port: config.port,
       host: config.host,
@@ -217,8 +225,8 @@ export async function serveClusterWorker(options: StartServerOptions = {}): Prom
   // The others would repeat its start-up lines (the same configuration, the same warnings).
   let started = false;
   const logger: Logger = first ? log : { ...log, info: () => {}, warn: (message, error) => void (started && log.warn(message, error)) };
-  await runClusterWorker(async () => {
-    const server = await startServer({ ...options, logger });
+  await runClusterWorker(async (closing) => {
+    const server = await startServer({ ...options, logger, closing });
     started = true;
     return { url: server.url, port: server.port, instanceId: server.instanceId, close: () => server.close() };
   });

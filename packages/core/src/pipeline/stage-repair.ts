@@ -34,7 +34,7 @@ const installedPackages = new WeakMap<VerifyReport, string>();
 export async function verifyAll(ctx: StageContext, files: Readonly<Record<string, string>>): Promise<VerifyReport> {
   await prescanModules(Object.entries(files).map(([path, content]) => ({ path, content })));
   if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return verifyProject(files);
-  const extra = await ctx.extraCheck(files, { role: ctx.role, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const extra = await ctx.extraCheck(files, { role: ctx.role, note: (message) => ctx.emit('info', message), ...(ctx.signal ? { signal: ctx.signal } : {}) });
   const report = verifyProject(files, extra.nodeModules ? { nodeModules: extra.nodeModules } : {});
   staticParts.set(report, structuredClone(report));
   if (extra.nodeModules) installedPackages.set(report, extra.nodeModules);

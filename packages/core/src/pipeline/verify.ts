@@ -29,7 +29,8 @@ export type VerifyCheck = StaticCheck | ExecutionCheck;
  */
 export type ProjectCheck = (
   files: Readonly<Record<string, string>>,
-  context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal },
+  /** `note`: a line for the Activity Feed (the check waits for a sandbox, say). */
+  context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal; note?: (message: string) => void },
 ) => Promise<Pick<VerifyReport, 'checked' | 'problems'> & Pick<TypeCheckOptions, 'nodeModules'>>;
 
 export interface VerifyProblem {

@@ -32,6 +32,11 @@ export interface ExecuteOptions {
   install?: InstallOptions;
   page?: PageCheckOptions;
   signal?: AbortSignal;
+  /**
+   * Called when the project has to wait for a sandbox (see {@link boundedExecutor}), with how many
+   * projects were waiting before it. executeProject itself never waits.
+   */
+  onWait?: (ahead: number) => void;
 }
 
 /** What runs a project for Proven Code: {@link executeProject} itself, or the same on a thread (`ExecutionThread.execute`). */

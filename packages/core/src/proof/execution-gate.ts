@@ -21,8 +21,11 @@ const DETAIL_CHARS = 2000;
 export interface ExecutionGate {
   /** The pipeline's extra check (Checking and Proven Code): runs the project, reports what failed. */
   check: ProjectCheck;
-  /** The execution report of exactly these files: the last one when the files did not change since, else a new run. */
-  reportFor(files: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<ExecutionReport>;
+  /**
+   * The execution report of exactly these files: the last one when the files did not change
+   * since, else a new run. `note` hears, as a sentence, when the run waits for a sandbox.
+   */
+  reportFor(files: Readonly<Record<string, string>>, signal?: AbortSignal, note?: (message: string) => void): Promise<ExecutionReport>;
 }
 
 export interface ExecutionGateOptions extends ExecuteOptions {
@@ -38,15 +41,24 @@ export interface ExecutionGateOptions extends ExecuteOptions {
 export function createExecutionGate(options: ExecutionGateOptions = {}): ExecutionGate {
   const { execute = executeProject, ...executeOptions } = options;
   let last: { key: string; report: ExecutionReport } | undefined;
-  const reportFor = async (files: Readonly<Record<string, string>>, signal?: AbortSignal) => {
+  const reportFor = async (files: Readonly<Record<string, string>>, signal?: AbortSignal, note?: (message: string) => void) => {
     const key = filesKey(files);
-    if (last?.key !== key) last = { key, report: await execute(files, { ...executeOptions, ...(signal ? { signal } : {}) }) };
+    if (last?.key !== key) {
+      const onWait = note ? (ahead: number) => note(waitingForSandbox(ahead)) : undefined;
+      last = { key, report: await execute(files, { ...executeOptions, ...(signal ? { signal } : {}), ...(onWait ? { onWait } : {}) }) };
+    }
     return last.report;
   };
   return {
     reportFor,
-    check: async (files, context) => asVerifyReport(await reportFor(files, context.signal)),
+    check: async (files, context) => asVerifyReport(await reportFor(files, context.signal, context.note)),
   };
+}
+
+/** The Activity Feed's line when a project waits for a sandbox, `ahead` others waiting before it. */
+export function waitingForSandbox(ahead: number): string {
+  const before = ahead === 0 ? 'it runs next' : `${ahead} ${ahead === 1 ? 'project waits' : 'projects wait'} before it`;
+  return `Waiting for a free sandbox: the server is running as many projects as it runs at once, and ${before}.`;
 }
 
 /** The report as the pipeline's checks: what ran on which file, and the problems of what failed. */

@@ -7,7 +7,7 @@ import { sandboxTurnedOff } from './sandbox.js';
 
 /** Messages to the thread (execution-worker.ts). */
 export type ToExecutionWorker =
-  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal'> }
+  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal' | 'onWait'> }
   | { type: 'abort'; id: number };
 
 /** Messages from the thread. */
@@ -57,11 +57,11 @@ export class ExecutionThread {
     this.onIdleEnd = options.onIdleEnd;
   }
 
-  /** As {@link executeProject}, on the thread (which finds its own sandbox: `options.sandbox` cannot cross). */
+  /** As {@link executeProject}, on the thread (which finds its own sandbox: `options.sandbox` and `onWait` cannot cross). */
   execute(files: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
     // With the sandbox turned off nothing runs: the report is a sentence, not worth a thread.
     if (sandboxTurnedOff(options.env ?? process.env)) return executeProject(files, options);
-    const { signal, sandbox: _sandbox, ...rest } = options;
+    const { signal, sandbox: _sandbox, onWait: _onWait, ...rest } = options;
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<ExecutionReport>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadLimits } from './limits.js';
 
@@ -20,6 +21,12 @@ describe('loadLimits', () => {
       previewServers: 8,
       previewBuilds: 1,
     });
+  });
+
+  it('runs Proven Code on half the CPUs at once (at least one) unless the operator says how many', () => {
+    expect(loadLimits({}).proofConcurrency).toBe(Math.max(1, Math.floor(availableParallelism() / 2)));
+    expect(loadLimits({ WOLFPACK_PROOF_CONCURRENCY: '4' }).proofConcurrency).toBe(4);
+    for (const value of ['0', '1.5', 'many']) expect(() => loadLimits({ WOLFPACK_PROOF_CONCURRENCY: value })).toThrow(/WOLFPACK_PROOF_CONCURRENCY/);
   });
 
   it('forces the memory relief 5 s after the last export at the latest unless the operator sets another delay or 0 (never)', () => {

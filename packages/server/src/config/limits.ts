@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const count = (name: string) => z.coerce.number().int(`${name} must be a whole number`).min(0, `${name} must be 0 or more`);
@@ -29,6 +30,11 @@ const limitsSchema = z.object({
   WOLFPACK_PREVIEW_IDLE_MINUTES: z.coerce.number('WOLFPACK_PREVIEW_IDLE_MINUTES must be a number of minutes').positive('WOLFPACK_PREVIEW_IDLE_MINUTES must be more than 0').default(10),
   /** Previewed HTTP servers running at once in this process; one more stops the least recently used. */
   WOLFPACK_PREVIEW_SERVERS: positive('WOLFPACK_PREVIEW_SERVERS').default(3),
+  /**
+   * Projects Proven Code runs at once in this process (each a sandbox: an install, tests, a
+   * server, a Chromium); the others wait their turn. Default: half the CPUs, at least 1.
+   */
+  WOLFPACK_PROOF_CONCURRENCY: positive('WOLFPACK_PROOF_CONCURRENCY').optional(),
   /** Preview builds of bundled apps at once in this process; the others wait their turn. */
   WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
   /**
@@ -68,6 +74,8 @@ export interface AbuseLimits {
   previewIdleMs: number;
   previewServers: number;
   previewBuilds: number;
+  /** Projects Proven Code runs at once in this process. */
+  proofConcurrency: number;
   /** Undefined: memory is not given back after exports. */
   memoryReliefMs: number | undefined;
   /** Bytes of project list pages kept per process (0: none). */
@@ -96,6 +104,7 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     previewIdleMs: Math.round(e.WOLFPACK_PREVIEW_IDLE_MINUTES * 60_000),
     previewServers: e.WOLFPACK_PREVIEW_SERVERS,
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
+    proofConcurrency: e.WOLFPACK_PROOF_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
     memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,
     listCacheBytes: Math.round(e.WOLFPACK_LIST_CACHE_MB * 1024 * 1024),
     proofThreadIdleMs: e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS > 0 ? Math.round(e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS * 1000) : undefined,

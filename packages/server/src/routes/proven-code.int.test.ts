@@ -81,4 +81,26 @@ describe.each(testDatabases())('Proven Code records on %s', (kind) => {
     expect(Date.parse(rechecked.createdAt)).toBeGreaterThan(Date.parse(stored.createdAt));
     expect(verificationReply.parse((await client.get(`/api/projects/${complete.projectId}/verification`)).json).verification).toEqual(rechecked);
   }, 90_000);
+
+  it.skipIf(!sandboxed)('with one sandbox at a time: runs that reach Proven Code together take turns, the waiting ones say so, and each is proven', async () => {
+    const server = await startTestServer(kind, { env: { WOLFPACK_SANDBOX: 'on', WOLFPACK_PROOF_CONCURRENCY: '1' } });
+    servers.push(server);
+    // How many projects the sandbox thread runs at once, seen every few milliseconds.
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, server.proofThread?.running ?? 0)), 5);
+    try {
+      const builds = await Promise.all(['turns-a', 'turns-b', 'turns-c'].map((name) => buildProject(server, name)));
+      for (const { complete } of builds) expect(complete.verification).toMatchObject({ passed: true, verdict: 'passed' });
+      expect(most).toBe(1);
+      // At least one run found the sandbox taken and told its Activity Feed, before its verdict.
+      const waited = builds.filter(({ logs }) => logs.some((m) => m.startsWith('Waiting for a free sandbox: the server is running as many projects as it runs at once')));
+      expect(waited.length).toBeGreaterThan(0);
+      for (const { logs } of waited) {
+        const at = logs.findIndex((m) => m.startsWith('Waiting for a free sandbox'));
+        expect(logs.findIndex((m) => m.startsWith('Proven Code verdict: passed.'))).toBeGreaterThan(at);
+      }
+    } finally {
+      clearInterval(watch);
+    }
+  }, 120_000);
 });

@@ -196,6 +196,30 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
     expect(row).toEqual({ status: 'running', instance_id: 'another-server' });
   }, 60_000);
 
+  it('a server asked to close while it starts takes no run over: the run stays claimable, its lease free', async () => {
+    const server = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300' } });
+    const client = await register(server.url, 'closing-start');
+    const runId = await startRun(client, server.url, 'A run left to the next server', []);
+    // A clean stop gives the run back: still running, no lease.
+    await server.close();
+    cleanup.push(() => server.dispose());
+    const next = async (closing?: AbortSignal) => {
+      const started = await startTestServer(kind, { env: { WOLFPACK_DEMO_DELAY_MS: '300' }, reuse: server, ...(closing ? { closing } : {}) });
+      const sql = started.db.orm.em.getConnection() as unknown as Sql;
+      const [row] = await sql.execute<Array<{ status: string; instance_id: string; heartbeat_at: unknown }>>('select status, instance_id, heartbeat_at from conversations where id = ?', [runId]);
+      await started.close();
+      return { row: row!, instanceId: started.instanceId };
+    };
+    // The primary said close while this one was starting (a cluster's replacement): it may be
+    // killed before it could give a run back, so it takes none.
+    const asked = await next(AbortSignal.abort());
+    expect(asked.row).toMatchObject({ status: 'running', heartbeat_at: null });
+    expect(asked.row.instance_id).not.toBe(asked.instanceId);
+    // Not asked to close, the next server takes it over at once.
+    const taking = await next();
+    expect(taking.row.instance_id).toBe(taking.instanceId);
+  }, 60_000);
+
   it('a lease given back stays given back: a stage that ends after the release leaves the run claimable', async () => {
     // A shutdown releases its runs' leases after waiting a while for them to stop; on a loaded
     // machine a stage may still end after that. Renewals are 20 s apart here: none comes between.

@@ -7,6 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTar, parseTar } from 'nanotar';
+import { Slots } from '@wolfpack/core';
 import type { ExecProblem } from '@wolfpack/core/proof';
 import { buildPreview, type PreviewStep } from '@wolfpack/core/proof';
 import type { BundlePlan } from '@wolfpack/core/proof';
@@ -32,12 +33,10 @@ export interface PreviewBuildsOptions {
 
 export class PreviewBuilds {
   private readonly states = new Map<string, PreviewBuildState>();
-  private readonly queue: Array<() => void> = [];
-  private running = 0;
-  private readonly concurrency: number;
+  private readonly slots: Slots;
 
   constructor(private readonly options: PreviewBuildsOptions) {
-    this.concurrency = options.concurrency;
+    this.slots = new Slots(options.concurrency);
   }
 
   /**
@@ -68,9 +67,11 @@ export class PreviewBuilds {
     for (const [old] of ready.slice(0, Math.max(0, ready.length - SITES_IN_MEMORY))) this.states.delete(old);
   }
 
-  private async build(hash: string, plan: BundlePlan, files: () => Promise<Record<string, string>>): Promise<void> {
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.running += 1;
+  private build(hash: string, plan: BundlePlan, files: () => Promise<Record<string, string>>): Promise<void> {
+    return this.slots.run(() => this.buildNow(hash, plan, files));
+  }
+
+  private async buildNow(hash: string, plan: BundlePlan, files: () => Promise<Record<string, string>>): Promise<void> {
     try {
       this.states.set(hash, { status: 'building', step: 'installing' });
       const result = await buildPreview(await files(), plan, {
@@ -87,9 +88,6 @@ export class PreviewBuilds {
       }
     } catch (error) {
       this.states.set(hash, { status: 'unavailable', reason: `the preview could not be built (${(error as Error).message})` });
-    } finally {
-      this.running -= 1;
-      this.queue.shift()?.();
     }
   }
 

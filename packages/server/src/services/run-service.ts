@@ -133,9 +133,14 @@ export class RunService {
     return this.estimates.estimate(user.id, request);
   }
 
-  /** Takes over orphaned runs, then renews this process's leases and watches for expired ones. */
-  async startBackgroundWork(): Promise<void> {
+  /**
+   * Takes over orphaned runs, then renews this process's leases and watches for expired ones.
+   * `closing` already aborted (asked to close while starting): none of that, as the process may be
+   * killed before it gives back a run it took.
+   */
+  async startBackgroundWork(closing?: AbortSignal): Promise<void> {
     await this.notifier.start();
+    if (closing?.aborted) return;
     if (this.orphansAtStart) {
       for (let claimed = await this.takeOver(true); claimed > 0; claimed = await this.takeOver(true));
     } else {
@@ -422,7 +427,7 @@ export class RunService {
         version: 1,
         paths: Object.keys(outcome.files),
         staticReport: outcome.staticReport,
-        execution: await gate.reportFor(outcome.files, signal),
+        execution: await gate.reportFor(outcome.files, signal, (message) => emit(logEvent('info', message))),
       });
       const verification = { ...outcome.verification, checkedFiles: record.coveredFiles.length, verdict: record.verdict, proven: record.proven, notProven: record.notProven };
       emit(logEvent(VERDICT_LEVEL[record.verdict], `Proven Code verdict: ${record.verdict}. ${record.proven}${record.notProven ? ` Not proven: ${record.notProven}` : ''}`));
