@@ -1,6 +1,8 @@
 // `pnpm bench proof-thread`: what Proven Code's work costs the other requests of the process, with its
-// thread (as shipped) and without it (WOLFPACK_PROOF_THREAD_IDLE_SECONDS=0), side by side. Two
-// built servers (`wolfpack serve`, the sandbox on, demo engines answering fast, so that Proven
+// thread and its turns (as shipped: WOLFPACK_PROOF_CONCURRENCY projects at once, half the CPUs), with
+// every project at once (WOLFPACK_PROOF_CONCURRENCY=RUNS), and without the thread
+// (WOLFPACK_PROOF_THREAD_IDLE_SECONDS=0), side by side, with how long each build took to its verdict.
+// Three built servers (`wolfpack serve`, the sandbox on, demo engines answering fast, so that Proven
 // Code, which runs each project and loads its page in Chromium, is a large share of each run);
 // on each in turn, RUNS builds run to their end while a client asks /api/health one request after
 // another, as a load balancer or a user's page would. Rounds alternate between the two servers.
@@ -23,10 +25,11 @@ if (!existsSync('/usr/bin/bwrap')) {
   process.exit(0);
 }
 
-type Round = { wallMs: number; health: number[]; serverCpuMs: number; verdicts: string[] };
+type Round = { wallMs: number; health: number[]; serverCpuMs: number; verdicts: string[]; buildMs: number[] };
 
-/** One build through the API, read to its end; answers its verdict. */
-async function build(url: string, cookie: string, idea: string): Promise<string> {
+/** One build through the API, read to its end; answers its verdict and how long it took. */
+async function build(url: string, cookie: string, idea: string): Promise<{ verdict: string; ms: number }> {
+  const started = performance.now();
   const res = await fetch(`${url}/api/wolfpack/stream`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
@@ -38,7 +41,7 @@ async function build(url: string, cookie: string, idea: string): Promise<string>
     if (data.type === 'complete') verdict = summaryVerdict(data.verification);
     if (data.type === 'error') throw new Error(`the run failed: ${data.error}`);
   }
-  return verdict;
+  return { verdict, ms: performance.now() - started };
 }
 
 async function round(server: BenchServer, cookie: string, n: number): Promise<Round> {
@@ -46,13 +49,13 @@ async function round(server: BenchServer, cookie: string, n: number): Promise<Ro
   const started = performance.now();
   let going = true;
   const asking = askHealth(server.url, () => going);
-  const verdicts = await Promise.all(Array.from({ length: RUNS }, (_, i) => build(server.url, cookie, `A habit tracker page ${n}.${i}`)));
+  const builds = await Promise.all(Array.from({ length: RUNS }, (_, i) => build(server.url, cookie, `A habit tracker page ${n}.${i}`)));
   const wallMs = performance.now() - started;
   going = false;
   const health = await asking;
   // The server's process, its threads included (what it spawned has exited by now).
   const serverCpuMs = (server.cpuMs().get(server.child.pid!) ?? 0) - cpuBefore;
-  return { wallMs, health, serverCpuMs, verdicts };
+  return { wallMs, health, serverCpuMs, verdicts: builds.map((b) => b.verdict), buildMs: builds.map((b) => b.ms).sort((a, b) => a - b) };
 }
 
 
@@ -60,7 +63,8 @@ const dirs: string[] = [];
 const servers: BenchServer[] = [];
 try {
   const candidates = [
-    { label: 'as shipped: Proven Code on its own thread', env: {} },
+    { label: `as shipped: Proven Code on its own thread, ${Math.max(1, Math.floor(availableParallelism() / 2))} project(s) at once`, env: {} },
+    { label: `WOLFPACK_PROOF_CONCURRENCY=${RUNS}: every project at once`, env: { WOLFPACK_PROOF_CONCURRENCY: String(RUNS) } },
     { label: 'WOLFPACK_PROOF_THREAD_IDLE_SECONDS=0: on the requests\' thread', env: { WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0' } },
   ];
   const started: Array<{ label: string; server: BenchServer; cookie: string; rounds: Round[] }> = [];
@@ -83,15 +87,17 @@ try {
 
   console.log(`${RUNS} builds at once (demo engines answering in ${ENGINE_MS} ms; Proven Code runs each project in the sandbox and loads its page in Chromium), a client asking /api/health one request after another meanwhile; PGlite; the built server. ${ROUNDS} rounds a server, alternating, after one warm-up round each.`);
   console.log(`Load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${availableParallelism()} cores at the end.\n`);
-  console.log('| server | /api/health meanwhile: p50 / p99 / max ms, per round | health answers | builds\' wall time, per round | CPU of the server\'s process (its threads included), per round | verdicts |');
-  console.log('| --- | --- | ---: | --- | --- | --- |');
+  console.log('| server | /api/health meanwhile: p50 / p99 / max ms, per round | health answers | builds\' wall time, per round | each build to its verdict: first / median / last, per round | CPU of the server\'s process (its threads included), per round | verdicts |');
+  console.log('| --- | --- | ---: | --- | --- | --- | --- |');
   for (const c of started) {
     const health = c.rounds.map((x) => `${percentile(x.health, 50).toFixed(1)} / **${percentile(x.health, 99).toFixed(1)}** / ${(x.health.at(-1) ?? 0).toFixed(0)}`).join(', ');
     const counts = c.rounds.map((x) => x.health.length).join(', ');
     const walls = c.rounds.map((x) => `${(x.wallMs / 1000).toFixed(1)} s`).join(', ');
     const cpu = c.rounds.map((x) => `${(x.serverCpuMs / 1000).toFixed(2)} s`).join(', ');
+    const seconds = (ms: number) => (ms / 1000).toFixed(1);
+    const each = c.rounds.map((x) => `${seconds(x.buildMs[0]!)} / ${seconds(percentile(x.buildMs, 50))} / ${seconds(x.buildMs.at(-1)!)} s`).join(', ');
     const verdicts = [...new Set(c.rounds.flatMap((x) => x.verdicts))].join(', ');
-    console.log(`| ${c.label} | ${health} | ${counts} | ${walls} | ${cpu} | ${verdicts} |`);
+    console.log(`| ${c.label} | ${health} | ${counts} | ${walls} | ${each} | ${cpu} | ${verdicts} |`);
   }
 } finally {
   for (const server of servers) await server.stop();
