@@ -13,6 +13,7 @@
 //   WOLFPACK_PREVIEW_START_MS                how long a previewed HTTP server has to listen (30000)
 //   WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS, _CPU_SECONDS, _MEMORY_BYTES, _PROCESSES, _OUTPUT_BYTES,
 //   _FILE_BYTES, _DISK_BYTES, _TMP_BYTES, _OPEN_FILES, _RUNTIME_RESERVE_BYTES   per-command limits (sandbox-limits.ts)
+// The server's own: WOLFPACK_PROOF_CONCURRENCY, projects run at once a process (boundedExecutor's slots).
 export { boundedExecutor } from './bounded-executor.js';
 export {
   executeProject,
