@@ -141,8 +141,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs, onIdleEnd: trimAfterThread });
   // Every project Proven Code runs, for runs and for verifications, takes one of these slots.
   const proofSlots = new Slots(limits.proofConcurrency);
-  const executeOnThread = boundedExecutor(proofThread ? proofThread.execute.bind(proofThread) : executeProject, proofSlots);
-  const verifications = new VerificationService(db.orm, projects, { env }, executeOnThread);
+  const executeProof = boundedExecutor(proofThread ? proofThread.execute.bind(proofThread) : executeProject, proofSlots);
+  const verifications = new VerificationService(db.orm, projects, { env }, executeProof);
   const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
@@ -156,7 +156,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
     verifications,
     proofEnv: env,
-    executeProject: executeOnThread,
+    executeProject: executeProof,
     leaseMs: config.runLeaseMs,
     // One process owns an embedded database: whatever it finds running at start-up was its own.
     orphansAtStart: db.kind === 'pglite',
