@@ -99,6 +99,33 @@ function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
   return checks;
 }
 
+/**
+ * Whether a check proves what kind of project this is: a bundled app's build and render, a static
+ * page's load, the start of a Node or Python project that has something to start. When one is
+ * skipped, whatever else passed, the project is not proven (see buildVerificationRecord).
+ */
+export function provesKind(kinds: ProjectKinds, check: ExecCheck): boolean {
+  switch (check.runtime) {
+    case 'web':
+      return check.check === 'page-load' || (kinds.bundle !== null && (check.check === 'build' || check.check === 'render'));
+    case 'node':
+      // A bundled app's dev server is replaced by its build and render; a library has no start.
+      if (check.check !== 'start' || kinds.node === null) return false;
+      return !('skip' in kinds.node.start) || (kinds.bundle === null && kinds.node.start.nothingToStart !== true);
+    case 'python':
+      // Python's entry is found in the sandbox: a start with no entry names no file, it had nothing to start.
+      return check.check === 'start' && check.files.length > 0;
+    default: {
+      const unreachable: never = check.runtime;
+      return unreachable;
+    }
+  }
+}
+
+function markProving(kinds: ProjectKinds, checks: ExecCheck[]): ExecCheck[] {
+  return checks.map((c) => (provesKind(kinds, c) ? { ...c, proves: true } : c));
+}
+
 function runtimesOf(kinds: ProjectKinds): ExecRuntime[] {
   return [...(kinds.node ? ['node' as const] : []), ...(kinds.python.length ? ['python' as const] : []), ...(kinds.pages.length || kinds.bundle ? ['web' as const] : [])];
 }
@@ -121,7 +148,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
   const found = options.sandbox ? { sandbox: options.sandbox } : await findSandbox({ env, ...(options.limits ? { limits: options.limits } : {}) });
   if (!('sandbox' in found)) {
     const reason = `not executed: no sandbox on this server (${found.unavailable})`;
-    return { executed: false, notExecutedReason: reason, runtimes, checks: plannedChecks(kinds, reason), durationMs: elapsed() };
+    return { executed: false, notExecutedReason: reason, runtimes, checks: markProving(kinds, plannedChecks(kinds, reason)), durationMs: elapsed() };
   }
   const { sandbox } = found;
   const timeLimitMs = options.timeLimitMs ?? positiveIntFromEnv(env, 'WOLFPACK_PROOF_TIME_LIMIT_MS') ?? 20_000;
@@ -154,7 +181,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
     sandbox: sandbox.kind,
     ...(sandbox.notes.length ? { sandboxNotes: sandbox.notes } : {}),
     runtimes,
-    checks,
+    checks: markProving(kinds, checks),
     durationMs: elapsed(),
     ...(nodeModules ? { nodeModules } : {}),
   };

@@ -32,7 +32,7 @@ describe('planNodeProject', () => {
     expect(planNodeProject({ 'package.json': pkg({ main: 'lib/app.js' }), 'lib/app.js': '' }).start).toMatchObject({ argv: ['sh', '-c', 'node lib/app.js'] });
     expect(planNodeProject({ 'package.json': pkg({ devDependencies: { tsx: '4' } }), 'src/index.ts': '' }).start).toMatchObject({ argv: ['sh', '-c', 'tsx src/index.ts'] });
     expect(planNodeProject({ 'server.js': '' }).start).toMatchObject({ argv: ['sh', '-c', 'node server.js'], files: ['server.js'] });
-    expect(planNodeProject({ 'package.json': '{}', 'lib.js': '' }).start).toEqual({ skip: expect.stringMatching(/nothing to start/) });
+    expect(planNodeProject({ 'package.json': '{}', 'lib.js': '' }).start).toEqual({ skip: expect.stringMatching(/nothing to start/), nothingToStart: true });
     expect(planNodeProject({ 'package.json': pkg({ scripts: { dev: 'vite' } }), 'src/main.tsx': '' }).start).toMatchObject({ argv: ['sh', '-c', 'vite'], display: 'npm run dev (vite)' });
   });
 });

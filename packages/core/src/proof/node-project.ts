@@ -29,7 +29,8 @@ export interface NodePlan {
   sourceFiles: string[];
   testFiles: string[];
   tests: NodeCommand | { skip: string };
-  start: NodeCommand | { skip: string };
+  /** `nothingToStart`: the project has no start at all (a library), as opposed to one that cannot be tried. */
+  start: NodeCommand | { skip: string; nothingToStart?: true };
 }
 
 const SOURCE = /\.(c|m)?(j|t)sx?$/;
@@ -115,7 +116,7 @@ function sourceOf(output: string, files: Readonly<Record<string, string>>): stri
 
 const NODE_ENTRY = /\bnode\s+(?:--\S+\s+)*([\w./-]+\.(?:c|m)?(?:j|t)s)\b/;
 
-function planStart(pkg: PackageJson | null, deps: Record<string, string>, files: Readonly<Record<string, string>>): NodeCommand | { skip: string } {
+function planStart(pkg: PackageJson | null, deps: Record<string, string>, files: Readonly<Record<string, string>>): NodePlan['start'] {
   const build = script(pkg, 'build');
   const start = script(pkg, 'start');
   const dev = script(pkg, 'dev');
@@ -137,7 +138,7 @@ function planStart(pkg: PackageJson | null, deps: Record<string, string>, files:
     display = `npm run dev (${dev})`;
     entry = NODE_ENTRY.exec(dev)?.[1]?.replace(/^\.\//, '');
   } else {
-    return { skip: 'nothing to start: no start or dev script, no main file and no index or server file' };
+    return { skip: 'nothing to start: no start or dev script, no main file and no index or server file', nothingToStart: true };
   }
   const missing = needsBuild(command, files);
   if (missing !== null && build === undefined) {

@@ -38,6 +38,11 @@ export interface ExecCheck {
   durationMs: number;
   /** Test counts, when the runner's output gave them. */
   tests?: { passed: number; failed: number };
+  /**
+   * This check proves what kind of project it is: a bundled app's build and render, the start of a
+   * server or program, a static page's load. Skipped, the project is not proven, whatever else passed.
+   */
+  proves?: boolean;
 }
 
 export interface ExecutionReport {

@@ -10,7 +10,9 @@ export const verificationStatus = z.enum(['passed', 'failed', 'skipped']);
 
 /**
  * The project's verdict. `unproven`: nothing failed, but something that applies could not run
- * (no sandbox on this server, dependencies that could not be installed): never shown as passed.
+ * (no sandbox on this server, dependencies that could not be installed, the check that proves the
+ * project's kind: a bundled app built and rendered, a server started, a page loaded): never shown
+ * as passed.
  */
 export const verificationVerdict = z.enum(['passed', 'failed', 'unproven']);
 export type VerificationVerdict = z.infer<typeof verificationVerdict>;
@@ -43,6 +45,8 @@ export const verificationCheck = z.object({
   problems: z.array(verificationProblem),
   durationMs: z.int().nonnegative().optional(),
   tests: z.object({ passed: z.int().nonnegative(), failed: z.int().nonnegative() }).optional(),
+  /** The check proves the project's kind (a bundled app's build and render, a start, a page load): skipped, the verdict is `unproven`. Absent in records from before it. */
+  proves: z.boolean().optional(),
 });
 export type VerificationCheck = z.infer<typeof verificationCheck>;
 
@@ -53,7 +57,11 @@ export const verificationRecord = z.object({
   verdict: verificationVerdict,
   /** What was proven: "12 files checked (syntax, imports, types), 8 tests passed, starts cleanly". */
   proven: z.string(),
-  /** What was not: "2 files not covered by any check (notes.md, data.csv)"; empty when everything was. */
+  /**
+   * What was not: failures; what proves the project's kind and did not run, and why ("the app was
+   * not built and rendered (…)"); other skipped checks; files no check covered. Empty when
+   * everything was.
+   */
   notProven: z.string(),
   /** Whether anything ran in the sandbox; `notExecutedReason` says why not. */
   executed: z.boolean(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verificationRecord } from '../schemas/verification.js';
-import type { ExecutionReport } from '../proof/report.js';
+import type { ExecCheck, ExecutionReport } from '../proof/report.js';
 import { buildVerificationRecord } from './verification-record.js';
 
 const staticReport = {
@@ -269,5 +269,90 @@ describe('buildVerificationRecord, check by check', () => {
     };
     expect(uncovered(5)).toBe('5 files not covered by any check (docs/1.md, docs/2.md, docs/3.md, docs/4.md, docs/5.md).');
     expect(uncovered(7)).toBe('7 files not covered by any check (docs/1.md, docs/2.md, docs/3.md, docs/4.md, docs/5.md, …).');
+  });
+});
+
+describe('buildVerificationRecord, the check that proves the project kind', () => {
+  const budget = "the project's 20 s time budget for running code was used up by the checks before it";
+  const report = (checks: ExecutionReport['checks'], runtimes: ExecutionReport['runtimes']): ExecutionReport => ({ executed: true, sandbox: 'bubblewrap', runtimes, checks, durationMs: 900 });
+  const record = (paths: string[], checks: ExecutionReport['checks'], runtimes: ExecutionReport['runtimes']) =>
+    buildVerificationRecord({ version: 1, paths, staticReport: { checked: paths.map((path) => ({ path, checks: ['syntax' as const] })), problems: [], passed: true }, execution: report(checks, runtimes) });
+  const passed = (check: ExecCheck['check'], runtime: ExecCheck['runtime'], files: string[], proves = false): ExecCheck => ({ check, runtime, status: 'passed', files, problems: [], durationMs: 100, ...(proves ? { proves } : {}) });
+  const skip = (check: ExecCheck['check'], runtime: ExecCheck['runtime'], files: string[], reason: string, proves = true): ExecCheck => ({ check, runtime, status: 'skipped', files, reason, problems: [], durationMs: 0, ...(proves ? { proves } : {}) });
+
+  it('a bundled app whose build and render were skipped is unproven, and says first that it was not built and rendered, and why', () => {
+    const paths = ['package.json', 'index.html', 'src/App.tsx'];
+    const app = record(
+      paths,
+      [
+        passed('install', 'node', ['package.json']),
+        skip('tests', 'node', [], 'the project has no tests (no test script and no test files)', false),
+        skip('start', 'node', [], 'the app is built with vite and its page rendered instead of starting its dev server', false),
+        skip('build', 'web', ['index.html'], budget),
+        skip('render', 'web', ['index.html'], budget),
+      ],
+      ['node', 'web'],
+    );
+    expect(app.verdict).toBe('unproven');
+    expect(app.notProven).toBe(
+      `the app was not built and rendered (${budget}); tests skipped: the project has no tests (no test script and no test files); start skipped: the app is built with vite and its page rendered instead of starting its dev server.`,
+    );
+    // The stored record says which checks prove the kind.
+    expect(verificationRecord.parse(app)).toEqual(app);
+    expect(app.checks.filter((c) => c.proves).map((c) => c.check)).toEqual(['build', 'render']);
+    // Built, but not rendered: the render's own reason.
+    const unrendered = record(paths, [passed('install', 'node', ['package.json']), passed('build', 'web', paths, true), skip('render', 'web', ['index.html'], 'Chromium is not installed on this server (Debian: apt-get install chromium)')], ['node', 'web']);
+    expect(unrendered.verdict).toBe('unproven');
+    expect(unrendered.notProven).toBe('the built app was not rendered in a browser (Chromium is not installed on this server (Debian: apt-get install chromium)).');
+    // Built and rendered: passed.
+    expect(record(paths, [passed('build', 'web', paths, true), passed('render', 'web', paths, true)], ['web']).verdict).toBe('passed');
+  });
+
+  it('a server whose start was skipped is unproven, with why; a Python entry is named', () => {
+    const server = record(['server.js', 'server.test.js'], [passed('tests', 'node', ['server.test.js', 'server.js']), skip('start', 'node', ['server.js'], budget)], ['node']);
+    expect(server.verdict).toBe('unproven');
+    expect(server.notProven).toBe(`the Node project was not started (${budget}).`);
+    const flask = record(['app.py'], [passed('syntax', 'python', ['app.py']), skip('start', 'python', ['app.py'], 'app.py needs flask, which this server cannot install (no access to PyPI)')], ['python']);
+    expect(flask.verdict).toBe('unproven');
+    expect(flask.notProven).toBe('app.py was not started (app.py needs flask, which this server cannot install (no access to PyPI)).');
+  });
+
+  it('pages that were not loaded are unproven, named together when they share the reason', () => {
+    const pages = record(
+      ['index.html', 'about.html', 'shop.html'],
+      [passed('page-load', 'web', ['index.html'], true), skip('page-load', 'web', ['about.html'], budget), skip('page-load', 'web', ['shop.html'], budget)],
+      ['web'],
+    );
+    expect(pages.verdict).toBe('unproven');
+    expect(pages.notProven).toBe(`about.html and shop.html were not loaded in a browser (${budget}).`);
+  });
+
+  it('a library whose start was skipped because it has nothing to start can still pass', () => {
+    const library = record(
+      ['lib.js', 'lib.test.js'],
+      [passed('tests', 'node', ['lib.test.js', 'lib.js']), skip('start', 'node', [], 'nothing to start: no start or dev script, no main file and no index or server file', false)],
+      ['node'],
+    );
+    expect(library.verdict).toBe('passed');
+    expect(library.notProven).toBe('start skipped: nothing to start: no start or dev script, no main file and no index or server file.');
+  });
+
+  it('a failure comes first and keeps the verdict failed; without a sandbox, the reason for that speaks for every check', () => {
+    const failing = record(['server.js'], [{ ...passed('tests', 'node', ['server.js']), status: 'failed', problems: [{ path: 'server.js', message: 'x' }] }, skip('start', 'node', ['server.js'], budget)], ['node']);
+    expect(failing.verdict).toBe('failed');
+    expect(failing.notProven).toBe(`tests failed: 1 problem; the Node project was not started (${budget}).`);
+    const reason = 'not executed: no sandbox on this server (bwrap not found)';
+    const none = buildVerificationRecord({
+      version: 1,
+      paths: ['index.html'],
+      staticReport: { checked: [{ path: 'index.html', checks: ['html'] }], problems: [], passed: true },
+      execution: { executed: false, notExecutedReason: reason, runtimes: ['web'], checks: [skip('page-load', 'web', ['index.html'], reason)], durationMs: 0 },
+    });
+    expect(none).toMatchObject({ verdict: 'unproven', notProven: `${reason}; page-load skipped: ${reason}.` });
+  });
+
+  it('reads a stored record from before the checks said what proves the kind', () => {
+    const old = { check: 'start', kind: 'execution', runtime: 'node', status: 'passed', files: ['index.js'], problems: [] };
+    expect(verificationRecord.parse({ version: 1, createdAt: '2026-11-20T10:00:00.000Z', verdict: 'passed', proven: '', notProven: '', executed: true, coveredFiles: [], uncoveredFiles: [], checks: [old] }).checks[0]).toEqual(old);
   });
 });

@@ -17,8 +17,9 @@ export interface VerificationInput {
 /**
  * One verification record from the static report and the execution report. The verdict is
  * `failed` when any check failed, `unproven` when nothing failed but the project was not run
- * (no sandbox, execution off), `passed` otherwise; a file is "covered" only when a check that
- * ran (passed or failed) read or ran it.
+ * (no sandbox, execution off) or the check that proves its kind did not run (a bundled app not
+ * built and rendered, a server not started, a page not loaded), `passed` otherwise; a file is
+ * "covered" only when a check that ran (passed or failed) read or ran it.
  */
 export function buildVerificationRecord(input: VerificationInput): VerificationRecord {
   const checks = [...staticChecks(input.staticReport), ...(input.execution?.checks ?? []).map(executionCheck)];
@@ -32,7 +33,9 @@ export function buildVerificationRecord(input: VerificationInput): VerificationR
   const nothingToRun = input.execution !== undefined && input.execution.runtimes.length === 0;
   // Nothing checked is nothing proven.
   const anyRan = checks.some((c) => c.status !== 'skipped');
-  const verdict = failed ? 'failed' : anyRan && (executed || nothingToRun) ? 'passed' : 'unproven';
+  // The rest passing says little of an app that was never built, a server never started.
+  const kindProven = !checks.some((c) => c.proves === true && c.status === 'skipped');
+  const verdict = failed ? 'failed' : anyRan && (executed || nothingToRun) && kindProven ? 'passed' : 'unproven';
   return {
     version: input.version,
     createdAt: (input.now ?? new Date()).toISOString(),
@@ -75,6 +78,7 @@ function executionCheck(c: ExecCheck): VerificationCheck {
     problems: c.problems.map((p) => ({ ...p, ...(p.line ? { line: p.line } : {}) })),
     durationMs: Math.round(c.durationMs),
     ...(c.tests ? { tests: c.tests } : {}),
+    ...(c.proves ? { proves: true } : {}),
   };
 }
 
@@ -111,18 +115,54 @@ function startText(ran: VerificationCheck[]): string {
   return assumed.length === 0 ? 'starts cleanly' : `starts ${assumed.map((summary) => `(${summary})`).join(' and ')}`;
 }
 
-/** What was not proven: failures, checks that could not run and why, files nothing covered. */
+/**
+ * What was not proven: failures; what proves the project's kind and did not run, and why; checks
+ * that could not run and why; files nothing covered. When nothing ran at all, the reason for that
+ * says it for every check.
+ */
 function notProvenText(checks: VerificationCheck[], uncovered: string[], notExecutedReason: string | undefined): string {
   const parts: string[] = [];
   for (const c of checks.filter((x) => x.status === 'failed')) {
     const tests = c.tests && c.tests.failed > 0 ? ` (${c.tests.failed} of ${c.tests.passed + c.tests.failed} tests)` : '';
     parts.push(`${c.check} failed${tests}: ${plural(c.problems.length, 'problem')}`);
   }
+  const notRun = checks.filter((c) => c.proves === true && c.status === 'skipped' && c.reason !== notExecutedReason);
+  parts.push(...notRunText(notRun));
   if (notExecutedReason) parts.push(notExecutedReason);
-  for (const c of checks.filter((x) => x.status === 'skipped')) parts.push(`${c.check} skipped: ${c.reason ?? 'no reason given'}`);
+  for (const c of checks.filter((x) => x.status === 'skipped' && !notRun.includes(x))) parts.push(`${c.check} skipped: ${c.reason ?? 'no reason given'}`);
   if (uncovered.length > 0) {
     const shown = uncovered.slice(0, 5).join(', ') + (uncovered.length > 5 ? ', …' : '');
     parts.push(`${plural(uncovered.length, 'file')} not covered by any check (${shown})`);
   }
   return parts.length > 0 ? `${parts.join('; ')}.` : '';
+}
+
+/**
+ * What proves the project's kind and did not run, in a user's words, with why: "the app was not
+ * built and rendered (the project's 20 s time budget … was used up by the checks before it)".
+ */
+function notRunText(notRun: VerificationCheck[]): string[] {
+  const why = (c: VerificationCheck) => ` (${c.reason ?? 'no reason given'})`;
+  const parts: string[] = [];
+  const build = notRun.find((c) => c.check === 'build');
+  const render = notRun.find((c) => c.check === 'render');
+  // A render is skipped because its build was: the build's reason is the one that says why.
+  if (build) parts.push(`the app was not built and rendered${why(build)}`);
+  else if (render) parts.push(`the built app was not rendered in a browser${why(render)}`);
+  for (const start of notRun.filter((c) => c.check === 'start')) {
+    const what = start.runtime === 'python' && start.files.length === 1 ? start.files[0]! : `the ${start.runtime === 'python' ? 'Python' : 'Node'} project`;
+    parts.push(`${what} was not started${why(start)}`);
+  }
+  const pages = new Map<string, string[]>();
+  for (const page of notRun.filter((c) => c.check === 'page-load')) {
+    const reason = why(page);
+    pages.set(reason, [...(pages.get(reason) ?? []), ...page.files]);
+  }
+  for (const [reason, files] of pages) parts.push(`${listOf(files)} ${files.length === 1 ? 'was' : 'were'} not loaded in a browser${reason}`);
+  return parts;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? 'the page') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
