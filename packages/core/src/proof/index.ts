@@ -61,5 +61,6 @@ export {
 } from './preview-server.js';
 export { headersForApp, headersFromApp, locationInLink, preflightHeaders, type HeaderRecord, type PreviewMount } from './preview-headers.js';
 export { planServer, type ServerPlan } from './server-plan.js';
+export { findServerRoutes, routeHasParameters, type ServerRoute } from './server-routes.js';
 export type { BuiltSite } from './check-bundle.js';
 export type { BundlePlan } from './bundle-plan.js';
