@@ -72,6 +72,21 @@ describe('ProvenCodePanel', () => {
     expect(html).toContain('lucide-shield-question');
   });
 
+  it('says of a skipped check that proves the project kind that the project is not proven without it', () => {
+    const reason = 'Chromium is not installed on this server (Debian: apt-get install chromium)';
+    const html = render({
+      ...unprovenRecord,
+      executed: true,
+      notProven: `the built app was not rendered in a browser (${reason}).`,
+      checks: [
+        { check: 'render', kind: 'execution', runtime: 'web', status: 'skipped', files: ['index.html'], reason, problems: [], proves: true },
+        { check: 'tests', kind: 'execution', runtime: 'node', status: 'skipped', files: [], reason: 'the project has no tests', problems: [] },
+      ],
+    });
+    expect(textsOf(html, 'not-proven-sentence')).toEqual([`the built app was not rendered in a browser (${reason}).`]);
+    expect(textsOf(html, 'check-reason')).toEqual([`Not run, so the project is not proven: ${reason}`, 'Skipped: the project has no tests']);
+  });
+
   it('says there is no record yet and still offers Re-check', () => {
     for (const verification of [null, undefined]) {
       const html = render(verification);

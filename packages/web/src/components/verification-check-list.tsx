@@ -63,8 +63,9 @@ function CheckItem({ check }: { check: VerificationCheck }) {
 
         {check.summary ? <p className="text-sm text-zinc-700 dark:text-zinc-300">{check.summary}</p> : null}
         {check.status === 'skipped' ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="check-reason">
-            Skipped: {check.reason ?? 'no reason given'}
+          // A check that proves what the project is (its build, its start, its page) skipped leaves it unproven: said where it is.
+          <p className={cn('text-sm', check.proves ? 'text-amber-800 dark:text-amber-300' : 'text-zinc-600 dark:text-zinc-400')} data-testid="check-reason">
+            {check.proves ? 'Not run, so the project is not proven' : 'Skipped'}: {check.reason ?? 'no reason given'}
           </p>
         ) : null}
         {check.tests ? (
