@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_CASES } from '../pipeline/faults/cases-bundled.js';
 import { runFaultCase } from '../pipeline/faults/index.js';
 import { changed, REACT_JS, REACT_TS } from '../pipeline/faults/projects.js';
+import { verifyProject } from '../pipeline/verify.js';
 import { needTool } from '../testing/required-tool.js';
 import { sandboxCheck } from '../testing/sandbox-tool.js';
+import { buildVerificationRecord } from '../verification/verification-record.js';
 import { createExecutionGate } from './execution-gate.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
@@ -48,6 +50,23 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
     expect(check(report, 'render')).toMatchObject({ status: 'passed', summary: 'page rendered: 1 route, no errors (clicks and other interactions are not exercised)' });
     expect(check(report, 'start')).toMatchObject({ status: 'skipped', reason: 'the app is built with vite and its page rendered instead of starting its dev server' });
     expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
+    // Its build and render are what prove it: both run, it passes.
+    expect(report.checks.filter((c) => c.proves).map((c) => c.check)).toEqual(['build', 'render']);
+    expect(buildVerificationRecord({ version: 1, paths: Object.keys(REACT_TS), staticReport: verifyProject(REACT_TS), execution: report }).verdict).toBe('passed');
+  }, 120_000);
+
+  it('is unproven when the checks before its build used up the time budget, and says it was not built and rendered, and why', async () => {
+    // A slow test spends the budget, as the checks before the build do on a busy server.
+    const files = changed(REACT_TS, { 'test/slow.test.js': "import { test } from 'node:test';\n\ntest('takes its time', () => new Promise((resolve) => setTimeout(resolve, 10_000)));\n" });
+    const report = await executeProject(files, { ...options, timeLimitMs: 2000 });
+    const spent = "the project's 2 s time budget for running code was used up by the checks before it";
+    expect(check(report, 'install')!.status).toBe('passed');
+    expect(check(report, 'build')).toMatchObject({ status: 'skipped', reason: spent, proves: true });
+    expect(check(report, 'render')).toMatchObject({ status: 'skipped', reason: spent, proves: true });
+    const record = buildVerificationRecord({ version: 1, paths: Object.keys(files), staticReport: verifyProject(files), execution: report });
+    expect(record.checks.filter((c) => c.status === 'failed')).toEqual([]);
+    expect(record.verdict).toBe('unproven');
+    expect(record.notProven.startsWith(`the app was not built and rendered (${spent});`)).toBe(true);
   }, 120_000);
 
   it('names the source line of a crash in the first render, from the source maps', async () => {
