@@ -13,6 +13,8 @@ import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
 import { TYPESCRIPT_NODE_OPTIONS } from './support-files.js';
 import { failedTapTests, testCounts } from './test-output.js';
 import { environmentGap, startVerdict, verdictToCheck } from './start-verdict.js';
+import { proveServer, type ServerProof } from './check-server.js';
+import type { PageCheckOptions } from './check-page.js';
 
 /** Tests get up to this much of the budget. */
 const TEST_WALL_MS = 15_000;
@@ -103,12 +105,14 @@ async function testsCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
   return checkResult('tests', 'node', { ...base, status: 'failed', problems, ...(summary ? { summary } : {}), ...(counts ? { tests: counts } : {}) });
 }
 
-async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Promise<ExecCheck> {
+/** The smoke start's check, and whether the program listened on a port (a server, to be proven by use). */
+async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Promise<{ check: ExecCheck; listened: boolean }> {
+  const check = (c: ExecCheck) => ({ check: c, listened: false });
   const command = plan.start;
-  if ('skip' in command) return skipped('start', 'node', [], command.skip);
+  if ('skip' in command) return check(skipped('start', 'node', [], command.skip));
   const wanted = ctx.startMs + (command.buildFirst ? BUILD_WALL_MS : 0);
   const wall = ctx.budget.wallFor(wanted);
-  if (wall < Math.min(wanted, 1000)) return skipped('start', 'node', command.files, ctx.budget.spentReason());
+  if (wall < Math.min(wanted, 1000)) return check(skipped('start', 'node', command.files, ctx.budget.spentReason()));
   const shell = command.argv[2]!;
   const argv = command.buildFirst ? ['sh', '-c', `${command.buildFirst} && echo ${BUILD_DONE} >&2 && ${shell}`] : command.argv;
   const result = await ctx.sandbox.run(ctx.dir, {
@@ -123,38 +127,42 @@ async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
     ...(command.buildFirst ? { clockFrom: { marker: BUILD_DONE, wallMs: ctx.startMs } } : {}),
   });
   const setup = sandboxFailed('start', 'node', command.files, result);
-  if (setup) return setup;
+  if (setup) return check(setup);
   const base = { files: command.files, command: command.display, durationMs: result.durationMs };
   if (command.buildFirst && !result.stderr.includes(BUILD_DONE)) {
-    if (result.stopped === 'time') return skipped('start', 'node', command.files, `the build (${command.buildFirst}) did not finish within ${Math.round(wall / 1000)} s, so the start was not tried`);
+    if (result.stopped === 'time') return check(skipped('start', 'node', command.files, `the build (${command.buildFirst}) did not finish within ${Math.round(wall / 1000)} s, so the start was not tried`));
     const problem = problemFromRun(result, { files: ctx.paths, fallbackPath: 'package.json', order: 'first', command: `npm run build (${command.buildFirst})`, message: `the build failed: ${errorLine(combinedOutput(result))}` });
-    return checkResult('start', 'node', { ...base, status: 'failed', problems: [problem] });
+    return check(checkResult('start', 'node', { ...base, status: 'failed', problems: [problem] }));
   }
   // Still running at a deadline the budget brought forward: it did not get its window, so nothing
   // can be said either way (after a build, the clock restarts with the whole window).
-  if (result.stopped === 'time' && !command.buildFirst && wall < ctx.startMs) return skipped('start', 'node', command.files, ctx.budget.spentReason());
+  if (result.stopped === 'time' && !command.buildFirst && wall < ctx.startMs) return check(skipped('start', 'node', command.files, ctx.budget.spentReason()));
   const clean = { ...result, stderr: result.stderr.replace(`${BUILD_DONE}\n`, '') };
   const options = { runtime: 'node' as const, order: 'first' as const, fallbackPath: command.files[0] ?? 'package.json', command: command.display, dependencies: Object.keys(plan.dependencies) };
-  return verdictToCheck(startVerdict(clean, ctx, options), 'node', base);
+  return { check: verdictToCheck(startVerdict(clean, ctx, options), 'node', base), listened: result.stopped === 'listening' };
 }
 
 /**
  * Install, tests and start of the Node part of a project, and where the dependencies were
- * installed (for the type check's real declarations).
+ * installed (for the type check's real declarations). An HTTP server (`server`) that listened is
+ * then proven by use: its routes asked, its pages loaded through it (check-server.ts).
  */
-export async function checkNode(ctx: CheckContext, plan: NodePlan, install: InstallOptions): Promise<{ checks: ExecCheck[]; nodeModules?: string }> {
+export async function checkNode(ctx: CheckContext, plan: NodePlan, install: InstallOptions, server?: { proof: ServerProof; page?: PageCheckOptions }): Promise<{ checks: ExecCheck[]; nodeModules?: string }> {
   const installed = await installCheck(plan, install);
   const checks = [installed.check];
   if (installed.check.status === 'failed') {
     const reason = `${installed.check.problems[0]?.message ?? 'the dependencies could not be installed'}, so nothing could run`;
     const testFiles = 'skip' in plan.tests ? plan.testFiles : plan.tests.files;
     checks.push(skipped('tests', 'node', testFiles, reason), skipped('start', 'node', 'skip' in plan.start ? [] : plan.start.files, reason));
+    checks.push(...(server?.proof.pages ?? []).map((p) => skipped('page-load', 'web', [p.file], reason)));
     return { checks };
   }
   const typescript = plan.sourceFiles.some((f) => /\.(c|m)?tsx?$/.test(f));
   const run: NodeRun = { ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}), env: typescript ? { NODE_OPTIONS: TYPESCRIPT_NODE_OPTIONS } : {} };
   checks.push(await testsCheck(ctx, plan, run));
-  checks.push(await startCheck(ctx, plan, run));
+  const start = await startCheck(ctx, plan, run);
+  if (server) checks.push(...(await proveServer(ctx, server.proof, start.check, start.listened, { install, ...(server.page ? { page: server.page } : {}) })));
+  else checks.push(start.check);
   return { checks, ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}) };
 }
 

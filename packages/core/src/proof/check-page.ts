@@ -52,6 +52,13 @@ export interface PageSite {
   locate?(url: string, line: number, column: number): { path: string; line: number } | undefined;
   /** The element the app mounts into (`#root`); after the load, nothing in it is a problem. */
   mountSelector?: string;
+  /**
+   * Answers each request to the page's own origin itself (a running server, check-server.ts),
+   * noting in `findings` what failed; `read` then only serves to place problems.
+   */
+  serve?(route: import('playwright-core').Route, findings: PageFindings): Promise<void>;
+  /** How the page is opened, as problems say it. @default `open <page> in Chromium` */
+  command?: string;
 }
 
 /** Own files the page refers to by URL, mapped back to a site path. */
@@ -65,7 +72,7 @@ export function sitePath(url: string): string | null {
 const asSandboxPaths = (text: string) => text.replaceAll(`${ORIGIN}/`, `${SANDBOX_PROJECT_DIR}/`);
 
 /** Line of the `src`/`href` in `page` that names `missing`, when the page refers to it directly. */
-function referenceLine(html: string | undefined, page: string, missing: string): number | undefined {
+export function referenceLine(html: string | undefined, page: string, missing: string): number | undefined {
   if (html === undefined) return undefined;
   const dir = page.includes('/') ? page.slice(0, page.lastIndexOf('/') + 1) : '';
   const ref = checkHtml(html).references.find((r) => {
@@ -94,7 +101,7 @@ export interface PageFindings {
 export async function loadPage(browser: import('playwright-core').Browser, site: PageSite, page: string, wall: number, problemPage = page): Promise<PageFindings> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const findings: PageFindings = { missing: [], errors: [], loaded: new Set([page]), unreachable: [] };
-  const command = `open ${page} in Chromium`;
+  const command = site.command ?? `open ${page} in Chromium`;
   // Where a problem goes when nothing better is known: the page itself, as the project has it.
   const fallback = site.paths.has(problemPage) ? problemPage : page;
   const place = (stack: string) => {
@@ -108,6 +115,10 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
       if (path === null) {
         if (CALLS.includes(request.resourceType())) findings.unreachable.push(request.url());
         await route.abort('blockedbyclient');
+        return;
+      }
+      if (site.serve) {
+        await site.serve(route, findings);
         return;
       }
       const body = site.read(path);

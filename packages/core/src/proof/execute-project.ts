@@ -10,6 +10,8 @@ import { buildSite, renderSite } from './check-bundle.js';
 import { checkPages, type PageCheckOptions } from './check-page.js';
 import { planBundle, type BundlePlan } from './bundle-plan.js';
 import { checkPython } from './check-python.js';
+import { servedPages, type ServerProof } from './check-server.js';
+import { planServer } from './server-plan.js';
 import { installOptionsFrom, type InstallOptions } from './node-deps.js';
 import { isNodeSource, planNodeProject, readPackageJson, script, type NodePlan } from './node-project.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
@@ -48,6 +50,8 @@ export interface ProjectKinds {
   pages: string[];
   /** A bundled web app: built, then its site rendered (its HTML alone is not the page a user sees). */
   bundle: BundlePlan | null;
+  /** A Node HTTP server, proven by use once it listens: its routes asked, the pages it serves loaded through it (not in `pages`). */
+  server: ServerProof | null;
 }
 
 // Pages of these projects are built by a bundler; their HTML alone is not the page a user sees.
@@ -77,7 +81,11 @@ export function projectKinds(files: Readonly<Record<string, string>>): ProjectKi
   if (bundle && plan && !('skip' in plan.start) && (start === undefined || BUNDLER_SERVER.test(start))) {
     plan.start = { skip: `the app is built with ${bundle.tool} and its page rendered instead of starting its dev server` };
   }
-  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages, bundle };
+  const startCommand = plan && !('skip' in plan.start) ? plan.start : null;
+  const server = startCommand ? planServer(files) : null;
+  const proof: ServerProof | null = server?.runtime === 'node' ? { plan: server, pages: servedPages(pages), buildFirst: startCommand?.buildFirst !== undefined } : null;
+  const served = new Set(proof?.pages.map((p) => p.file));
+  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages: pages.filter((p) => !served.has(p)), bundle, server: proof };
 }
 
 function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
@@ -91,7 +99,7 @@ function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
   if (kinds.python.length > 0) {
     for (const check of ['syntax', 'imports', 'tests', 'start'] as const) checks.push(skipped(check, 'python', kinds.python, reason));
   }
-  for (const page of kinds.pages) checks.push(skipped('page-load', 'web', [page], reason));
+  for (const page of [...(kinds.server?.pages.map((p) => p.file) ?? []), ...kinds.pages]) checks.push(skipped('page-load', 'web', [page], reason));
   if (kinds.bundle) {
     const page = kinds.bundle.sourcePage ? [kinds.bundle.sourcePage] : [];
     checks.push(skipped('build', 'web', page, reason), skipped('render', 'web', page, reason));
@@ -127,7 +135,7 @@ function markProving(kinds: ProjectKinds, checks: ExecCheck[]): ExecCheck[] {
 }
 
 function runtimesOf(kinds: ProjectKinds): ExecRuntime[] {
-  return [...(kinds.node ? ['node' as const] : []), ...(kinds.python.length ? ['python' as const] : []), ...(kinds.pages.length || kinds.bundle ? ['web' as const] : [])];
+  return [...(kinds.node ? ['node' as const] : []), ...(kinds.python.length ? ['python' as const] : []), ...(kinds.pages.length || kinds.server?.pages.length || kinds.bundle ? ['web' as const] : [])];
 }
 
 /**
@@ -167,7 +175,8 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
     };
     const out: ExecCheck[] = [];
     if (kinds.node) {
-      const node = await checkNode(ctx, kinds.node, options.install ?? installOptionsFrom(env));
+      const server = kinds.server ? { proof: kinds.server, ...(options.page ? { page: options.page } : {}) } : undefined;
+      const node = await checkNode(ctx, kinds.node, options.install ?? installOptionsFrom(env), server);
       out.push(...node.checks);
       nodeModules = node.nodeModules;
     }

@@ -50,6 +50,8 @@ export interface PreviewServerOptions {
   /** Where the socket's private folder is made (a Unix socket path has at most 107 bytes). @default os.tmpdir() */
   socketParent?: string;
   onStep?: (step: PreviewServerStep) => void;
+  /** The app's output as it arrives (relay marker lines included), for callers that tie it to requests. */
+  onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   /** Stops the start (or the server, once started). */
   signal?: AbortSignal;
 }
@@ -201,6 +203,7 @@ export async function startPreviewServer(allFiles: Readonly<Record<string, strin
       passFds: [socket.fd],
       onOutput: (chunk, stream) => {
         if (stream === 'stderr') watch.take(chunk);
+        options.onOutput?.(chunk, stream);
       },
       signal: stop.signal,
     }),

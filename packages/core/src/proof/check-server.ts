@@ -1,0 +1,297 @@
+/**
+ * A Node HTTP server proven by use. Once its smoke start listened (check-node.ts), it is started
+ * again with the preview relay beside it (preview-server.ts), the GET routes its code or README
+ * names are asked once, and its pages are loaded in the sandboxed Chromium through it: every
+ * request the page makes to http://project.local goes to the server over the relay's socket, so
+ * root-relative URLs (`/styles.css`, `fetch('/api/notes')`) reach the project's own server, as
+ * they do in a browser. Opening `public/index.html` as a file would ask for `/styles.css` at the
+ * project's root and find nothing there.
+ *
+ * The server still has no network (the relay's socket is all that reaches it) and Chromium stays
+ * in a sandbox of its own; the host only passes HTTP between the two.
+ */
+import { request as httpRequest } from 'node:http';
+import type { Route } from 'playwright-core';
+import { plural, skipped, type CheckContext } from './check-context.js';
+import { loadPage, ORIGIN, pageCheck, pageWall, referenceLine, withSandboxedBrowser, type PageCheckOptions, type PageFindings, type PageSite } from './check-page.js';
+import type { InstallOptions } from './node-deps.js';
+import { trimOutput } from './output.js';
+import { startPreviewServer, type PreviewServer, type PreviewServerExit } from './preview-server.js';
+import { RELAY_MARK } from './preview-relay.js';
+import type { ExecCheck, ExecProblem } from './report.js';
+import type { ServerPlan } from './server-plan.js';
+import { findServerRoutes, routeHasParameters, type ServerRoute } from './server-routes.js';
+
+/** A page the server serves, and the URL it serves it at. */
+export interface ServedPage {
+  file: string;
+  /** `/`, `/about.html`. */
+  url: string;
+}
+
+export interface ServerProof {
+  plan: ServerPlan;
+  /** Pages loaded through the server (the project's other pages stay static page loads). */
+  pages: ServedPage[];
+  /** The start builds first (its listen window is longer by the build's). */
+  buildFirst: boolean;
+}
+
+/** Folders a server's static middleware usually serves at its root. */
+const STATIC_DIR = /^(public|static|www|client|frontend)\//;
+/** A route answer slower than this is left alone: a long poll or a stream is not a defect. */
+const REQUEST_MS = 3000;
+const MAX_ROUTES = 20;
+/** The second start listens at least this long before it is given up. */
+const LISTEN_MS = 5000;
+const BUILD_LISTEN_MS = 12_000;
+/** Server output arriving after an error answer still belongs to it (pipes and sockets race). */
+const OUTPUT_SETTLE_MS = 150;
+
+/** Which of `pages` the server serves, at which URL: the first index page at `/`, and those in a static folder without it. */
+export function servedPages(pages: readonly string[]): ServedPage[] {
+  const served: ServedPage[] = [];
+  const firstIndex = pages.find((p) => /(^|\/)index\.html?$/i.test(p));
+  for (const file of pages) {
+    const inStatic = STATIC_DIR.exec(file);
+    const rest = inStatic ? file.slice(inStatic[0].length) : !file.includes('/') ? file : file === firstIndex ? 'index.html' : undefined;
+    if (rest === undefined) continue;
+    const url = `/${rest.replace(/(^|\/)index\.html?$/i, '$1')}`;
+    if (!served.some((s) => s.url === url)) served.push({ file, url });
+  }
+  return served;
+}
+
+/** The project file a URL of the server names, when it is one of its static files. */
+function fileForUrl(ctx: CheckContext, proof: ServerProof, url: string): string | undefined {
+  const path = decodeURIComponent(url.split(/[?#]/)[0]!);
+  const page = proof.pages.find((p) => p.url === path);
+  if (page) return page.file;
+  const dirs = new Set(proof.pages.map((p) => STATIC_DIR.exec(p.file)?.[0] ?? ''));
+  return [...dirs].map((d) => d + path.replace(/^\/+/, '')).find((f) => ctx.paths.has(f));
+}
+
+/** What the server printed, so that an error answer can be shown with the output it caused. */
+class ServerOutput {
+  private text = '';
+  take(chunk: Buffer): void {
+    this.text = (this.text + chunk.toString('utf8')).slice(-64 * 1024);
+  }
+  mark(): number {
+    return this.text.length;
+  }
+  /** Printed since `mark` (or its last lines when nothing was), without the relay's lines. */
+  async since(mark: number): Promise<string | undefined> {
+    await new Promise((resolve) => setTimeout(resolve, OUTPUT_SETTLE_MS));
+    const clean = (t: string) => t.split('\n').filter((l) => !l.startsWith(RELAY_MARK)).join('\n').trim();
+    const text = clean(this.text.slice(Math.min(mark, this.text.length))) || clean(this.text).slice(-2000);
+    return text ? trimOutput(text) : undefined;
+  }
+}
+
+type Answer = { status: number; headers: Record<string, string>; body: Buffer } | { failed: 'closed' | 'timeout'; detail: string };
+
+/**
+ * One HTTP exchange with the server through the relay's socket. With `statusOnly` it resolves once
+ * the status is in (a stream's body never ends), the rest read and dropped in the background.
+ */
+function ask(server: PreviewServer, method: string, path: string, headers: Record<string, string>, body?: Buffer | null, statusOnly = false): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ socketPath: server.socketPath, method, path, headers: { ...headers, host: 'project.local', connection: 'close' } }, (res) => {
+      if (statusOnly) {
+        resolve({ status: res.statusCode ?? 502, headers: {}, body: Buffer.alloc(0) });
+        res.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const out: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'transfer-encoding' && k !== 'content-length') out[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
+        resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
+      });
+      res.on('error', (error) => resolve({ failed: 'closed', detail: error.message }));
+    });
+    req.setTimeout(REQUEST_MS, () => {
+      resolve({ failed: 'timeout', detail: `no answer within ${REQUEST_MS / 1000} s` });
+      req.destroy();
+    });
+    req.on('error', (error) => resolve({ failed: 'closed', detail: error.message }));
+    req.end(body ?? undefined);
+  });
+}
+
+const pageCommand = (proof: ServerProof, page: ServedPage) => `open ${page.url} in Chromium, served by ${proof.plan.display}`;
+
+/** The line of a browser file of the project that names `path` (where the page's request comes from). */
+function callSite(ctx: CheckContext, proof: ServerProof, path: string, fallback: string): { path: string; line?: number } {
+  const quoted = new RegExp(`['"\`]${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[?'"\`/]|\\$\\{)`);
+  const browser = [...ctx.paths].filter((f) => /\.(m?js|html?)$/.test(f) && (STATIC_DIR.test(f) || proof.pages.some((p) => p.file === f))).sort();
+  for (const file of browser) {
+    const index = (ctx.files[file] ?? '').split('\n').findIndex((l) => quoted.test(l));
+    if (index >= 0) return { path: file, line: index + 1 };
+  }
+  return { path: fallback };
+}
+
+/** Answers each request of the page from the server, noting what the page could not get. */
+function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, server: PreviewServer, output: ServerOutput): PageSite {
+  const command = pageCommand(proof, page);
+  return {
+    command,
+    read: (path) => {
+      const file = fileForUrl(ctx, proof, `/${path}`);
+      return file === undefined ? undefined : ctx.files[file];
+    },
+    paths: ctx.paths,
+    // Stacks and console messages name URLs of the server; the project has those files under their folder.
+    mapStack: (text) => text.replace(/http:\/\/project\.local(\/[^\s:)?#]*)/g, (url, path: string) => {
+      const file = fileForUrl(ctx, proof, path);
+      return file === undefined ? url : `${ORIGIN}/${file}`;
+    }),
+    locate: (url, line) => {
+      const file = url.startsWith(ORIGIN) ? fileForUrl(ctx, proof, new URL(url).pathname) : undefined;
+      return file === undefined ? undefined : { path: file, line };
+    },
+    serve: async (route: Route, findings: PageFindings) => {
+      const request = route.request();
+      const url = new URL(request.url());
+      const target = url.pathname + url.search;
+      const type = request.resourceType();
+      const headers = await request.allHeaders();
+      delete headers['accept-encoding'];
+      const mark = output.mark();
+      const answer = await ask(server, request.method(), target, headers, request.postDataBuffer());
+      const said = `${request.method()} ${url.pathname}`;
+      const call = ['fetch', 'xhr', 'eventsource'].includes(type);
+      const from = type === 'document' ? { path: page.file } : call ? callSite(ctx, proof, url.pathname, page.file) : referrerSite(ctx, proof, request.headers().referer, url.pathname, page.file);
+      if ('failed' in answer) {
+        if (answer.failed === 'closed') {
+          const out = await output.since(mark);
+          findings.missing.push({ ...from, message: `the page's request ${said} got no answer: the server closed the connection (${answer.detail})`, command, ...(out ? { output: out } : {}) });
+        }
+        await route.abort(answer.failed === 'closed' ? 'connectionclosed' : 'timedout');
+        return;
+      }
+      const file = fileForUrl(ctx, proof, url.pathname);
+      if (answer.status < 400 && file !== undefined) findings.loaded.add(file);
+      // Chromium may ask for a favicon by itself; only one the page names is its own.
+      const unasked = url.pathname === '/favicon.ico' && !(ctx.files[page.file] ?? '').includes('favicon');
+      if ((answer.status === 404 && !unasked) || answer.status >= 500) {
+        const out = answer.status >= 500 ? await output.since(mark) : undefined;
+        const message =
+          type === 'document'
+            ? `${said} answered ${answer.status}: the server does not serve the page ${page.file}`
+            : call
+              ? `the page's request ${said} answered ${answer.status}`
+              : `loads ${url.pathname}, which the server answers with ${answer.status}${file === undefined ? '' : ` (the project has ${file})`}`;
+        findings.missing.push({ ...from, message, command, ...(out ? { output: out } : {}) });
+      }
+      await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
+    },
+  };
+}
+
+/** Where a page's asset is referred to: the line of its referrer (the page or a stylesheet) that names it. */
+function referrerSite(ctx: CheckContext, proof: ServerProof, referer: string | undefined, path: string, fallback: string): { path: string; line?: number } {
+  const referrer = referer ? fileForUrl(ctx, proof, new URL(referer).pathname) : undefined;
+  const at = referrer ?? fallback;
+  const line = referenceLine(ctx.files[at], at.replace(STATIC_DIR, ''), path.replace(/^\//, ''));
+  return { path: at, ...(line ? { line } : {}) };
+}
+
+/** Asks each plain GET route once: an error answer (5xx) or a closed connection is a problem. */
+async function askRoutes(ctx: CheckContext, routes: ServerRoute[], server: PreviewServer, output: ServerOutput, display: string, gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[] }> {
+  const problems: ExecProblem[] = [];
+  const answered: string[] = [];
+  for (const route of routes) {
+    if (gone() || ctx.budget.wallFor(REQUEST_MS) === 0) break;
+    const mark = output.mark();
+    const answer = await ask(server, 'GET', route.path, { accept: '*/*' }, null, true);
+    const at = { path: route.file, ...(route.line ? { line: route.line } : {}) };
+    const command = `GET ${route.path} on the started server (${display})`;
+    if ('failed' in answer) {
+      if (answer.failed === 'closed') {
+        const out = await output.since(mark);
+        problems.push({ ...at, message: `GET ${route.path} closed the connection without an answer (${answer.detail})`, command, ...(out ? { output: out } : {}) });
+      }
+      continue;
+    }
+    if (answer.status >= 500) {
+      const out = await output.since(mark);
+      problems.push({ ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
+    } else answered.push(`GET ${route.path} ${answer.status}`);
+  }
+  return { problems, answered };
+}
+
+/**
+ * The start check completed by use, and one `page-load` check per served page. `start` is the smoke
+ * start's check and `listened` whether it listened; without that, the pages are skipped with why.
+ */
+export async function proveServer(
+  ctx: CheckContext,
+  proof: ServerProof,
+  start: ExecCheck,
+  listened: boolean,
+  options: { install?: InstallOptions; page?: PageCheckOptions },
+): Promise<ExecCheck[]> {
+  const skipPages = (reason: string) => proof.pages.map((p) => skipped('page-load', 'web', [p.file], reason));
+  if (!listened) {
+    const reason =
+      start.status === 'skipped' ? (start.reason ?? 'the server was not started') : start.status === 'failed' ? 'the server did not start, so its page could not be loaded' : 'the server did not listen on a port, so its page could not be loaded';
+    return [start, ...skipPages(reason)];
+  }
+  const began = performance.now();
+  const listenMs = Math.max(ctx.startMs, LISTEN_MS) + (proof.buildFirst ? BUILD_LISTEN_MS : 0);
+  const lifetime = ctx.budget.wallFor(60_000);
+  // Too little left to listen again and be asked: nothing can be said of its routes and pages.
+  if (lifetime < listenMs) return [start, ...skipPages(ctx.budget.spentReason())];
+  const output = new ServerOutput();
+  const started = await startPreviewServer(ctx.files, proof.plan, {
+    sandbox: ctx.sandbox,
+    ...(options.install ? { install: options.install } : {}),
+    startMs: listenMs,
+    lifetimeMs: lifetime,
+    onOutput: (chunk) => output.take(chunk),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  // It listened once: not listening again (a machine too busy, a start that is not repeatable) says
+  // too little of the code to fail it, and leaves its routes and pages unproven.
+  if (!started.ok) return [start, ...skipPages(`the server could not be started again to load its page: ${'unavailable' in started ? started.unavailable : started.problem.message}`)];
+  const server = started.server;
+  let exit: PreviewServerExit | undefined;
+  void server.exited.then((e) => (exit = e));
+  const routes = findServerRoutes(ctx.files).filter((r) => r.method === 'GET' && !routeHasParameters(r.path)).slice(0, MAX_ROUTES);
+  const asked = await askRoutes(ctx, routes, server, output, proof.plan.display, () => exit !== undefined);
+  const pages = await loadServedPages(ctx, proof, server, output, options.page ?? {});
+  const ended = await server.stop();
+  const problems = [...start.problems, ...asked.problems];
+  if (ended.reason === 'crashed') problems.push({ ...ended.problem, message: ended.problem.message.replace('while the preview was open', 'while its routes and pages were asked') });
+  const durationMs = start.durationMs + Math.round(performance.now() - began);
+  const summary = asked.answered.length > 0 ? `${start.summary ?? 'started'}; ${plural(asked.answered.length, 'route')} answered (${asked.answered.slice(0, 4).join(', ')}${asked.answered.length > 4 ? ', …' : ''})` : start.summary;
+  const checked = problems.length > 0 ? { ...start, status: 'failed' as const, problems, durationMs } : { ...start, durationMs, ...(summary ? { summary } : {}) };
+  return [checked, ...pages];
+}
+
+async function loadServedPages(ctx: CheckContext, proof: ServerProof, server: PreviewServer, output: ServerOutput, options: PageCheckOptions): Promise<ExecCheck[]> {
+  if (proof.pages.length === 0) return [];
+  const result = await withSandboxedBrowser(ctx, options, async (browser, launched) => {
+    const checks: ExecCheck[] = [];
+    for (const page of proof.pages) {
+      const wall = pageWall(ctx);
+      if (wall === 0) {
+        checks.push(skipped('page-load', 'web', [page.file], ctx.budget.spentReason()));
+        continue;
+      }
+      const pageStarted = performance.now();
+      const site = servedSite(ctx, proof, page, server, output);
+      const found = await loadPage(browser, site, page.url.slice(1), wall, page.file);
+      const files = [...new Set([page.file, ...found.loaded])].filter((f) => ctx.paths.has(f)).sort();
+      const durationMs = Math.round(performance.now() - (checks.length === 0 ? launched : pageStarted));
+      checks.push(pageCheck('page-load', found, { files, command: pageCommand(proof, page), durationMs }, `served by the project's server with ${files.length} of its own files and no errors`));
+    }
+    return checks;
+  });
+  return 'unavailable' in result ? proof.pages.map((p) => skipped('page-load', 'web', [p.file], result.unavailable)) : result;
+}
