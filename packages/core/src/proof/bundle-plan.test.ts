@@ -8,16 +8,23 @@ import { projectKinds } from './execute-project.js';
 const pkg = (deps: Record<string, string>, scripts: Record<string, string> = {}) => JSON.stringify({ name: 'x', scripts, devDependencies: deps });
 
 describe('planBundle', () => {
-  it('builds a Vite app with Vite itself: source maps, relative URLs, its own output folder, no tsc in front', () => {
+  it("builds a Vite app with its own build script, then once more in development mode for the render", () => {
+    const render = { command: `vite build --minify false --sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`, display: 'NODE_ENV=development vite build --minify false --sourcemap', env: { NODE_ENV: 'development' } };
     expect(planBundle(REACT_TS)).toEqual({
       tool: 'vite',
-      command: `vite build --sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`,
-      display: 'vite build --sourcemap --base ./',
-      outDirs: [SITE_DIR],
-      env: { NODE_ENV: 'production' },
+      command: 'tsc -b && vite build',
+      display: 'npm run build (tsc -b && vite build)',
+      outDirs: [SITE_DIR, 'dist', 'build', 'out'],
+      env: { NODE_ENV: 'production', ROLLDOWN_WORKER_THREADS: '2' },
       sourcePage: 'index.html',
+      viteOutput: true,
+      renderBuild: render,
     });
-    expect(planBundle(REACT_JS)?.tool).toBe('vite');
+    expect(planBundle(REACT_JS)).toMatchObject({ tool: 'vite', command: 'vite build', display: 'npm run build (vite build)' });
+    // npm's pre and post scripts run around it; without a build script, Vite itself.
+    const hooked = { ...REACT_TS, 'package.json': pkg({ vite: '8' }, { prebuild: 'node gen.js', build: 'tsc && vite build' }) };
+    expect(planBundle(hooked)).toMatchObject({ command: 'node gen.js && tsc && vite build', display: 'npm run build (tsc && vite build)', renderBuild: render });
+    expect(planBundle({ ...REACT_TS, 'package.json': pkg({ vite: '8' }, { dev: 'vite' }) })).toMatchObject({ command: 'vite build', display: 'vite build', renderBuild: render });
   });
 
   it('runs the build script of the other bundlers, with npm\'s pre and post scripts, and looks in their output folders', () => {

@@ -3,17 +3,32 @@
  * export, Create React App) is built here, decided from its files alone. Pure, so the choices are
  * testable without running anything; check-bundle.ts runs the plan in the sandbox.
  *
- * Vite apps are built with Vite itself, not the project's build script: with source maps (so a
- * crash names src/App.tsx:14, not assets/index-3f2a.js:1) and relative asset URLs (so the site
- * works under a preview link's path). A `tsc &&` in front of `vite build` is left out: the type
- * check is Proven Code's own, with the installed declarations. Every other bundler runs the
- * project's `build` script, and the site is the first of its usual output folders that has an
- * index.html.
+ * The build is the project's own `build` script, as `npm run build` runs it: a `tsc -b` in front
+ * of `vite build` type-checks with the project's tsconfig and the declarations it installed, and
+ * fails the build as it fails for the user. Only without a build script is the bundler run
+ * directly. The site is the first of the bundler's usual output folders that has an index.html;
+ * a Vite app's `vite build` is pointed at {@link SITE_DIR}, with relative asset URLs (so the site
+ * works under a preview link's path) and source maps.
+ *
+ * A production build strips what a person needs to fix a crash: React Router's "useNavigate() may
+ * be used only in the context of a <Router> component" becomes "Error" at
+ * assets/index-3f2a.js:49:360. So a Vite app's page is rendered from a second, development build
+ * (NODE_ENV=development: React and its libraries keep their messages; not minified; source maps
+ * name src/App.tsx:8), made in the same sandbox run right after the project's own build.
  */
 import { readPackageJson, script, withHooks, type PackageJson } from './node-project.js';
 
 /** Where the built site is written inside the sandbox, when we choose (Vite). */
 export const SITE_DIR = '/tmp/wolfpack-site';
+
+/** The development build a page is rendered from (see the module comment). */
+export interface RenderBuild {
+  /** Shell command run in the project folder, after the project's build; writes {@link SITE_DIR}. */
+  command: string;
+  /** As a person would type it. */
+  display: string;
+  env: Record<string, string>;
+}
 
 export interface BundlePlan {
   /** The bundler, as the record names it: "built with vite". */
@@ -28,6 +43,13 @@ export interface BundlePlan {
   env: Record<string, string>;
   /** The page whose mount element must not stay empty (the source index.html, when there is one). */
   sourcePage: string | undefined;
+  /**
+   * The project's `vite build` runs through a stand-in `vite` first on PATH, which sends its site
+   * to {@link SITE_DIR} with relative URLs and source maps (check-bundle.ts writes it).
+   */
+  viteOutput?: boolean;
+  /** A development build of the same app for the render check, when the bundler can make one (Vite). */
+  renderBuild?: RenderBuild;
 }
 
 // Frameworks on top of Vite that write their own output: they run their own build.
@@ -71,8 +93,19 @@ export function planBundle(files: Readonly<Record<string, string>>): BundlePlan 
   if (has(pkg, 'vite') && !VITE_FRAMEWORKS.some((name) => has(pkg, name))) {
     // No page, no site: Vite in library mode or for a server only.
     if (page === undefined && !Object.keys(files).some((p) => NEEDS_PAGE.test(p))) return null;
-    const args = `--sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`;
-    return { tool: 'vite', command: `vite build ${args}`, display: 'vite build --sourcemap --base ./', outDirs: [SITE_DIR], env, sourcePage: page };
+    // npm is not in the sandbox: the script runs as npm would run it, with its pre and post scripts.
+    const own = build === undefined ? { command: 'vite build', display: 'vite build' } : { command: withHooks(pkg, 'build'), display: `npm run build (${build})` };
+    const renderBuild: RenderBuild = {
+      command: `vite build --minify false --sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`,
+      display: 'NODE_ENV=development vite build --minify false --sourcemap',
+      env: { NODE_ENV: 'development' },
+    };
+    // A build script that does not go through the vite command (its JS API) writes the usual folders.
+    // Vite 8's bundler (rolldown) starts a worker thread per CPU it sees and each reserves its own
+    // heap: under the sandbox's address-space limit a React Router app failed 5 builds in 6 with
+    // "memory allocation of 6403512 bytes failed", and built 10 in 10 with two workers.
+    const viteEnv = { ...env, ROLLDOWN_WORKER_THREADS: '2' };
+    return { tool: 'vite', ...own, outDirs: [SITE_DIR, ...USUAL_OUT_DIRS], env: viteEnv, sourcePage: page, viteOutput: true, renderBuild };
   }
   for (const bundler of OTHER_BUNDLERS) {
     if (!has(pkg, bundler.dep) || build === undefined) continue;

@@ -23,6 +23,32 @@ const BUILD_WALL_MS = 30_000;
 /** The site and the build's log together, base64-encoded: a site past ~45 MB is not a generated app's. */
 const BUILD_OUTPUT_BYTES = 64 * 1024 * 1024;
 const SITE_MARK = '@@wolfpack-site:';
+/** Printed between the project's build and the development build: what follows is the latter's. */
+const RENDER_MARK = '@@wolfpack-render-build@@';
+const SHIM_DIR = '/tmp/wolfpack-bin';
+
+/**
+ * The `vite` the project's build script finds first on PATH: `vite build` writes its site where
+ * the site is collected, with relative URLs (a preview link's path) and source maps, whatever
+ * output folder or base the project chose; every other vite command, and an SSR build, runs as
+ * the project wrote it. Vite's own command line then runs in the same process.
+ */
+const VITE_SHIM = `#!/usr/bin/env node
+const vite = '${SANDBOX_PROJECT_DIR}/node_modules/vite/bin/vite.js';
+const args = process.argv.slice(2);
+const ours = /^--(outDir|base|sourcemap|emptyOutDir)(=|$)/;
+if (args[0] === 'build' && !args.some((a) => /^--ssr(=|$)/.test(a))) {
+  const kept = [];
+  for (let i = 1; i < args.length; i += 1) {
+    const flag = ours.exec(args[i]);
+    if (!flag) kept.push(args[i]);
+    else if (flag[2] === '' && (flag[1] === 'outDir' || flag[1] === 'base' || /^(true|false|inline|hidden)$/.test(args[i + 1] ?? ''))) i += 1;
+  }
+  args.splice(0, args.length, 'build', ...kept, '--outDir', '${SITE_DIR}', '--emptyOutDir', '--base', './', '--sourcemap');
+}
+process.argv = [process.argv[0], vite, ...args];
+import(vite);
+`;
 
 /** A built site: its files by path (relative to its root), and where it was built in the sandbox. */
 export interface BuiltSite {
@@ -32,22 +58,36 @@ export interface BuiltSite {
   dir: string;
   /** The project's files the build's source maps name (what the build covered). */
   sources: string[];
+  /** The build the site comes from, as a person would type it. */
+  builtBy: string;
 }
 
-/** The shell that builds, then writes the site as base64 tar on stdout (the build's own output goes to stderr). */
-function buildShell(plan: BundlePlan): string {
+export interface BuildSiteOptions {
+  /**
+   * `render`: the site the render check loads, the plan's development build when it has one (the
+   * project's own build still runs first, and its failure is the build's). `preview`: the site
+   * of the project's own build, as users are shown it. @default 'render'
+   */
+  purpose?: 'render' | 'preview';
+}
+
+/** The shell that builds, then writes the site as base64 tar on stdout (the builds' own output goes to stderr). */
+function buildShell(plan: BundlePlan, render: boolean): string {
   const pack = 'tar -cf - . | base64 -w0';
-  if (plan.outDirs.length === 1 && plan.outDirs[0]!.startsWith('/')) {
-    const dir = plan.outDirs[0]!;
-    return `${plan.command} >&2 && echo '${SITE_MARK}${dir}@@' >&2 && cd ${dir} && ${pack}`;
+  const lines: string[] = [];
+  if (plan.viteOutput) lines.push(`mkdir -p ${SHIM_DIR} && cat > ${SHIM_DIR}/vite <<'WOLFPACK_SHIM'\n${VITE_SHIM}WOLFPACK_SHIM`, `chmod +x ${SHIM_DIR}/vite`);
+  lines.push(`( ${plan.viteOutput ? `PATH=${SHIM_DIR}:$PATH; ` : ''}${plan.command}\n) >&2 || exit $?`);
+  if (render && plan.renderBuild) {
+    const env = Object.entries(plan.renderBuild.env).map(([k, v]) => `export ${k}='${v}'; `).join('');
+    lines.push(`echo '${RENDER_MARK}' >&2`, `( ${env}${plan.renderBuild.command} ) >&2 || exit $?`, `echo '${SITE_MARK}${SITE_DIR}@@' >&2 && cd ${SITE_DIR} && ${pack}`);
+    return lines.join('\n');
   }
-  const dirs = plan.outDirs.join(' ');
-  return [
-    `{ ${plan.command} ; } >&2 || exit $?`,
-    `for d in ${dirs}; do if [ -f "$d/index.html" ]; then echo "${SITE_MARK}${SANDBOX_PROJECT_DIR}/$d@@" >&2; cd "$d" && ${pack}; exit $?; fi; done`,
-    `echo "the build finished but wrote no index.html into ${plan.outDirs.join(', ')}" >&2`,
+  lines.push(
+    `for d in ${plan.outDirs.join(' ')}; do if [ -f "$d/index.html" ]; then case $d in /*) p=$d;; *) p=${SANDBOX_PROJECT_DIR}/$d;; esac; echo "${SITE_MARK}$p@@" >&2; cd "$d" && ${pack}; exit $?; fi; done`,
+    `echo "the build finished but wrote no index.html into ${plan.outDirs.filter((d) => !d.startsWith('/')).join(', ')}" >&2`,
     'exit 3',
-  ].join('\n');
+  );
+  return lines.join('\n');
 }
 
 function readSite(base64: string): Map<string, Uint8Array> {
@@ -111,16 +151,25 @@ export function buildErrorLine(output: string): string {
 
 const kilobytes = (files: ReadonlyMap<string, Uint8Array>) => Math.round([...files.values()].reduce((n, f) => n + f.length, 0) / 1024);
 
+/** What a failed build's log says, as the problem's message: a tsc error of the build script by its code. */
+function failureMessage(plan: BundlePlan, why: string): string {
+  const tsc = /\berror (TS\d+):\s*(.*)$/.exec(why);
+  return tsc ? `tsc failed in the build: ${tsc[1]}: ${tsc[2]}` : `the ${plan.tool} build failed: ${why}`;
+}
+
 /**
- * Runs the build in the sandbox. Passed with the site, failed with the bundler's error at its
- * file and line, or skipped when it could not run here (no installed dependencies, no time left).
+ * Runs the build in the sandbox. Passed with the site, failed with the bundler's (or the build
+ * script's tsc's) error at its file and line, or skipped when it could not run here (no installed
+ * dependencies, no time left). For a render, a plan's development build runs after the project's
+ * own, in the same sandbox run, and its site is the one returned.
  */
-export async function buildSite(ctx: CheckContext, plan: BundlePlan, nodeModules: string | undefined): Promise<{ check: ExecCheck; site?: BuiltSite }> {
+export async function buildSite(ctx: CheckContext, plan: BundlePlan, nodeModules: string | undefined, options: BuildSiteOptions = {}): Promise<{ check: ExecCheck; site?: BuiltSite }> {
   const covered = plan.sourcePage ? [plan.sourcePage] : [];
   if (nodeModules === undefined) return { check: skipped('build', 'web', covered, `the dependencies were not installed, so the app could not be built with ${plan.tool}`) };
+  const renderBuild = (options.purpose ?? 'render') === 'render' ? plan.renderBuild : undefined;
   const build = (wallMs: number) =>
     ctx.sandbox.run(ctx.dir, {
-      argv: ['sh', '-c', buildShell(plan)],
+      argv: ['sh', '-c', buildShell(plan, renderBuild !== undefined)],
       env: plan.env,
       readOnlyBinds: ctx.binds,
       nodeModules,
@@ -144,10 +193,13 @@ export async function buildSite(ctx: CheckContext, plan: BundlePlan, nodeModules
   const fallbackPath = plan.sourcePage ?? 'package.json';
   if (result.stopped === 'time' && wall < BUILD_WALL_MS) return { check: skipped('build', 'web', covered, ctx.budget.spentReason()) };
   if (result.stopped !== undefined || result.exitCode !== 0) {
-    // The build's own output is on stderr; stdout is the site, which there is none of.
-    const log = { ...result, stdout: '' };
+    // The builds' own output is on stderr; stdout is the site, which there is none of. Past the
+    // mark, the project's build passed and the development build is the one that failed.
+    const mark = renderBuild ? result.stderr.indexOf(RENDER_MARK) : -1;
+    const log = { ...result, stdout: '', stderr: mark < 0 ? result.stderr : result.stderr.slice(mark + RENDER_MARK.length) };
+    const command = mark < 0 || !renderBuild ? plan.display : renderBuild.display;
     const why = limitSentence(result, wall) ?? buildErrorLine(combinedOutput(log));
-    const problem = problemFromRun(log, { files: ctx.paths, fallbackPath, order: 'first', message: `the ${plan.tool} build failed: ${why}`, command: plan.display });
+    const problem = problemFromRun(log, { files: ctx.paths, fallbackPath, order: 'first', message: failureMessage(plan, why), command });
     return { check: checkResult('build', 'web', { ...base, status: 'failed', problems: [problem] }) };
   }
   const dir = new RegExp(`${SITE_MARK}(.+?)@@`).exec(result.stderr)?.[1] ?? SITE_DIR;
@@ -159,8 +211,10 @@ export async function buildSite(ctx: CheckContext, plan: BundlePlan, nodeModules
   }
   const sources = mappedSources(files, dir, ctx.paths);
   const built = [...new Set([...covered, ...sources])].sort();
-  const summary = `built with ${plan.tool}: ${plural(files.size, 'file')}, ${kilobytes(files)} KB${sources.length === 0 ? ' (no source maps: errors name the built files)' : ''}`;
-  return { check: checkResult('build', 'web', { ...base, files: built, status: 'passed', summary }), site: { tool: plan.tool, files, dir, sources } };
+  const what = renderBuild ? `built with ${plan.tool}, and again in development mode for the render` : `built with ${plan.tool}`;
+  const summary = `${what}: ${plural(files.size, 'file')}, ${kilobytes(files)} KB${sources.length === 0 ? ' (no source maps: errors name the built files)' : ''}`;
+  const site: BuiltSite = { tool: plan.tool, files, dir, sources, builtBy: renderBuild?.display ?? plan.display };
+  return { check: checkResult('build', 'web', { ...base, files: built, status: 'passed', summary }), site };
 }
 
 /** The element an app mounts into: the first empty element with an id in the page's body (`<div id="root"></div>`). */
@@ -191,7 +245,11 @@ export async function renderSite(ctx: CheckContext, plan: BundlePlan, site: Buil
     const wall = pageWall(ctx);
     if (wall === 0) return skipped('render', 'web', covered, ctx.budget.spentReason());
     const found = await loadPage(browser, page, 'index.html', wall, plan.sourcePage ?? 'index.html');
-    const base = { files: covered, command: `open the built index.html in Chromium`, durationMs: Math.round(performance.now() - started) };
+    // A load cut short because the project's time budget ran out (the builds before took it)
+    // says nothing about the app: a problem would send a correct app to a paid repair.
+    const cutShort = found.missing.length === 0 && found.errors.length > 0 && found.errors.every((e) => /^the page did not finish loading: .*Timeout/.test(e.message));
+    if (cutShort && ctx.budget.wallFor(1) === 0) return skipped('render', 'web', covered, ctx.budget.spentReason());
+    const base = { files: covered, command: `open index.html of ${site.builtBy} in Chromium`, durationMs: Math.round(performance.now() - started) };
     return pageCheck('render', found, base, 'page rendered: 1 route, no errors (clicks and other interactions are not exercised)');
   });
   return 'unavailable' in result ? skipped('render', 'web', covered, result.unavailable) : result;

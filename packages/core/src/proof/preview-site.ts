@@ -88,7 +88,8 @@ export async function buildPreview(allFiles: Readonly<Record<string, string>>, p
       startMs: 0,
       ...(options.signal ? { signal: options.signal } : {}),
     };
-    return buildSite(ctx, plan, installed.nodeModules);
+    // The project's own build, as users are shown it; not the development build a render check loads.
+    return buildSite(ctx, plan, installed.nodeModules, { purpose: 'preview' });
   });
   if (built.site) return { ok: true, site: built.site, command: plan.display };
   const problem = built.check.problems[0];

@@ -37,6 +37,15 @@ describe('SiteSourceMaps', () => {
     expect(outside.locate(`${ORIGIN}/assets/index-3f2a.js`, 1, 1)).toBeUndefined();
   });
 
+  it("names a package's frames in a stack as node_modules/…, but never places a problem in one", () => {
+    // Vite names installed packages where they really are: outside the project folder.
+    const map = JSON.stringify({ version: 3, sources: ['../../../run/deps/node_modules/react-router/dist/index.mjs', '../../../project/src/App.tsx'], names: [], mappings: 'AAAA;ACAA' });
+    const maps = new SiteSourceMaps(new Map([['assets/i.js', Buffer.from('a\nb\n')], ['assets/i.js.map', Buffer.from(map)]]), ORIGIN, '/tmp/site');
+    expect(maps.mapText(`at invariant (${ORIGIN}/assets/i.js:1:1)\nat App (${ORIGIN}/assets/i.js:2:1)`)).toBe('at invariant (node_modules/react-router/dist/index.mjs:1:1)\nat App (src/App.tsx:1:1)');
+    expect(maps.locate(`${ORIGIN}/assets/i.js`, 1, 1)).toBeUndefined();
+    expect(maps.locate(`${ORIGIN}/assets/i.js`, 2, 1)).toEqual({ path: 'src/App.tsx', line: 1, column: 1 });
+  });
+
   it('reads webpack\'s source names', () => {
     const map = JSON.stringify({ version: 3, sources: ['webpack://app/./src/cart.js'], names: [], mappings: 'AAAA;AACA' });
     const maps = new SiteSourceMaps(new Map([['main.js', Buffer.from('a\nb\n')], ['main.js.map', Buffer.from(map)]]), ORIGIN, '/project/dist');

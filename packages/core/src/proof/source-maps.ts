@@ -8,7 +8,7 @@ import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
 
 export interface MappedPosition {
-  /** Project-relative path (or a package's, e.g. node_modules/react-dom/…). */
+  /** Project-relative path (in a stack, also a package's: node_modules/react-dom/…). */
   path: string;
   line: number;
   column: number;
@@ -19,11 +19,17 @@ const FRAME_URL = /(https?:\/\/[^\s()]+?\.m?js):(\d+):(\d+)/g;
 // Sources as bundlers write them: relative to the map, or webpack's `webpack://name/./src/a.js`.
 const WEBPACK_SOURCE = /^webpack:\/\/[^/]*\/(?:\.\/)?/;
 
-/** The project path a map's source names, relative to the project, or undefined when it is outside. */
+/**
+ * The path a map's source names, relative to the project; a package's as `node_modules/…` (the
+ * bundler names it where the installed packages really are, outside the project folder), so a
+ * stack reads `at invariant (node_modules/react-router/…:207:11)`. Undefined for anything else.
+ */
 function projectPathOf(source: string, mapDir: string, sourceRoot: string | undefined): string | undefined {
   if (WEBPACK_SOURCE.test(source)) return posix.normalize(source.replace(WEBPACK_SOURCE, ''));
   const absolute = posix.resolve(mapDir, sourceRoot ?? '', source.replace(/^file:\/\//, ''));
-  return absolute.startsWith(`${SANDBOX_PROJECT_DIR}/`) ? absolute.slice(SANDBOX_PROJECT_DIR.length + 1) : undefined;
+  if (absolute.startsWith(`${SANDBOX_PROJECT_DIR}/`)) return absolute.slice(SANDBOX_PROJECT_DIR.length + 1);
+  const pkg = absolute.indexOf('/node_modules/');
+  return pkg < 0 ? undefined : absolute.slice(pkg + 1);
 }
 
 export class SiteSourceMaps {
@@ -62,8 +68,13 @@ export class SiteSourceMaps {
     return found;
   }
 
-  /** Where a position in a built file came from; `column` is 1-based, as browsers report it. */
+  /** Where a position in a built file came from, in the project (never a package); `column` is 1-based, as browsers report it. */
   locate(url: string, line: number, column: number): MappedPosition | undefined {
+    const at = this.position(url, line, column);
+    return at === undefined || at.path.startsWith('node_modules/') ? undefined : at;
+  }
+
+  private position(url: string, line: number, column: number): MappedPosition | undefined {
     if (!url.startsWith(`${this.origin}/`)) return undefined;
     const path = decodeURIComponent(new URL(url).pathname).replace(/^\/+/, '');
     const entry = this.mapFor(path);
@@ -77,7 +88,7 @@ export class SiteSourceMaps {
   /** The text with every frame of a built file that a map explains replaced by its source position. */
   mapText(text: string): string {
     return text.replace(FRAME_URL, (whole, url: string, line: string, column: string) => {
-      const at = this.locate(url, Number(line), Number(column));
+      const at = this.position(url, Number(line), Number(column));
       return at ? `${at.path}:${at.line}:${at.column}` : whole;
     });
   }
