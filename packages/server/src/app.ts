@@ -3,7 +3,7 @@ import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import session from 'koa-session';
 import { AppError, Slots } from '@wolfpack/core';
-import { boundedExecutor, ExecutionThread, executeProject } from '@wolfpack/core/proof';
+import { boundedExecutor, ExecutionThread, executeProject, previewProjectOf } from '@wolfpack/core/proof';
 import './koa-session-types.js';
 import { paymentsConfigured, type ServerConfig } from './config/env.js';
 import { loadLimits } from './config/limits.js';
@@ -31,8 +31,8 @@ import { listingRoutes } from './routes/listing-routes.js';
 import { paymentRoutes } from './routes/payment-routes.js';
 import { enhancementRoutes } from './routes/enhancement-routes.js';
 import { folderRoutes } from './routes/folder-routes.js';
-import { previewProxy } from './routes/preview-proxy-routes.js';
 import { previewRoutes } from './routes/preview-routes.js';
+import { previewSite } from './routes/preview-site-routes.js';
 import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
@@ -195,9 +195,6 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const health = healthRoutes(db);
   koa.use(health.routes());
   koa.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
-  // Links of previewed HTTP servers reach the sandboxed app, never Wolfpack: ahead of the session
-  // and the cross-site check, which must not see (or refuse) the app's own requests.
-  koa.use(previewProxy(previews));
   koa.use(
     session(
       {
@@ -244,7 +241,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, relief: new MemoryRelief(log, limits.memoryReliefMs), listPages: new ReplyCache(limits.listCacheBytes), log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
-    ...previewRoutes(previews, config.publicOrigin),
+    ...previewRoutes(previews, { publicOrigin: config.publicOrigin, previewHost: config.previewHost }),
     billingRoutes(billing),
     paymentRoutes(payments, config.publicOrigin),
     listingRoutes({ listings, publicOrigin: config.publicOrigin }),
@@ -253,7 +250,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     experimentRoutes({ experiments: new ExperimentService(db.orm, runs, clock) }),
     adminRoutes({ metrics: new AdminMetricsService(db.orm, engines), njin, adminSecret, gate: { now: () => clock().getTime() } }),
     referralRoutes({ referrals, publicOrigin: config.publicOrigin }),
-    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats, subscriptions }),
+    accountRoutes({ accounts: new AccountService(db.orm, ledger, clock), stats, subscriptions, previews }),
   ];
   for (const router of routers) {
     koa.use(router.routes());
@@ -265,7 +262,10 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const routes = [health, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
-  const handler = streamLane({ sessions, keys: signingKeys, runs, heartbeatMs: config.sseHeartbeatMs, app: koa, koa: koa.callback() });
+  const wolfpack = streamLane({ sessions, keys: signingKeys, runs, heartbeatMs: config.sseHeartbeatMs, app: koa, koa: koa.callback() });
+  // A preview's origin is the project's alone: its requests never reach Wolfpack's middleware or routes.
+  const preview = previewSite({ previews, base: config.previewHost, trustProxy: config.trustProxy, log }).callback();
+  const handler: RequestListener = (req, res) => (previewProjectOf(req.headers.host, config.previewHost) === undefined ? wolfpack(req, res) : preview(req, res));
   return { koa, handler, sessions, runs, ledger, previewServers, proofThread, routes };
 }
 

@@ -7,6 +7,7 @@ import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { listenHttp } from './http-listeners.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
+import { isLoopbackHost } from '@wolfpack/core/proof';
 import { EngineRegistry } from './services/engine-registry.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
 import type { ScryptCost } from './services/password.js';
@@ -132,6 +133,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     });
     const { port } = listeners;
+    if (config.previewHost === undefined && !isLoopbackHost(config.host)) {
+      log.warn(
+        `Previews open at http://p-<project id>.localhost:${port}, which only a browser on this machine reaches. For browsers on other machines, set WOLFPACK_PREVIEW_HOST to a wildcard DNS name that points here (e.g. WOLFPACK_PREVIEW_HOST=preview.example.net with *.preview.example.net pointing at this server; see the README, "Preview origins").`,
+      );
+    }
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     const sweeper = setInterval(() => void sessions.sweep().catch((e) => log.warn('session sweep failed', e)), 3600_000);

@@ -59,8 +59,23 @@ export {
   type PreviewServerStart,
   type PreviewServerStep,
 } from './preview-server.js';
-export { headersForApp, headersFromApp, locationInLink, preflightHeaders, type HeaderRecord, type PreviewMount } from './preview-headers.js';
+export { cookieFromApp, cookiesForApp, headersForApp, headersFromApp, locationInPreview, type HeaderRecord, type PreviewMount } from './preview-headers.js';
+export {
+  httpOrigin,
+  isLoopbackHost,
+  pathInsidePreview,
+  PREVIEW_APP_COOKIE,
+  PREVIEW_COOKIE,
+  PREVIEW_COOKIE_PREFIX,
+  PREVIEW_ENTER_PATH,
+  PREVIEW_RESERVED_PREFIX,
+  previewOrigin,
+  previewProjectOf,
+  splitHost,
+  type PreviewOriginInput,
+} from './preview-origin.js';
 export { planServer, type ServerPlan } from './server-plan.js';
 export { findServerRoutes, routeHasParameters, type ServerRoute } from './server-routes.js';
+export { siteFileFor } from './site-path.js';
 export type { BuiltSite } from './check-bundle.js';
 export type { BundlePlan } from './bundle-plan.js';

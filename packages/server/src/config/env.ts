@@ -25,6 +25,12 @@ const envSchema = z.object({
   WOLFPACK_SESSION_IDLE_MINUTES: minutes.default(60 * 24 * 7),
   WOLFPACK_SESSION_ABSOLUTE_MINUTES: minutes.default(60 * 24 * 30),
   WOLFPACK_PUBLIC_ORIGIN: z.url().optional(),
+  WOLFPACK_PREVIEW_HOST: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(?=.{1,190}(?::|$))([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]+(?::\d{1,5})?$/, 'WOLFPACK_PREVIEW_HOST must be a domain name with at least two labels, and a port when it is not the default one (e.g. preview.example.net or preview.example.net:8443): each preview is served at p-<project id>.<that name>')
+    .optional(),
   WOLFPACK_SECRET_KEY: z.string().min(32, 'WOLFPACK_SECRET_KEY must be at least 32 characters').optional(),
   WOLFPACK_ADMIN_SECRET: z.string().trim().min(16, 'WOLFPACK_ADMIN_SECRET must be at least 16 characters').optional(),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
@@ -54,6 +60,11 @@ export interface ServerConfig {
   sessionAbsoluteMs: number;
   /** The origin browsers use to reach Wolfpack, when it differs from the Host header. */
   publicOrigin: string | undefined;
+  /**
+   * The wildcard domain previews are served under (`p-<project id>.<previewHost>`), with a port
+   * when not the scheme's; undefined: `p-<project id>.localhost:<port>`, for this machine's browser.
+   */
+  previewHost: string | undefined;
   /** Built web app to serve; undefined serves the API only. */
   webDir: string | undefined;
   /** Encrypts stored user secrets; generated into the data dir when unset. */
@@ -116,6 +127,7 @@ export function loadConfig(
     sessionIdleMs: e.WOLFPACK_SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.WOLFPACK_SESSION_ABSOLUTE_MINUTES * 60_000,
     publicOrigin: e.WOLFPACK_PUBLIC_ORIGIN,
+    previewHost: e.WOLFPACK_PREVIEW_HOST,
     webDir: undefined,
     secretKey: e.WOLFPACK_SECRET_KEY,
     adminSecret: e.WOLFPACK_ADMIN_SECRET,

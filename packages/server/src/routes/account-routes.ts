@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AccountReplyJson, SavingsReplyJson } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import type { AccountService } from '../services/account-service.js';
+import type { PreviewService } from '../services/preview-service.js';
 import type { StatsService } from '../services/stats-service.js';
 import type { SubscriptionCloser } from '../services/subscription-closer.js';
 
@@ -10,10 +11,12 @@ export interface AccountRoutesDeps {
   stats: StatsService;
   /** Cancels a closed account's njin subscription at Stripe. */
   subscriptions: Pick<SubscriptionCloser, 'closeFor'>;
+  /** Ends the user's preview links and cookies. */
+  previews: Pick<PreviewService, 'revokeAll'>;
 }
 
 /** The Account page (and Cancel Account) and the Savings dashboard it links to. */
-export function accountRoutes({ accounts, stats, subscriptions }: AccountRoutesDeps): Router {
+export function accountRoutes({ accounts, stats, subscriptions, previews }: AccountRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/account', async (ctx) => {
@@ -27,6 +30,15 @@ export function accountRoutes({ accounts, stats, subscriptions }: AccountRoutesD
     // yet, it is tried again in the background; the account is closed either way.
     await subscriptions.closeFor(id);
     // The stored sessions are gone already; this also expires the caller's cookie.
+    ctx.session = null;
+    ctx.body = { success: true };
+  });
+
+  router.post('/account/sign-out-everywhere', async (ctx) => {
+    const { id } = requireUser(ctx);
+    // Previews first: a link must not outlive the sessions that could have opened it.
+    await previews.revokeAll(id);
+    await accounts.signOutEverywhere(id);
     ctx.session = null;
     ctx.body = { success: true };
   });

@@ -1,5 +1,5 @@
 /**
- * The preview of a bundled app through the server (issue 28): built in the sandbox on demand
+ * The preview of a bundled app through the server, on its own origin: built in the sandbox on demand
  * ("Building preview…" meanwhile), served from the build, kept per project version on disk (a
  * restarted server serves it at once), rebuilt for a new version, and a build that fails shows
  * its problem and the way to Repair again. The engine is a local OpenAI-compatible fake playing a
@@ -13,6 +13,7 @@ import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/eng
 import { BUNDLED_CASES, needTool, replyForRequest, sandboxCheck, startFakeNpmRegistry, workspaceTree, type FakeNpmRegistry } from '@wolfpack/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../testing/http-client.js';
+import { PreviewClient } from '../testing/preview-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
@@ -20,12 +21,16 @@ const sandboxed = needTool(await sandboxCheck(), 'the previews of bundled apps (
 const app = BUNDLED_CASES.find((c) => c.id === 'correct-react-js')!;
 const broken = BUNDLED_CASES.find((c) => c.id === 'build-error-missing-export')!;
 
-/** Asks for `path` under the link until the build is no longer under way; the pages it saw meanwhile. */
-async function untilBuilt(url: string): Promise<{ res: Response; body: string; waited: string[] }> {
+/** The owner's browser, once in the preview. */
+const browser = new PreviewClient();
+const page = { headers: { accept: 'text/html', 'sec-fetch-dest': 'document' } };
+
+/** Asks for `url` until the build is no longer under way; the pages it saw meanwhile. */
+async function untilBuilt(url: string): Promise<{ res: { status: number; headers: Record<string, string | string[] | undefined> }; body: string; waited: string[] }> {
   const waited: string[] = [];
   for (;;) {
-    const res = await fetch(url);
-    const body = await res.text();
+    const res = await browser.request(url, page);
+    const body = res.text;
     if (!body.includes('<title>Building preview…</title>')) return { res, body, waited };
     waited.push(body);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the page itself refreshes every second
@@ -77,10 +82,13 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of bundled apps on %
     if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
   });
 
-  const link = async (s: TestServer = server) => {
+  /** Opens the preview in the owner's browser; its origin's root. */
+  const link = async () => {
     const res = await client.get(`/api/projects/${projectId}/preview`);
     expect(res.status).toBe(200);
-    return `${s.url}${(res.json as { path: string }).path}`;
+    const { url, origin } = res.json as { url: string; origin: string };
+    expect((await browser.request(url)).status).toBe(302);
+    return `${origin}/`;
   };
 
   it('says "Building preview…" while the sandbox builds, then serves the built app, its assets and its routes', async () => {
@@ -90,18 +98,18 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of bundled apps on %
     expect(waited[0]).toContain('<meta http-equiv="refresh" content="1">');
     expect(waited[0]).toMatch(/Installing the dependencies…|Building the app…|Waiting for another preview/);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts/);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    // Vite's output, with relative asset URLs (the app lives under the link's path).
-    const script = /<script type="module" crossorigin src="\.\/(assets\/[\w.-]+\.js)">/.exec(body)?.[1];
-    expect(script).toBeDefined();
-    const js = await fetch(`${url}${script}`);
-    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(await js.text()).toContain('No items yet');
-    // A path the app routes itself is its page; a missing asset is not.
-    expect(await (await fetch(`${url}lists/groceries`)).text()).toBe(body);
-    expect((await fetch(`${url}assets/nope.js`)).status).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    // Its own origin, not a sandboxed one: storage and root-relative URLs work.
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    // Vite's output, at the root of the preview's origin as on the app's own domain.
+    const script = /<script type="module" crossorigin src="\/(assets\/[\w.-]+\.js)">/.exec(body)?.[1];
+    expect(script, body).toBeDefined();
+    const js = await browser.request(`${url}${script}`);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.text).toContain('No items yet');
+    // A path the app routes itself is its page (after a reload too); a missing asset is not.
+    expect((await browser.request(`${url}lists/groceries`, page)).text).toBe(body);
+    expect((await browser.request(`${url}assets/nope.js`)).status).toBe(404);
     // Kept on disk, one file per version.
     expect((await readdir(join(server.dataDir, 'preview-cache'))).filter((f) => f.endsWith('.tar'))).toHaveLength(1);
   }, 120_000);
@@ -111,8 +119,8 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of bundled apps on %
     server = await startTestServer(kind, { env, reuse: { dataDir: server.dataDir, databaseUrl: server.databaseUrl } });
     client = new TestClient(server.url);
     expect((await client.post('/api/auth/login', { username: 'vita', password: 'correct-horse' })).status).toBe(200);
-    const first = await fetch(await link());
-    expect(await first.text()).toMatch(/<script type="module" crossorigin src="\.\/assets\//);
+    const first = await browser.request(await link(), page);
+    expect(first.text).toMatch(/<script type="module" crossorigin src="\/assets\//);
 
     // A new version whose build fails: the page says so, names the problem, and leads to Repair again.
     const sql = server.db.orm.em.getConnection();
@@ -123,8 +131,8 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of bundled apps on %
     expect(body).toContain('<title>The preview could not be built</title>');
     expect(body).toContain('<h2>src/App.jsx:2</h2>');
     expect(body).toContain('the vite build failed: [MISSING_EXPORT] &#34;formatCount&#34; is not exported by &#34;src/format.js&#34;.');
-    expect(body).toContain(`<a href="/projects/${projectId}" data-testid="preview-repair">Repair again</a>`);
+    expect(body).toContain(`<a href="${server.url}/projects/${projectId}" data-testid="preview-repair">Repair again</a>`);
     // Wolfpack's own page runs no script.
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
   }, 120_000);
 });

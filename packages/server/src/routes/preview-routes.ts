@@ -1,30 +1,47 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError, type PreviewLinkReply } from '@wolfpack/core';
-import { sanitizePath } from '@wolfpack/core/pipeline';
+import { isLoopbackHost, pathInsidePreview, PREVIEW_ENTER_PATH, previewOrigin } from '@wolfpack/core/proof';
 import { requireUser } from '../middleware/authenticate.js';
-import type { PreviewAnswer, PreviewService } from '../services/preview-service.js';
+import type { PreviewService } from '../services/preview-service.js';
+import { isUuid } from '../services/project-service.js';
 import { redirectOrigin } from './payment-routes.js';
+import { sendPage } from './preview-page.js';
+
+export interface PreviewRoutesOptions {
+  /** WOLFPACK_PUBLIC_ORIGIN: how browsers reach Wolfpack, when the Host says otherwise. */
+  publicOrigin: string | undefined;
+  /** WOLFPACK_PREVIEW_HOST: the wildcard preview domain; previews are on `*.localhost` without it. */
+  previewHost: string | undefined;
+}
 
 /**
- * Generated code is untrusted. `sandbox` without allow-same-origin gives every preview page an
- * opaque origin: its scripts cannot read Wolfpack's cookies or storage, and its requests to /api
- * are cross-site (no session cookie, no readable answer).
+ * On Wolfpack's own origin: the signed link to a project's preview (GET /api/projects/{id}/preview,
+ * for `wolfpack preview` and the project page), `/preview/{id}` (signed in: straight to that link;
+ * "Open Preview" opens it), revoking a project's links, and links of the old form
+ * `/preview/{id}/{token}/…`, sent on to the preview's origin. Nothing of a project is served here:
+ * the preview origin serves it (preview-site-routes.ts).
  */
-export const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
-/** Wolfpack's own pages under a preview link run no script at all. */
-const PAGE_CSP = `${PREVIEW_CSP}; default-src 'none'; style-src 'unsafe-inline'`;
-
-/**
- * /preview/{id} (signed in) redirects to a signed link under which the files are served;
- * GET /api/projects/{id}/preview gives that link to API clients (`wolfpack preview`).
- */
-export function previewRoutes(previews: PreviewService, publicOrigin: string | undefined): Router[] {
+export function previewRoutes(previews: PreviewService, options: PreviewRoutesOptions): Router[] {
   const api = new Router({ prefix: '/api/projects' });
   api.get('/:id/preview', async (ctx) => {
     const user = requireUser(ctx);
-    const { path, expiresAt } = await previews.link(user.id, ctx.params.id!);
-    ctx.body = { url: `${redirectOrigin(ctx, publicOrigin)}${path}`, path, expiresAt: expiresAt.toISOString() } satisfies PreviewLinkReply;
+    const projectId = ctx.params.id!;
+    const { token, expiresAt } = await previews.link(user.id, projectId);
+    const summary = await previews.summary(user.id, projectId);
+    const origin = originOf(ctx, projectId, options);
+    const notice = unreachableNotice(ctx, options);
+    ctx.body = {
+      url: enterUrl(origin, token, '/', redirectOrigin(ctx, options.publicOrigin)),
+      origin,
+      expiresAt: expiresAt.toISOString(),
+      ...summary,
+      ...(notice ? { notice } : {}),
+    } satisfies PreviewLinkReply;
+  });
+  api.post('/:id/preview/revoke', async (ctx) => {
+    await previews.revoke(requireUser(ctx).id, ctx.params.id!);
+    ctx.body = { success: true };
   });
 
   const router = new Router({ prefix: '/preview' });
@@ -36,57 +53,46 @@ export function previewRoutes(previews: PreviewService, publicOrigin: string | u
       sendPage(ctx, { title: 'Sign in to preview', text: 'Sign in to Wolfpack in this browser, then open the preview again.' });
       return;
     }
-    ctx.redirect((await previews.link(user.id, ctx.params.id!)).path);
+    const projectId = ctx.params.id!;
+    const { token } = await previews.link(user.id, projectId);
+    const url = enterUrl(originOf(ctx, projectId, options), token, pathInsidePreview(typeof ctx.query['path'] === 'string' ? ctx.query['path'] : undefined), redirectOrigin(ctx, options.publicOrigin));
+    const notice = unreachableNotice(ctx, options);
+    if (notice) {
+      sendPage(ctx, { title: 'Open the preview on the server’s machine', text: notice, links: [['Open the preview here anyway', url]] });
+      return;
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(url);
   });
 
-  router.get('/:id/:token/{*path}', async (ctx) => {
-    const raw = ctx.params.path ? String(ctx.params.path) : '';
-    const wanted = raw === '' || raw.endsWith('/') ? `${raw}index.html` : raw;
-    const safe = sanitizePath(wanted);
-    if (!safe.ok) throw new AppError('NOT_FOUND', 'Not found');
-    reply(ctx, await previews.answer(ctx.params.id!, ctx.params.token!, safe.path));
+  // Links handed out before previews had origins of their own: their token still lets the browser in.
+  router.get('/:id/:token{/*path}', (ctx) => {
+    if (!isUuid(ctx.params.id!)) throw new AppError('NOT_FOUND', 'There is no such preview.');
+    const rest = ctx.params.path ? `/${String(ctx.params.path)}` : '/';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(enterUrl(originOf(ctx, ctx.params.id!, options), ctx.params.token!, pathInsidePreview(`${rest}${ctx.search}`), redirectOrigin(ctx, options.publicOrigin)));
   });
 
   return [api, router];
 }
 
-function reply(ctx: Context, answer: PreviewAnswer): void {
-  ctx.set('Cache-Control', 'private, no-store');
-  switch (answer.kind) {
-    case 'file':
-      ctx.set('Content-Security-Policy', PREVIEW_CSP);
-      // The pages run in an opaque origin, so their module scripts (a Vite app's) and fetches of
-      // their own files are cross-origin requests, which CORS must allow. The link's signature is
-      // what guards the files; the header gives nothing a holder of the link does not have.
-      ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.type = answer.contentType;
-      ctx.body = typeof answer.content === 'string' ? answer.content : Buffer.from(answer.content);
-      return;
-    case 'missing':
-      ctx.status = 404;
-      sendPage(ctx, { title: 'Not found', text: `The project has no file ${answer.path}.` });
-      return;
-    case 'page':
-      ctx.status = answer.status;
-      sendPage(ctx, answer);
-      return;
-    default: {
-      const unreachable: never = answer;
-      throw new Error(`unknown preview answer ${JSON.stringify(unreachable)}`);
-    }
-  }
+function originOf(ctx: Context, projectId: string, options: PreviewRoutesOptions): string {
+  const app = new URL(redirectOrigin(ctx, options.publicOrigin));
+  return previewOrigin(projectId, { proto: app.protocol.slice(0, -1), base: options.previewHost, requestHost: app.host, localPort: ctx.req.socket.localPort });
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The signed link on the preview's origin; `app`: Wolfpack's origin, for the preview's pages' links back. */
+function enterUrl(origin: string, token: string, path: string, app?: string): string {
+  const query = new URLSearchParams({ token, ...(path === '/' ? {} : { path }), ...(app ? { app } : {}) });
+  return `${origin}${PREVIEW_ENTER_PATH}?${query}`;
+}
 
-/** A page of Wolfpack's own: text only, every generated value escaped, no script. */
-export function sendPage(ctx: Context, page: Omit<Extract<PreviewAnswer, { kind: 'page' }>, 'kind' | 'status'>): void {
-  ctx.set('Content-Security-Policy', PAGE_CSP);
-  ctx.type = 'text/html; charset=utf-8';
-  const refresh = page.refreshSeconds ? `<meta http-equiv="refresh" content="${page.refreshSeconds}">` : '';
-  const problem = page.problem
-    ? `<h2>${escape(page.problem.line ? `${page.problem.path}:${page.problem.line}` : page.problem.path)}</h2><p data-testid="preview-problem">${escape(page.problem.message)}</p>${page.command ? `<p>While running <code>${escape(page.command)}</code></p>` : ''}${page.problem.output ? `<pre>${escape(page.problem.output)}</pre>` : ''}`
-    : '';
-  const repair = page.repairHref ? `<p><a href="${escape(page.repairHref)}" data-testid="preview-repair">Repair again</a> (opens the project in Wolfpack, where Repair again sends this problem to an engine)</p>` : '';
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8">${refresh}<title>${escape(page.title)}</title><style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.4rem}h2{font-size:1rem;font-family:ui-monospace,monospace}pre{white-space:pre-wrap;background:#f3f4f6;padding:.75rem;border-radius:.375rem;font-size:.8rem}</style></head><body><h1>${escape(page.title)}</h1><p>${escape(page.text)}</p>${problem}${repair}</body></html>`;
+/**
+ * A browser that reached Wolfpack by another name than localhost is on another machine (or uses
+ * an address of this one): `*.localhost` would be its own machine, so without a preview domain
+ * the preview is out of its reach.
+ */
+function unreachableNotice(ctx: Context, options: PreviewRoutesOptions): string | undefined {
+  if (options.previewHost !== undefined || isLoopbackHost(new URL(redirectOrigin(ctx, options.publicOrigin)).host)) return undefined;
+  return 'Previews open on their own origin under localhost, which only a browser on the Wolfpack server’s own machine reaches. To open them from other machines, the server’s operator sets WOLFPACK_PREVIEW_HOST to a wildcard DNS name that points at this server (see the README, "Preview origins").';
 }

@@ -1,8 +1,8 @@
 /**
- * The preview of an HTTP server project through the server (issue 28): started in the sandbox by
- * the first request to its link ("Starting the server…" meanwhile), reached through the link with
- * any method, body and query, never with Wolfpack's cookies, credentials or environment; its
- * answers under the preview's CSP, without cookies of its own; stopped when idle (never while it
+ * The preview of an HTTP server project through the server: started in the sandbox by the first
+ * request to its preview origin ("Starting the server…" meanwhile), reached there with any path,
+ * method, body and query, never with Wolfpack's cookies, credentials or environment; its answers
+ * as it gives them, its own cookies kept to its host; stopped when idle (never while it
  * answers), at most WOLFPACK_PREVIEW_SERVERS at once with the least recently used stopped first,
  * all stopped when the server closes; a server that crashes shows its output and Repair again.
  * Koa is the real one, installed from a local registry packed from this workspace.
@@ -17,6 +17,7 @@ import { needTool, sandboxCheck, startFakeNpmRegistry, workspaceTree, type FakeN
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Project, ProjectFile } from '../entities/index.js';
 import { TestClient } from '../testing/http-client.js';
+import { PreviewClient } from '../testing/preview-client.js';
 import { startTestServer, testDatabases } from '../testing/test-server.js';
 
 const sandboxed = needTool(await sandboxCheck(), 'the previews of HTTP servers (run in the sandbox)');
@@ -114,8 +115,21 @@ function processesWith(tag: string): string[] {
   });
 }
 
+type PreviewInit = { method?: string; headers?: Record<string, string>; body?: string };
+type PreviewFetch = (url: string, init?: PreviewInit) => Promise<Response>;
+
+/** fetch, as the owner's browser once in the preview (its cookie sent, no redirect followed). */
+function previewFetch(browser: PreviewClient): PreviewFetch {
+  return async (url, init) => {
+    const reply = await browser.request(url, init);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(reply.headers)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+    return new Response([204, 304].includes(reply.status) ? null : reply.text, { status: reply.status, headers });
+  };
+}
+
 /** Asks until the server no longer says it is starting; the last answer. */
-async function untilStarted(url: string, init?: RequestInit): Promise<{ res: Response; body: string }> {
+async function untilStarted(fetch: PreviewFetch, url: string, init?: PreviewInit): Promise<{ res: Response; body: string }> {
   for (;;) {
     const res = await fetch(url, init);
     const body = await res.text();
@@ -167,12 +181,16 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
       await em.flush();
       return id;
     };
+    const browser = new PreviewClient();
+    /** Opens the project's preview in the owner's browser; its origin's root. */
     const link = async (projectId: string) => {
       const res = await owner.get(`/api/projects/${projectId}/preview`);
       expect(res.status).toBe(200);
-      return `${server.url}${(res.json as { path: string }).path}`;
+      const { url, origin } = res.json as { url: string; origin: string };
+      expect((await browser.request(url)).status).toBe(302);
+      return `${origin}/`;
     };
-    return { server, owner, project, link };
+    return { server, owner, project, link, browser, fetch: previewFetch(browser) };
   }
 
   /** A server of its own for a describe block's tests: started before them, disposed after. */
@@ -191,51 +209,51 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
     it('starts a node:http app on the first request, then passes any method, body and query to it, without the cookies, credentials or environment of Wolfpack', async () => {
       const tag = `echo-${randomUUID()}`;
       const url = await s.link(await s.project(echoApp(tag)));
-      const first = await fetch(url);
+      const first = await s.fetch(url);
       expect(first.status).toBe(200);
       expect(await first.text()).toContain('<title>Starting the server…</title>');
-      await untilStarted(url);
+      await untilStarted(s.fetch, url);
       expect(processesWith(tag)).toHaveLength(1);
 
-      const res = await fetch(`${url}submit?x=1&y=two%20words`, {
+      const host = new URL(url).host;
+      const res = await s.fetch(`${url}submit?x=1&y=two%20words`, {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          cookie: s.owner.cookieHeader(),
-          authorization: 'Bearer wp_not_for_the_app',
+          // The preview origin's own cookies and credentials are the app's; the access cookie is not.
+          cookie: `${s.browser.cookieHeader(host)}; theme=dark`,
+          authorization: 'Basic YWRhOnNlY3JldA==',
           'x-admin-secret': 'admin-secret-never-in-a-preview',
-          // What a form in the preview's opaque origin sends: it reaches the app all the same.
-          origin: 'null',
-          'sec-fetch-site': 'cross-site',
         },
         body: 'name=Ada&note=%3Cb%3E',
       });
       expect(res.status).toBe(200);
       const seen = (await res.json()) as { tag: string; method: string; url: string; headers: Record<string, string>; env: Record<string, string>; body: string };
       expect(seen).toMatchObject({ tag, method: 'POST', url: '/submit?x=1&y=two%20words', body: 'name=Ada&note=%3Cb%3E' });
-      expect(s.owner.cookieHeader()).toContain('wolfpack.sid=');
-      expect(seen.headers).not.toHaveProperty('cookie');
-      expect(seen.headers).not.toHaveProperty('authorization');
+      expect(s.browser.cookieHeader(host)).toContain('__wolfpack_preview=');
+      // Its own cookies only (the one it set on its first answer, named like Wolfpack's, is its own).
+      expect(seen.headers['cookie']).toBe('wolfpack.sid=from-the-app; theme=dark');
+      expect(seen.headers['cookie']).not.toContain(/wolfpack\.sid=([^;]+)/.exec(s.owner.cookieHeader())![1]);
+      expect(seen.headers['authorization']).toBe('Basic YWRhOnNlY3JldA==');
       expect(seen.headers).not.toHaveProperty('x-admin-secret');
-      expect(seen.headers['x-forwarded-prefix']).toBe(new URL(url).pathname.slice(0, -1));
+      expect(seen.headers['host']).toBe(host);
+      expect(seen.headers).not.toHaveProperty('x-forwarded-prefix');
       expect(Object.keys(seen.env).sort()).toEqual(['HOME', 'HOST', 'LANG', 'LOGNAME', 'NODE_ENV', 'NODE_OPTIONS', 'NO_COLOR', 'OLDPWD', 'PATH', 'PORT', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'SHLVL', 'TMPDIR', 'USER']);
       expect(JSON.stringify(seen.env)).not.toMatch(/sk_test_never|admin-secret-never|npm_config|WOLFPACK/);
 
-      // Its answer runs in the preview's opaque origin, whatever it asked for, and touches none of Wolfpack's cookies.
-      expect(res.headers.get('content-security-policy')).toBe('sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads');
-      expect(res.headers.getSetCookie()).toEqual([]);
-      expect(res.headers.get('clear-site-data')).toBeNull();
-      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      // On its own origin its answer is its own: its CSP, its cookies (for its host alone).
+      expect(res.headers.get('content-security-policy')).toBe('sandbox allow-scripts allow-same-origin');
+      expect(res.headers.getSetCookie()).toEqual(['wolfpack.sid=from-the-app; Path=/']);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect(res.headers.get('cache-control')).toBe('private, no-store');
-      expect(res.headers.get('x-frame-options')).toBe('DENY');
 
-      // A forged or altered link reaches nothing, whatever the method.
-      const forged = url.replace(/(\/preview\/[^/]+\/\d+)\.([A-Za-z0-9_-])/, (_m, expires: string, c: string) => `${expires}.${c === 'A' ? 'B' : 'A'}`);
-      expect((await fetch(`${forged}submit`, { method: 'POST', body: 'x' })).status).toBe(404);
-      // The link without its slash leads to it, so the app's relative links resolve inside it.
-      const bare = await fetch(url.slice(0, -1), { redirect: 'manual' });
-      expect(bare.status).toBe(302);
-      expect(bare.headers.get('location')).toBe(new URL(url).pathname);
+      // A forged link lets nothing in, and without the cookie nothing reaches the app, whatever the method.
+      const api = (await s.owner.get(`/api/projects/${new URL(url).hostname.slice(2, 38)}/preview`)).json as { url: string };
+      const forged = api.url.replace(/(token=\d+)\.([A-Za-z0-9_-])/, (_m, head: string, c: string) => `${head}.${c === 'A' ? 'B' : 'A'}`);
+      expect(forged).not.toBe(api.url);
+      const stranger = previewFetch(new PreviewClient());
+      expect((await stranger(forged)).status).toBe(404);
+      for (const method of ['GET', 'POST']) expect((await stranger(`${url}submit`, { method, ...(method === 'POST' ? { body: 'x' } : {}) })).status, method).toBe(404);
     }, 60_000);
 
     it("keeps one user's server from another: without the owner's link nothing reaches it, nor starts it", async () => {
@@ -254,40 +272,42 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
       const em = s.server.db.orm.em.fork();
       em.create(Project, { id: theirs, userId: them!.id, idea: 'Their own', fileCount: 0, totalBytes: 0, version: 1, createdAt: now, updatedAt: now });
       await em.flush();
-      const theirLink = ((await other.get(`/api/projects/${theirs}/preview`)).json as { path: string }).path;
+      const theirLink = ((await other.get(`/api/projects/${theirs}/preview`)).json as { url: string }).url;
       const swapped = theirLink.replace(theirs, projectId);
+      const theirBrowser = new PreviewClient();
+      expect((await theirBrowser.request(swapped)).status).toBe(404);
       for (const method of ['GET', 'POST']) {
-        const res = await fetch(`${s.server.url}${swapped}anything`, { method, headers: { cookie: other.cookieHeader() }, ...(method === 'POST' ? { body: 'x' } : {}) });
+        const res = await previewFetch(theirBrowser)(`${new URL(swapped).origin}/anything`, { method, ...(method === 'POST' ? { body: 'x' } : {}) });
         expect(res.status, method).toBe(404);
         expect(await res.text()).not.toContain(tag);
       }
       expect(processesWith(tag)).toEqual([]);
       // The owner's link is what opens it (to whoever holds it, as with every preview link).
-      const { body } = await untilStarted(await s.link(projectId));
+      const { body } = await untilStarted(s.fetch, await s.link(projectId));
       expect((JSON.parse(body) as { tag: string }).tag).toBe(tag);
     }, 60_000);
 
-    it('runs a real Koa app installed from the registry: its redirects stay inside the link, its cookies go nowhere', async () => {
+    it('runs a real Koa app installed from the registry: its redirects stay on its origin, its cookies on its host', async () => {
       const url = await s.link(await s.project(KOA_APP));
-      const { res, body } = await untilStarted(`${url}items?tag=a&tag=b`, { method: 'PUT', body: 'raw body', headers: { cookie: s.owner.cookieHeader() } });
+      const { res, body } = await untilStarted(s.fetch, `${url}items?tag=a&tag=b`, { method: 'PUT', body: 'raw body' });
       expect(res.status, body).toBe(200);
-      expect(JSON.parse(body)).toEqual({ framework: 'koa', method: 'PUT', path: '/items', query: { tag: ['a', 'b'] }, body: 'raw body', cookie: null, authorization: null, prefix: new URL(url).pathname.slice(0, -1) });
-      expect(res.headers.getSetCookie()).toEqual([]);
-      const redirect = await fetch(`${url}go`, { redirect: 'manual' });
+      expect(JSON.parse(body)).toEqual({ framework: 'koa', method: 'PUT', path: '/items', query: { tag: ['a', 'b'] }, body: 'raw body', cookie: null, authorization: null, prefix: '' });
+      expect(res.headers.getSetCookie()).toEqual(['koa.sid=abc; path=/; httponly']);
+      const redirect = await s.fetch(`${url}go`);
       expect(redirect.status).toBe(302);
-      expect(redirect.headers.get('location')).toBe(`${new URL(url).pathname}done`);
+      expect(redirect.headers.get('location')).toBe('/done');
     }, 120_000);
 
     it("runs a Python server with Python's own http.server", async () => {
       const url = await s.link(await s.project(PYTHON_APP));
-      const { res, body } = await untilStarted(`${url}echo?q=1`, { method: 'POST', body: 'from the browser', headers: { cookie: s.owner.cookieHeader() } });
+      const { res, body } = await untilStarted(s.fetch, `${url}echo?q=1`, { method: 'POST', body: 'from the browser' });
       expect(res.status, body).toBe(200);
       expect(JSON.parse(body)).toEqual({ runtime: 'python', path: '/echo?q=1', body: 'from the browser', cookie: null });
     }, 60_000);
 
     it.skipIf(!flask)('runs a Flask app', async () => {
       const url = await s.link(await s.project(FLASK_APP));
-      const { res, body } = await untilStarted(`${url}hello`, { method: 'POST', body: new URLSearchParams({ name: 'Ada' }) });
+      const { res, body } = await untilStarted(s.fetch, `${url}hello`, { method: 'POST', body: 'name=Ada', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(res.status, body).toBe(200);
       expect(JSON.parse(body)).toEqual({ framework: 'flask', name: 'Ada' });
     }, 60_000);
@@ -295,39 +315,39 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
     it('runs at most two at once, and stops the least recently used to start another', async () => {
       const tags = ['a', 'b', 'c'].map((name) => `lru-${name}-${randomUUID()}`);
       const [a, b, c] = await Promise.all(tags.map(async (tag) => s.link(await s.project(echoApp(tag)))));
-      await untilStarted(a!);
-      await untilStarted(b!);
+      await untilStarted(s.fetch, a!);
+      await untilStarted(s.fetch, b!);
       expect(processesWith(tags[0]!)).toHaveLength(1);
       expect(processesWith(tags[1]!)).toHaveLength(1);
       // a is used again, so b is now the least recently used.
-      expect(((await (await fetch(`${a}again`)).json()) as { tag: string }).tag).toBe(tags[0]);
-      expect(await (await fetch(c!)).text()).toContain('<title>Starting the server…</title>');
+      expect(((await (await s.fetch(`${a}again`)).json()) as { tag: string }).tag).toBe(tags[0]);
+      expect(await (await s.fetch(c!)).text()).toContain('<title>Starting the server…</title>');
       await vi.waitFor(() => expect(processesWith(tags[1]!)).toEqual([]), { timeout: 10_000, interval: 100 });
-      await untilStarted(c!);
+      await untilStarted(s.fetch, c!);
       expect(processesWith(tags[0]!)).toHaveLength(1);
       expect(processesWith(tags[2]!)).toHaveLength(1);
       // a answers at once: it was kept.
-      expect(((await (await fetch(`${a}still`)).json()) as { tag: string }).tag).toBe(tags[0]);
+      expect(((await (await s.fetch(`${a}still`)).json()) as { tag: string }).tag).toBe(tags[0]);
     }, 60_000);
 
     it('gives each project its own server, even when another has the same files (its state is its users\')', async () => {
       const tag = `twin-${randomUUID()}`;
       const [first, second] = await Promise.all([0, 1].map(async () => s.link(await s.project(echoApp(tag)))));
-      await untilStarted(first!);
-      await untilStarted(second!);
+      await untilStarted(s.fetch, first!);
+      await untilStarted(s.fetch, second!);
       expect(processesWith(tag)).toHaveLength(2);
     }, 60_000);
 
     it('shows a server that crashed at its start, with its output (escaped) and the way to Repair again', async () => {
       const projectId = await s.project(CRASHING_APP);
-      const { res, body } = await untilStarted(await s.link(projectId));
+      const { res, body } = await untilStarted(s.fetch, await s.link(projectId));
       expect(res.status).toBe(200);
       expect(body).toContain('<title>The server did not start</title>');
       expect(body).toContain('<h2>server.js:3</h2>');
       expect(body).toMatch(/the server stopped before it listened on a port: SyntaxError: Unexpected token/);
       expect(body).toContain('&#60;b&#62;loading the config&#60;/b&#62;');
       expect(body).not.toContain('<b>loading');
-      expect(body).toContain(`<a href="/projects/${projectId}" data-testid="preview-repair">Repair again</a>`);
+      expect(body).toContain(`<a href="${s.server.url}/projects/${projectId}" data-testid="preview-repair">Repair again</a>`);
       expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     }, 60_000);
 
@@ -335,19 +355,19 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
       const tag = `crash-${randomUUID()}`;
       const projectId = await s.project(echoApp(tag));
       const url = await s.link(projectId);
-      await untilStarted(url);
-      const crash = await fetch(`${url}crash`);
+      await untilStarted(s.fetch, url);
+      const crash = await s.fetch(`${url}crash`);
       const page = await crash.text();
       expect(page).toContain('<title>The server stopped</title>');
       expect(page).toContain('<h2>echo.js:12</h2>');
       expect(page).toContain(`Error: crashed on purpose by ${tag}`);
       expect(page).toContain('data-testid="preview-repair"');
       // It stays so for this link…
-      expect(await (await fetch(url)).text()).toContain('<title>The server stopped</title>');
+      expect(await (await s.fetch(url)).text()).toContain('<title>The server stopped</title>');
       // …until the owner opens the preview again from Wolfpack.
       const again = await s.link(projectId);
-      expect(await (await fetch(again)).text()).toContain('<title>Starting the server…</title>');
-      const { body } = await untilStarted(again);
+      expect(await (await s.fetch(again)).text()).toContain('<title>Starting the server…</title>');
+      const { body } = await untilStarted(s.fetch, again);
       expect((JSON.parse(body) as { tag: string }).tag).toBe(tag);
     }, 60_000);
   });
@@ -357,7 +377,7 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
 
     it('says why the app cannot be previewed on this server', async () => {
       const tag = `nosandbox-${randomUUID()}`;
-      const { res, body } = await untilStarted(await s.link(await s.project(echoApp(tag))));
+      const { res, body } = await untilStarted(s.fetch, await s.link(await s.project(echoApp(tag))));
       expect(res.status).toBe(503);
       expect(body).toContain('<title>No preview for this app here</title>');
       expect(body).toContain('This app is an HTTP server, and it cannot be run on this server: no sandbox on this server');
@@ -372,18 +392,18 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
     it('keeps a server that is answering, stops it once idle, and starts it again on the next request', async () => {
       const tag = `idle-${randomUUID()}`;
       const url = await s.link(await s.project(echoApp(tag)));
-      await untilStarted(url);
+      await untilStarted(s.fetch, url);
       // Its answer takes longer than the idle time: it is in use all along, and is not stopped.
-      expect(await (await fetch(`${url}slow`)).text()).toBe('first last');
+      expect(await (await s.fetch(`${url}slow`)).text()).toBe('first last');
       await vi.waitFor(() => expect(processesWith(tag)).toEqual([]), { timeout: 15_000, interval: 100 });
-      expect(await (await fetch(url)).text()).toContain('<title>Starting the server…</title>');
-      await untilStarted(url);
+      expect(await (await s.fetch(url)).text()).toContain('<title>Starting the server…</title>');
+      await untilStarted(s.fetch, url);
       expect(processesWith(tag)).toHaveLength(1);
     }, 60_000);
 
     it('stops every preview server when the Wolfpack server closes', async () => {
       const tag = `close-${randomUUID()}`;
-      await untilStarted(await s.link(await s.project(echoApp(tag))));
+      await untilStarted(s.fetch, await s.link(await s.project(echoApp(tag))));
       expect(processesWith(tag)).toHaveLength(1);
       await s.server.close();
       await vi.waitFor(() => expect(processesWith(tag)).toEqual([]), { timeout: 5000, interval: 50 });

@@ -44,6 +44,18 @@ export class AccountService {
   }
 
   /**
+   * Signs the user out everywhere: every browser session and every personal API token (the
+   * command line's `wolfpack login`) ends, in one transaction. The caller ends the preview links
+   * too (PreviewService.revokeAll).
+   */
+  async signOutEverywhere(userId: string): Promise<void> {
+    await this.orm.em.fork().transactional(async (em) => {
+      await em.nativeDelete(SessionRecord, { userId });
+      await em.nativeUpdate(ApiToken, { userId, revokedAt: null }, { revokedAt: this.clock() });
+    });
+  }
+
+  /**
    * Cancel Account: in one transaction the user row is anonymised (its name freed, its password
    * unusable, its referral code gone) and every personal record is deleted: sessions, API tokens,
    * secrets, the card, projects (their files and versions cascade), folders, runs (their events

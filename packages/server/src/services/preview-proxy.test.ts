@@ -38,7 +38,7 @@ describe('forwardRequest', () => {
     path: '/',
     headers: {},
     body: Readable.from([]),
-    mount: { prefix: '/preview/p/t', host: 'wolfpack.test', proto: 'http' },
+    mount: { host: 'p-1.localhost', proto: 'http' },
     ...fields,
   });
 

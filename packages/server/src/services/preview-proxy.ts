@@ -28,7 +28,7 @@ export const PROXY_LIMITS: Readonly<ProxyLimits> = Object.freeze({
 
 export interface ProxyRequest {
   method: string;
-  /** Path and query under the link, from its `/`. */
+  /** Path and query, from the preview origin's root. */
   path: string;
   headers: IncomingHttpHeaders;
   body: Readable;
@@ -124,7 +124,7 @@ export function forwardRequest(socketPath: string, agent: Agent, request: ProxyR
         if (!incoming.complete) body.destroy(new ProxyCut('timeout'));
       });
       pipeline(incoming, body, () => done());
-      resolve({ kind: 'response', status: incoming.statusCode ?? 502, headers: headersFromApp(incoming.headers, request.mount), body });
+      resolve({ kind: 'response', status: incoming.statusCode ?? 502, headers: headersFromApp(incoming.headers), body });
     });
     // A bound the request body met: the request is then torn down with an error of its own.
     let requestCut: ProxyCut | undefined;

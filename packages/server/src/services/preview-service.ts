@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { AppError } from '@wolfpack/core';
-import { planPreview, type ExecProblem, type PreviewPlan } from '@wolfpack/core/proof';
-import { Project, ProjectFile } from '../entities/index.js';
+import { findServerRoutes, planPreview, siteFileFor, type ExecProblem, type PreviewPlan, type ServerRoute } from '@wolfpack/core/proof';
+import { ProjectFile } from '../entities/index.js';
 import type { PreviewBuilds } from './preview-builds.js';
 import type { ProxyReply, ProxyRequest } from './preview-proxy.js';
 import type { PreviewServers, PreviewServerState } from './preview-servers.js';
@@ -54,15 +54,44 @@ type PreviewPage = Extract<PreviewAnswer, { kind: 'page' }>;
 /** What the link of an HTTP server's preview does with a request: a page of Wolfpack's, or send it to the server. */
 export type ServerPreview = PreviewPage | { kind: 'running'; key: string; projectId: string; hash: string };
 
+/** A project version's preview plan, kept per project. */
+interface PlanEntry {
+  version: number;
+  /** Names the version's files (the preview builds and servers are kept by it). */
+  hash: string;
+  plan: PreviewPlan;
+  paths: ReadonlySet<string>;
+  /** What a server project's code and README name, for its page's links into the preview. */
+  routes: ServerRoute[];
+}
+
+/** What "Open Preview" has to show for a project (the project page's button and its list of routes). */
+export interface PreviewSummary {
+  kind: PreviewPlan['kind'];
+  /** Why there is nothing to show, when `kind` is `none`. */
+  reason?: string;
+  routes: ServerRoute[];
+}
+
+/** A preview's access: the owner and the project version the request sees. */
+export interface PreviewAccess {
+  userId: string;
+  version: number;
+}
+
 /**
- * Previews of generated projects. The owner's browser opens /preview/{id} with its session, gets
- * a signed, expiring link, and every file is then served under that link without cookies,
- * because the pages run sandboxed (an opaque origin) and their requests carry none. A static site
- * is served as stored; a bundled app as its sandboxed build (PreviewBuilds), built on demand.
+ * Previews of generated projects, each served at the root of an origin of its own (see core's
+ * preview-origin.ts). The owner asks Wolfpack for a signed, expiring link; the preview origin
+ * exchanges it for a cookie of its own host, and every request there is checked against it. A
+ * static site is served as stored; a bundled app as its sandboxed build (PreviewBuilds), built
+ * on demand; an HTTP server as the server itself (PreviewServers).
+ *
+ * Links are signed with the project's and the owner's revocation numbers (table preview_epochs):
+ * "Revoke preview links" and signing out everywhere end them at once, on every server.
  */
 export class PreviewService {
   /** The plan of each project's current version, so an asset request does not read every file. */
-  private readonly plans = new Map<string, { version: number; hash: string; plan: PreviewPlan }>();
+  private readonly plans = new Map<string, PlanEntry>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -73,27 +102,63 @@ export class PreviewService {
     private readonly servers?: PreviewServers,
   ) {}
 
-  async link(userId: string, projectId: string): Promise<{ path: string; expiresAt: Date }> {
-    const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId, userId }, { fields: ['id'] }) : null;
-    if (!project) throw new AppError('NOT_FOUND', 'Project not found');
+  /** A signed token for the owner's preview of a project (`{expires}.{signature}`), valid until `expiresAt`. */
+  async link(userId: string, projectId: string): Promise<{ token: string; expiresAt: Date }> {
+    const owned = await this.owned(userId, projectId);
     const expires = this.clock().getTime() + PREVIEW_TTL_MS;
     // Opening the preview again is how its owner asks a server that failed to start anew.
     const known = this.plans.get(projectId);
     if (known) this.servers?.retry(projectId, known.hash);
-    return { path: `/preview/${projectId}/${expires}.${this.sign(projectId, userId, expires)}/`, expiresAt: new Date(expires) };
+    return { token: `${expires}.${this.sign(projectId, userId, expires, owned.epoch)}`, expiresAt: new Date(expires) };
   }
 
-  /** What the signed link answers for `path` (index.html for the link itself). */
-  async answer(projectId: string, token: string, path: string): Promise<PreviewAnswer> {
-    const project = await this.verify(projectId, token);
-    const current = await this.planOf(projectId, project.version);
+  /** What the project's preview shows, for its owner. */
+  async summary(userId: string, projectId: string): Promise<PreviewSummary> {
+    const owned = await this.owned(userId, projectId);
+    const { plan, routes } = await this.planOf(projectId, owned.version);
+    return plan.kind === 'none' ? { kind: plan.kind, reason: plan.reason, routes: [] } : { kind: plan.kind, routes };
+  }
+
+  /** Ends every link and preview cookie of the project issued so far. */
+  async revoke(userId: string, projectId: string): Promise<void> {
+    await this.owned(userId, projectId);
+    await this.bump(projectId);
+  }
+
+  /** Ends every preview link and cookie the user holds (signing out everywhere, closing the account). */
+  async revokeAll(userId: string): Promise<void> {
+    await this.bump(userId);
+  }
+
+  /** The project the token was made for, as it is now; refuses forged, altered, revoked and expired tokens alike. */
+  async access(projectId: string, token: string | undefined): Promise<PreviewAccess> {
+    const [expiresText, signature] = (token ?? '').split('.');
+    const expires = Number(expiresText);
+    const project = isUuid(projectId) ? await this.current(projectId) : undefined;
+    const expected = project && Number.isSafeInteger(expires) ? Buffer.from(this.sign(projectId, project.userId, expires, project.epoch)) : null;
+    const given = Buffer.from(signature ?? '');
+    if (!project || !expected || expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.clock().getTime()) {
+      throw new AppError('NOT_FOUND', 'This preview link is not valid or has expired. Open the preview again from Wolfpack.');
+    }
+    return { userId: project.userId, version: project.version };
+  }
+
+  /**
+   * What the preview answers for a request path (`/`, `/app.js`, `/habits/3`) of a project version
+   * it gave access to (see {@link access}); `navigation`: a page is asked for, not a resource.
+   */
+  async answer(projectId: string, access: PreviewAccess, requestPath: string, navigation: boolean): Promise<PreviewAnswer> {
+    const current = await this.planOf(projectId, access.version);
+    const path = requestPath.replace(/^\/+/, '') || 'index.html';
     switch (current.plan.kind) {
-      case 'static':
-        return this.storedFile(projectId, path);
+      case 'static': {
+        const found = siteFileFor(requestPath, (p) => current.paths.has(p), navigation);
+        return found === undefined ? this.nothingAt(path) : this.storedFile(projectId, found);
+      }
       case 'bundled':
-        return this.builtFile(projectId, current.hash, current.plan, path);
+        return this.builtFile(projectId, current.hash, current.plan, requestPath, navigation);
       case 'server':
-        // Answered by the preview proxy (see server()), which runs ahead of this route.
+        // Answered by the preview's proxy (see server()).
         return NO_SERVERS;
       case 'none':
         return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: `${current.plan.reason} Open the project in Wolfpack to view its files or download them as a ZIP.` } : { kind: 'missing', path };
@@ -108,9 +173,8 @@ export class PreviewService {
    * What the link answers when the project is an HTTP server; undefined for other projects (their
    * files are answered by {@link answer}). The server is started by the first request.
    */
-  async server(projectId: string, token: string): Promise<ServerPreview | undefined> {
-    const project = await this.verify(projectId, token);
-    const current = await this.planOf(projectId, project.version);
+  async server(projectId: string, access: PreviewAccess): Promise<ServerPreview | undefined> {
+    const current = await this.planOf(projectId, access.version);
     if (current.plan.kind !== 'server') return undefined;
     if (!this.servers) return NO_SERVERS;
     const { key, state } = this.servers.open(projectId, current.hash, current.plan.plan, () => this.allFiles(projectId));
@@ -165,13 +229,17 @@ export class PreviewService {
     }
   }
 
+  private nothingAt(path: string): PreviewAnswer {
+    return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: 'This project has no index.html, so there is no page to show. Open the project in Wolfpack to view its files or download them as a ZIP.' } : { kind: 'missing', path };
+  }
+
   private async storedFile(projectId: string, path: string): Promise<PreviewAnswer> {
     const file = await this.orm.em.fork().findOne(ProjectFile, { projectId, path }, { populate: ['content'] });
-    if (!file) return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: 'This project has no index.html, so there is no page to show. Open the project in Wolfpack to view its files or download them as a ZIP.' } : { kind: 'missing', path };
+    if (!file) return this.nothingAt(path);
     return { kind: 'file', content: file.content, contentType: contentType(path) };
   }
 
-  private async builtFile(projectId: string, hash: string, plan: Extract<PreviewPlan, { kind: 'bundled' }>, path: string): Promise<PreviewAnswer> {
+  private async builtFile(projectId: string, hash: string, plan: Extract<PreviewPlan, { kind: 'bundled' }>, requestPath: string, navigation: boolean): Promise<PreviewAnswer> {
     if (!this.builds) return { kind: 'page', status: 503, title: 'No preview here', text: 'This server does not build previews.' };
     const state = await this.builds.site(hash, plan.plan, () => this.allFiles(projectId));
     const repairHref = `/projects/${projectId}`;
@@ -190,11 +258,9 @@ export class PreviewService {
       case 'unavailable':
         return { kind: 'page', status: 503, title: 'No preview for this app here', text: `This app is built by a bundler, and it cannot be built on this server: ${state.reason}.` };
       case 'ready': {
-        const found = state.files.get(path);
-        if (found) return { kind: 'file', content: found, contentType: contentType(path) };
-        // An app that routes by path (history API) asks for its routes; they are its index.html.
-        const spa = !/\.[\w]+$/.test(path.split('/').pop() ?? '') && state.files.get('index.html');
-        return spa ? { kind: 'file', content: spa, contentType: contentType('index.html') } : { kind: 'missing', path };
+        const found = siteFileFor(requestPath, (p) => state.files.has(p), navigation);
+        const content = found === undefined ? undefined : state.files.get(found);
+        return found !== undefined && content !== undefined ? { kind: 'file', content, contentType: contentType(found) } : { kind: 'missing', path: requestPath.replace(/^\/+/, '') };
       }
       default: {
         const unreachable: never = state;
@@ -209,32 +275,47 @@ export class PreviewService {
   }
 
   /** The project version's preview plan: read once per version (all files), then kept. */
-  private async planOf(projectId: string, version: number): Promise<{ version: number; hash: string; plan: PreviewPlan }> {
+  private async planOf(projectId: string, version: number): Promise<PlanEntry> {
     const known = this.plans.get(projectId);
     if (known && known.version === version) return known;
     const files = await this.allFiles(projectId);
     const hash = createHash('sha256');
     for (const path of Object.keys(files).sort()) hash.update(path).update('\0').update(files[path]!).update('\0');
-    const entry = { version, hash: hash.digest('hex').slice(0, 40), plan: planPreview(files) };
+    const plan = planPreview(files);
+    const entry = { version, hash: hash.digest('hex').slice(0, 40), plan, paths: new Set(Object.keys(files)), routes: plan.kind === 'server' ? findServerRoutes(files) : [] };
     this.plans.set(projectId, entry);
     return entry;
   }
 
-  private sign(projectId: string, userId: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`preview\u0000${projectId}\u0000${userId}\u0000${expires}`).digest('base64url');
+  private sign(projectId: string, userId: string, expires: number, epoch: number): string {
+    return createHmac('sha256', this.secret).update(`preview\u0000${projectId}\u0000${userId}\u0000${expires}\u0000${epoch}`).digest('base64url');
   }
 
-  /** The project the link was made for; refuses forged, altered and expired links alike. */
-  private async verify(projectId: string, token: string): Promise<{ userId: string; version: number }> {
-    const [expiresText, signature] = token.split('.');
-    const expires = Number(expiresText);
-    const project = isUuid(projectId) ? await this.orm.em.fork().findOne(Project, { id: projectId }, { fields: ['userId', 'version'] }) : null;
-    const expected = project && Number.isFinite(expires) ? Buffer.from(this.sign(projectId, project.userId, expires)) : null;
-    const given = Buffer.from(signature ?? '');
-    if (!project || !expected || expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.clock().getTime()) {
-      throw new AppError('NOT_FOUND', 'This preview link is not valid or has expired. Open the preview again from Wolfpack.');
-    }
-    return { userId: project.userId, version: project.version };
+  /** The user's project with its revocation number; not found for anyone else's. */
+  private async owned(userId: string, projectId: string): Promise<{ version: number; epoch: number }> {
+    const project = isUuid(projectId) ? await this.current(projectId) : undefined;
+    if (!project || project.userId !== userId) throw new AppError('NOT_FOUND', 'Project not found');
+    return project;
+  }
+
+  /** A project's owner, version and revocation number (its own and its owner's), in one statement. */
+  private async current(projectId: string): Promise<{ userId: string; version: number; epoch: number } | undefined> {
+    const rows: { user_id: string; version: number; epoch: string | number }[] = await this.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        'select p.user_id, p.version, (select coalesce(sum(e.epoch), 0) from preview_epochs e where e.subject_id in (p.id, p.user_id)) as epoch from projects p where p.id = ?',
+        [projectId],
+      );
+    const row = rows[0];
+    return row ? { userId: row.user_id, version: Number(row.version), epoch: Number(row.epoch) } : undefined;
+  }
+
+  private async bump(subjectId: string): Promise<void> {
+    await this.orm.em
+      .fork()
+      .getConnection()
+      .execute('insert into preview_epochs (subject_id, epoch) values (?, 1) on conflict (subject_id) do update set epoch = preview_epochs.epoch + 1', [subjectId]);
   }
 }
 

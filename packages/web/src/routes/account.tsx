@@ -1,12 +1,14 @@
 import { formatCents, type AccountReply, type LedgerEntryItem } from '@wolfpack/core';
-import { Activity, ChartLine, CreditCard, Plus, ShieldAlert, UserRound } from 'lucide-react';
+import { Activity, ChartLine, CreditCard, LogOut, Plus, ShieldAlert, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { apiRequest } from '../api/client';
 import { useAccount, useBalance, useMe } from '../api/queries';
 import { Button, buttonClass } from '../components/button';
 import { CancelAccountDialog } from '../components/cancel-account-dialog';
 import { PageHeader, SectionCard } from '../components/section-card';
 import { LoadingBlock, SignInPrompt } from '../components/sign-in-prompt';
+import { toast } from '../hooks/use-toast';
 import { cn } from '../lib/cn';
 import { formatDate, formatDateTime } from '../lib/format-time';
 
@@ -20,6 +22,19 @@ export function AccountPage() {
   const account = useAccount(signedIn);
   const balance = useBalance(signedIn);
   const [cancelOpen, setCancelOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+
+  async function signOutEverywhere() {
+    setSigningOut(true);
+    try {
+      await apiRequest('POST', '/api/account/sign-out-everywhere', {});
+      // A full load, like Logout: every cached read starts over as a visitor.
+      window.location.assign('/');
+    } catch {
+      setSigningOut(false);
+      toast({ title: 'Sign out failed', description: 'You are still signed in everywhere. Try again.', variant: 'destructive' });
+    }
+  }
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6">
@@ -51,6 +66,18 @@ export function AccountPage() {
             }
           >
             <RecentActivity entries={account.data.recentActivity} />
+          </SectionCard>
+
+          <SectionCard icon={<LogOut className="h-5 w-5" aria-hidden />} title="Sign Out Everywhere" testId="account-sign-out-everywhere">
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                Ends every session of yours: in every browser, every <code>wolfpack login</code> on the command line, and every
+                preview link you opened or shared.
+              </p>
+              <Button variant="outline" onClick={() => void signOutEverywhere()} disabled={signingOut} data-testid="sign-out-everywhere">
+                Sign out everywhere
+              </Button>
+            </div>
           </SectionCard>
 
           <SectionCard icon={<ShieldAlert className="h-5 w-5" aria-hidden />} title="Cancel Account" testId="account-cancel">

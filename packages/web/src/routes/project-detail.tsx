@@ -27,6 +27,7 @@ import { ListInShowcaseDialog } from '../components/list-in-showcase-dialog';
 import { NoticeCard, PageLoadError } from '../components/notice-card';
 import { Skeleton } from '../components/skeleton';
 import { PromptEvolutionPanel } from '../components/prompt-evolution-panel';
+import { ProjectPreview } from '../components/project-preview';
 import { ProvenCodePanel } from '../components/proven-code-panel';
 import { usePublishDialog } from '../components/publish-dialog';
 import { Tabs } from '../components/tabs';
@@ -159,6 +160,7 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
               {formatBytes(totalBytes)}
             </Fact>
           </dl>
+          {files.length > 0 ? <ProjectPreview projectId={project.id} /> : null}
         </div>
       </Card>
 
