@@ -21,10 +21,10 @@ describe('servedPages', () => {
 });
 
 describe('projectKinds of a Node HTTP server', () => {
-  it('loads the pages an Express app serves through it, not as static pages', () => {
-    const kinds = projectKinds({ ...expressNotes, 'docs/guide.html': '<p>guide</p>' });
+  it('loads the pages an Express app serves through it, and none as static pages', () => {
+    const kinds = projectKinds({ ...expressNotes, 'views/about.html': '<link rel="stylesheet" href="/styles.css">' });
     expect(kinds.server).toMatchObject({ plan: { framework: 'express', display: 'npm start (node server.js)' }, pages: [{ file: 'public/index.html', url: '/' }], buildFirst: false });
-    expect(kinds.pages).toEqual(['docs/guide.html']);
+    expect(kinds.pages).toEqual([]);
   });
 
   it('asks the routes of a server without pages, and leaves other projects alone', () => {

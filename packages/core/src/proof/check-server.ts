@@ -31,7 +31,7 @@ export interface ServedPage {
 
 export interface ServerProof {
   plan: ServerPlan;
-  /** Pages loaded through the server (the project's other pages stay static page loads). */
+  /** Pages loaded through the server (its other pages are not loaded: where it serves them is not known). */
   pages: ServedPage[];
   /** The start builds first (its listen window is longer by the build's). */
   buildFirst: boolean;
@@ -42,6 +42,8 @@ const STATIC_DIR = /^(public|static|www|client|frontend)\//;
 /** A route answer slower than this is left alone: a long poll or a stream is not a defect. */
 const REQUEST_MS = 3000;
 const MAX_ROUTES = 20;
+/** Routes that would stop the server on purpose: asking them proves nothing and ends the rest. */
+const STOPS = /\b(shutdown|exit|quit|kill|restart|stop)\b/i;
 /** The second start listens at least this long before it is given up. */
 const LISTEN_MS = 5000;
 const BUILD_LISTEN_MS = 12_000;
@@ -201,15 +203,24 @@ function referrerSite(ctx: CheckContext, proof: ServerProof, referer: string | u
 }
 
 /** Asks each plain GET route once: an error answer (5xx) or a closed connection is a problem. */
-async function askRoutes(ctx: CheckContext, routes: ServerRoute[], server: PreviewServer, output: ServerOutput, display: string, gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[] }> {
+async function askRoutes(
+  ctx: CheckContext,
+  routes: ServerRoute[],
+  server: PreviewServer,
+  output: ServerOutput,
+  display: string,
+  gone: () => boolean,
+): Promise<{ problems: ExecProblem[]; answered: string[]; files: Set<string> }> {
   const problems: ExecProblem[] = [];
   const answered: string[] = [];
+  const files = new Set<string>();
   for (const route of routes) {
     if (gone() || ctx.budget.wallFor(REQUEST_MS) === 0) break;
     const mark = output.mark();
     const answer = await ask(server, 'GET', route.path, { accept: '*/*' }, null, true);
     const at = { path: route.file, ...(route.line ? { line: route.line } : {}) };
     const command = `GET ${route.path} on the started server (${display})`;
+    files.add(route.file);
     if ('failed' in answer) {
       if (answer.failed === 'closed') {
         const out = await output.since(mark);
@@ -222,7 +233,7 @@ async function askRoutes(ctx: CheckContext, routes: ServerRoute[], server: Previ
       problems.push({ ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
     } else answered.push(`GET ${route.path} ${answer.status}`);
   }
-  return { problems, answered };
+  return { problems, answered, files };
 }
 
 /**
@@ -262,7 +273,7 @@ export async function proveServer(
   const server = started.server;
   let exit: PreviewServerExit | undefined;
   void server.exited.then((e) => (exit = e));
-  const routes = findServerRoutes(ctx.files).filter((r) => r.method === 'GET' && !routeHasParameters(r.path)).slice(0, MAX_ROUTES);
+  const routes = findServerRoutes(ctx.files).filter((r) => r.method === 'GET' && !routeHasParameters(r.path) && !STOPS.test(r.path)).slice(0, MAX_ROUTES);
   const asked = await askRoutes(ctx, routes, server, output, proof.plan.display, () => exit !== undefined);
   const pages = await loadServedPages(ctx, proof, server, output, options.page ?? {});
   const ended = await server.stop();
@@ -270,7 +281,9 @@ export async function proveServer(
   if (ended.reason === 'crashed') problems.push({ ...ended.problem, message: ended.problem.message.replace('while the preview was open', 'while its routes and pages were asked') });
   const durationMs = start.durationMs + Math.round(performance.now() - began);
   const summary = asked.answered.length > 0 ? `${start.summary ?? 'started'}; ${plural(asked.answered.length, 'route')} answered (${asked.answered.slice(0, 4).join(', ')}${asked.answered.length > 4 ? ', …' : ''})` : start.summary;
-  const checked = problems.length > 0 ? { ...start, status: 'failed' as const, problems, durationMs } : { ...start, durationMs, ...(summary ? { summary } : {}) };
+  // The files that named the routes asked (a README's list of them included) were put to the test too.
+  const files = [...new Set([...start.files, ...asked.files])];
+  const checked = problems.length > 0 ? { ...start, files, status: 'failed' as const, problems, durationMs } : { ...start, files, durationMs, ...(summary ? { summary } : {}) };
   return [checked, ...pages];
 }
 

@@ -1,8 +1,8 @@
 /**
  * Proven Code's execution gate: runs what can be run of a generated project, in the sandbox, and
  * reports each check honestly. What runs is decided from the files, not from the idea: Node for a
- * package.json or JS/TS sources, Python for .py files, Chromium for static HTML pages; a project
- * can be several at once. Without a sandbox nothing runs and every check says why.
+ * package.json or JS/TS sources, Python for .py files, Chromium for HTML pages (loaded through
+ * the project's own server when it is a Node HTTP server); a project can be several at once. Without a sandbox nothing runs and every check says why.
  */
 import { Budget, skipped, type CheckContext } from './check-context.js';
 import { checkNode } from './check-node.js';
@@ -84,8 +84,8 @@ export function projectKinds(files: Readonly<Record<string, string>>): ProjectKi
   const startCommand = plan && !('skip' in plan.start) ? plan.start : null;
   const server = startCommand ? planServer(files) : null;
   const proof: ServerProof | null = server?.runtime === 'node' ? { plan: server, pages: servedPages(pages), buildFirst: startCommand?.buildFirst !== undefined } : null;
-  const served = new Set(proof?.pages.map((p) => p.file));
-  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages: pages.filter((p) => !served.has(p)), bundle, server: proof };
+  // A server's pages are its own to serve: opened as files, their root-relative URLs find nothing.
+  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages: proof ? [] : pages, bundle, server: proof };
 }
 
 function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
