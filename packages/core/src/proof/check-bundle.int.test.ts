@@ -17,6 +17,7 @@ import { sandboxCheck } from '../testing/sandbox-tool.js';
 import { buildVerificationRecord } from '../verification/verification-record.js';
 import { createExecutionGate } from './execution-gate.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
+import { PROCESS_ENV_LINE, routerWithoutProvider, USE_NAVIGATE_LINE, viteProcessEnv, viteRouterApp } from './fixtures/bundled.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from './testing/fake-npm-registry.js';
 import { workspaceTree } from './testing/workspace-tree.js';
@@ -30,7 +31,7 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
   let cacheDir: string;
   let options: ExecuteOptions;
   beforeAll(async () => {
-    const packed = await workspaceTree(['vite@8', 'react@19', 'react-dom@19', '@vitejs/plugin-react@6', 'typescript@5', '@types/react@19', '@types/react-dom@19']);
+    const packed = await workspaceTree(['vite@8', 'react@19', 'react-dom@19', '@vitejs/plugin-react@6', 'typescript@5', '@types/react@19', '@types/react-dom@19', 'react-router@7']);
     registry = await startFakeNpmRegistry({}, packed);
     cacheDir = await mkdtemp(join(tmpdir(), 'wolfpack-bundle-test-deps-'));
     await chmod(cacheDir, 0o755); // the sandbox user reads the installed packages
@@ -41,10 +42,11 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
     if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
   });
 
-  it('builds a correct React + Vite + TypeScript app with vite and renders it with no errors, instead of starting its dev server', async () => {
+  it('builds a correct React + Vite + TypeScript app with its own build script and renders it with no errors, instead of starting its dev server', async () => {
     const report = await executeProject(REACT_TS, options);
     expect(registry.requests).toContain('/vite');
-    expect(check(report, 'build')).toMatchObject({ status: 'passed', runtime: 'web', command: 'vite build --sourcemap --base ./', summary: expect.stringMatching(/^built with vite: \d+ files, \d+ KB$/) });
+    const summary = /^built with vite, and again in development mode for the render: \d+ files, \d+ KB$/;
+    expect(check(report, 'build')).toMatchObject({ status: 'passed', runtime: 'web', command: 'npm run build (tsc -b && vite build)', summary: expect.stringMatching(summary) });
     // The source maps say what the build covered.
     expect(check(report, 'build')!.files).toEqual(expect.arrayContaining(['index.html', 'src/App.tsx', 'src/main.tsx']));
     expect(check(report, 'render')).toMatchObject({ status: 'passed', summary: 'page rendered: 1 route, no errors (clicks and other interactions are not exercised)' });
@@ -80,6 +82,31 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
     // The stack is the source's too: no hashed bundle name where a map says better.
     expect(render.problems[0]!.output).toMatch(new RegExp(`src/App\\.tsx:${line}:\\d+`));
   }, 120_000);
+
+  it("names React Router's own message and the source line when the app uses it outside a <Router>, from the development build", async () => {
+    const report = await executeProject(routerWithoutProvider, options);
+    expect(check(report, 'build')).toMatchObject({ status: 'passed', command: 'npm run build (tsc -b && vite build)' });
+    const render = check(report, 'render')!;
+    expect(render).toMatchObject({ status: 'failed', command: 'open index.html of NODE_ENV=development vite build --minify false --sourcemap in Chromium' });
+    expect(render.problems).toHaveLength(1);
+    expect(render.problems[0]).toMatchObject({ path: 'src/App.tsx', line: USE_NAVIGATE_LINE, message: 'uncaught Error: useNavigate() may be used only in the context of a <Router> component.' });
+    // The stack reads as source: the app's line, and the package's frames by their package.
+    expect(render.problems[0]!.output).toMatch(new RegExp(`at App \\(src/App\\.tsx:${USE_NAVIGATE_LINE}:\\d+\\)`));
+    expect(render.problems[0]!.output).toMatch(/at useNavigate \(node_modules\/react-router\/dist\/development\/[\w.-]+\.mjs:\d+:\d+\)/);
+  }, 120_000);
+
+  it("fails the build where the project's own tsc -b does: browser code reading process.env without Node's types", async () => {
+    const report = await executeProject(viteProcessEnv, options);
+    const build = check(report, 'build')!;
+    expect(build).toMatchObject({ status: 'failed', command: 'npm run build (tsc -b && vite build)' });
+    // TS2591 is TS2580's wording when the tsconfig names its `types`.
+    expect(build.problems).toEqual([expect.objectContaining({ path: 'src/App.tsx', line: PROCESS_ENV_LINE, message: expect.stringMatching(/^tsc failed in the build: TS25(80|91): Cannot find name 'process'\./) })]);
+    expect(check(report, 'render')).toMatchObject({ status: 'skipped', reason: 'the vite build failed, so there was no page to render' });
+
+    const correct = await executeProject(viteRouterApp, options);
+    expect(correct.checks.filter((c) => c.status !== 'passed' && c.status !== 'skipped')).toEqual([]);
+    expect(check(correct, 'render')).toMatchObject({ status: 'passed' });
+  }, 180_000);
 
   it('reports a build error at the file and line the bundler names, and renders nothing', async () => {
     const broken = BUNDLED_CASES.find((c) => c.id === 'build-error-missing-export')!;
