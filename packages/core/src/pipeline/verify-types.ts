@@ -5,7 +5,9 @@
  *
  * When the execution gate installed the project's dependencies, their real declarations are read
  * from that node_modules folder (see installed-packages.ts): `z.infer<typeof Schema>` is checked
- * against zod's own types. Otherwise, and for an installed package that ships no types, imports
+ * against zod's own types, and the files a tsconfig covers get exactly its `types` and `lib`
+ * (tsconfig-scopes.ts), so `process` in browser code under `types: ["vite/client"]` is TS2591 as
+ * in the project's own `tsc -b`, whatever @types/node some package installed. Otherwise, and for an installed package that ships no types, imports
  * of packages are typed by stand-ins (package-stubs.ts, and an ambient `declare module '*'` for
  * everything else that does not resolve to a project .ts/.tsx file: CSS, images, JS and JSON);
  * their absence is the imports check's business, and an error only a stand-in can cause is
@@ -20,6 +22,7 @@ import { aliasCandidates, classifySpecifier, dirname, joinPath, readTsconfigs, r
 import { InstalledPackages, isTypedResolution, NODE_MODULES } from './installed-packages.js';
 import { packageStubs } from './package-stubs.js';
 import { causedByStandIn } from './stand-in-diagnostics.js';
+import { tsconfigScopes, type TsconfigScope } from './tsconfig-scopes.js';
 import { ambientFile, extensionOf, isStandInFile, LIBS, PACKAGE_STUB_FILE, projectFile, sharedFile, VIRTUAL_LIB_DIR, type AmbientParts } from './typescript-files.js';
 import type { VerifyProblem } from './verify.js';
 
@@ -50,6 +53,9 @@ export interface TypeCheckOptions {
 // component whose base (`React.Component`) is `any` has no typed `props`. 1202: `import x =
 // require()` is right in a CommonJS project, and the check does not read the project's `module`.
 const IGNORED_CODES = new Set([2580, 2581, 2582, 2591, 2592, 2593, 2688, 2347, 2607, 1202]);
+// With the packages installed and a tsconfig that covers the file, a missing global is what the
+// project's own tsc reports: its tsconfig and its installs leave it undeclared.
+const MISSING_GLOBAL_CODES = new Set([2580, 2581, 2582, 2591, 2592, 2593, 2688]);
 
 let baseOptions: TS.CompilerOptions | undefined;
 /** The compiler options (built on first use: they read the compiler's enums). */
@@ -105,9 +111,9 @@ function makeResolver(tsFiles: ReadonlySet<string>, files: Readonly<Record<strin
   };
 }
 
-function toProblem(diagnostic: TS.Diagnostic, root: string): VerifyProblem | null {
+function toProblem(diagnostic: TS.Diagnostic, root: string, exact: boolean): VerifyProblem | null {
   const file = diagnostic.file;
-  if (!file || IGNORED_CODES.has(diagnostic.code)) return null;
+  if (!file || (IGNORED_CODES.has(diagnostic.code) && !(exact && MISSING_GLOBAL_CODES.has(diagnostic.code)))) return null;
   // A message may quote a file name (TS2307 and others): the user's paths, without the root.
   const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').replace(/\n\s*/g, ' ').replaceAll(`${root}/`, '/');
   const problem: VerifyProblem = { path: file.fileName.slice(root.length + 1), check: 'types', message: `TS${diagnostic.code}: ${text}` };
@@ -119,6 +125,8 @@ function toProblem(diagnostic: TS.Diagnostic, root: string): VerifyProblem | nul
 interface CheckedProject {
   files: Readonly<Record<string, string>>;
   tsPaths: readonly string[];
+  /** The files the program starts from and reports on (the others are read when imported): all of tsPaths unless a tsconfig scopes them. */
+  roots: readonly string[];
   /** '' alone; `/__wolfpack_p{i}__` when several projects share a program. */
   root: string;
   resolve: (specifier: string, importer: string) => string | null;
@@ -134,6 +142,8 @@ interface Installed {
   options: TS.CompilerOptions;
   /** A package specifier's real declarations, as imported from `containingFile`. */
   resolve(specifier: string, containingFile: string, mode?: TS.ResolutionMode): TS.ResolvedModuleFull | undefined;
+  /** The globals are a tsconfig's own `types` and `lib`: no stand-in for Node's, and a missing one is reported. */
+  exact?: boolean;
 }
 
 function openInstalled(nodeModules: string): Installed | null {
@@ -159,7 +169,7 @@ function prepare(files: Readonly<Record<string, string>>, tsPaths: readonly stri
   const isLocal = (specifier: string, importer: string) =>
     resolve(specifier, importer.slice(root.length)) !== null || (installed !== undefined && installed.resolve(specifier, `/${importer}`) !== undefined);
   const stubs = packageStubs(sources, isLocal, { globalReact: !installed?.resolve('react', '/index.ts') });
-  return { files, tsPaths, root, resolve, sources, stubs };
+  return { files, tsPaths, roots: tsPaths, root, resolve, sources, stubs };
 }
 
 /**
@@ -187,7 +197,7 @@ function check(projects: readonly CheckedProject[], stubs: string, installed?: I
   for (const project of projects) for (const path of project.tsPaths) byFileName.set(`${project.root}/${path}`, { project, path });
   const packages = installed?.packages;
   const ambient = ambientFile(
-    installed ? { jsx: !installed.resolve('react/jsx-runtime', '/index.tsx'), node: !installed.options.types?.includes('node') } : ALL_STAND_INS,
+    installed ? { jsx: !installed.resolve('react/jsx-runtime', '/index.tsx'), node: !installed.exact && !installed.options.types?.includes('node') } : ALL_STAND_INS,
   );
   const inNodeModules = (fileName: string) => fileName.startsWith(`${NODE_MODULES}/`);
   const host: TS.CompilerHost = {
@@ -232,16 +242,17 @@ function check(projects: readonly CheckedProject[], stubs: string, installed?: I
       }),
   };
   const options = installed?.options ?? BASE_OPTIONS();
-  const program = ts.createProgram({ rootNames: [...byFileName.keys(), ambient, PACKAGE_STUB_FILE], options, host });
+  const rootNames = projects.flatMap((project) => project.roots.map((path) => `${project.root}/${path}`));
+  const program = ts.createProgram({ rootNames: [...rootNames, ambient, PACKAGE_STUB_FILE], options, host });
   const checker = program.getTypeChecker();
   return projects.map((project) => {
     const problems: VerifyProblem[] = [];
-    for (const path of project.tsPaths) {
+    for (const path of project.roots) {
       const file = program.getSourceFile(`${project.root}/${path}`);
       if (!file) continue;
       for (const diagnostic of program.getSemanticDiagnostics(file)) {
         if (causedByStandIn(diagnostic, checker, isStandInFile)) continue;
-        const problem = toProblem(diagnostic, project.root);
+        const problem = toProblem(diagnostic, project.root, installed?.exact === true);
         if (problem) problems.push(problem);
         if (problems.length >= MAX_TYPE_PROBLEMS) return problems;
       }
@@ -328,9 +339,18 @@ export function typeCheckMany(list: readonly Readonly<Record<string, string>>[],
   return answers.map((problems) => (problems ?? []).map((p) => ({ ...p })));
 }
 
+/** The installed packages seen through one tsconfig: its `types` (tsc's default, every @types package, when it names none) and its `lib`. */
+function scoped(installed: Installed, scope: Pick<TsconfigScope, 'types' | 'lib'>): Installed {
+  const lib = scope.lib && ts.convertCompilerOptionsFromJson({ lib: scope.lib }, '/').options.lib;
+  const options = { ...installed.options, ...(scope.types ? { types: scope.types } : {}), lib: lib && lib.length > 0 ? lib : LIBS };
+  return { ...installed, options, exact: true };
+}
+
 /**
  * {@link typeCheckMany} of one project: against the packages installed in `options.nodeModules`
- * when that folder is there, else against stand-ins.
+ * when that folder is there, else against stand-ins. Against installed packages, the files each
+ * tsconfig covers are checked with its `types` and `lib` (tsconfig-scopes.ts), those none covers
+ * with the lenient defaults.
  */
 export function typeCheck(files: Readonly<Record<string, string>>, options: TypeCheckOptions = {}): VerifyProblem[] {
   const installed = options.nodeModules === undefined ? null : openInstalled(options.nodeModules);
@@ -341,7 +361,16 @@ export function typeCheck(files: Readonly<Record<string, string>>, options: Type
   let problems = cached(key);
   if (!problems) {
     const project = prepare(files, tsPaths, '', installed);
-    problems = check([project], project.stubs, installed)[0]!;
+    const { scopes, uncovered } = tsconfigScopes(files, tsPaths);
+    // Configs that declare the same globals share a program.
+    const groups = new Map<string, { globals: Pick<TsconfigScope, 'types' | 'lib'>; roots: string[] }>();
+    for (const scope of scopes) {
+      const id = JSON.stringify([scope.types, scope.lib]);
+      const group = groups.get(id) ?? groups.set(id, { globals: scope, roots: [] }).get(id)!;
+      group.roots.push(...scope.files);
+    }
+    const runs = [...[...groups.values()].map((g) => ({ roots: g.roots, installed: scoped(installed, g.globals) })), ...(uncovered.length > 0 ? [{ roots: uncovered, installed }] : [])];
+    problems = runs.flatMap((run) => check([{ ...project, roots: run.roots.sort() }], project.stubs, run.installed)[0]!).slice(0, MAX_TYPE_PROBLEMS);
     store(key, problems);
   }
   return problems.map((p) => ({ ...p }));
