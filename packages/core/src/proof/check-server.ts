@@ -66,7 +66,12 @@ export function servedPages(pages: readonly string[]): ServedPage[] {
 
 /** The project file a URL of the server names, when it is one of its static files. */
 function fileForUrl(ctx: CheckContext, proof: ServerProof, url: string): string | undefined {
-  const path = decodeURIComponent(url.split(/[?#]/)[0]!);
+  let path: string;
+  try {
+    path = decodeURIComponent(url.split(/[?#]/)[0]!);
+  } catch {
+    return undefined;
+  }
   const page = proof.pages.find((p) => p.url === path);
   if (page) return page.file;
   const dirs = new Set(proof.pages.map((p) => STATIC_DIR.exec(p.file)?.[0] ?? ''));
@@ -76,31 +81,57 @@ function fileForUrl(ctx: CheckContext, proof: ServerProof, url: string): string 
 /** What the server printed, so that an error answer can be shown with the output it caused. */
 class ServerOutput {
   private text = '';
+  /** Characters no longer kept, so that marks stay positions in all the output. */
+  private dropped = 0;
   take(chunk: Buffer): void {
-    this.text = (this.text + chunk.toString('utf8')).slice(-64 * 1024);
+    this.text += chunk.toString('utf8');
+    const over = this.text.length - 64 * 1024;
+    if (over > 0) {
+      this.text = this.text.slice(over);
+      this.dropped += over;
+    }
   }
   mark(): number {
-    return this.text.length;
+    return this.dropped + this.text.length;
   }
-  /** Printed since `mark` (or its last lines when nothing was), without the relay's lines. */
-  async since(mark: number): Promise<string | undefined> {
+  /**
+   * Printed since `mark`, without the relay's lines; else what the answer's body says (Express
+   * shows the error's stack in its own error page when the app prints nothing).
+   */
+  async since(mark: number, body?: Buffer): Promise<string | undefined> {
     await new Promise((resolve) => setTimeout(resolve, OUTPUT_SETTLE_MS));
-    const clean = (t: string) => t.split('\n').filter((l) => !l.startsWith(RELAY_MARK)).join('\n').trim();
-    const text = clean(this.text.slice(Math.min(mark, this.text.length))) || clean(this.text).slice(-2000);
+    const printed = this.text.slice(Math.max(0, mark - this.dropped));
+    const text = printed.split('\n').filter((l) => !l.startsWith(RELAY_MARK)).join('\n').trim() || (body ? bodyText(body) : '');
     return text ? trimOutput(text) : undefined;
   }
+}
+
+/** An error page's text: tags dropped, entities of whitespace and markup undone. */
+function bodyText(body: Buffer): string {
+  const text = body.subarray(0, 16 * 1024).toString('utf8');
+  return text
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
 }
 
 type Answer = { status: number; headers: Record<string, string>; body: Buffer } | { failed: 'closed' | 'timeout'; detail: string };
 
 /**
- * One HTTP exchange with the server through the relay's socket. With `statusOnly` it resolves once
- * the status is in (a stream's body never ends), the rest read and dropped in the background.
+ * One HTTP exchange with the server through the relay's socket. With `statusOnly` a good answer
+ * resolves once its status is in (a stream's body never ends), the rest read and dropped in the
+ * background; an error answer is still read whole, for what it says.
  */
 function ask(server: PreviewServer, method: string, path: string, headers: Record<string, string>, body?: Buffer | null, statusOnly = false): Promise<Answer> {
   return new Promise((resolve) => {
     const req = httpRequest({ socketPath: server.socketPath, method, path, headers: { ...headers, host: 'project.local', connection: 'close' } }, (res) => {
-      if (statusOnly) {
+      if (statusOnly && (res.statusCode ?? 502) < 500) {
         resolve({ status: res.statusCode ?? 502, headers: {}, body: Buffer.alloc(0) });
         res.resume();
         return;
@@ -180,7 +211,7 @@ function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, ser
       // Chromium may ask for a favicon by itself; only one the page names is its own.
       const unasked = url.pathname === '/favicon.ico' && !(ctx.files[page.file] ?? '').includes('favicon');
       if ((answer.status === 404 && !unasked) || answer.status >= 500) {
-        const out = answer.status >= 500 ? await output.since(mark) : undefined;
+        const out = answer.status >= 500 ? await output.since(mark, answer.body) : undefined;
         const message =
           type === 'document'
             ? `${said} answered ${answer.status}: the server does not serve the page ${page.file}`
@@ -229,7 +260,7 @@ async function askRoutes(
       continue;
     }
     if (answer.status >= 500) {
-      const out = await output.since(mark);
+      const out = await output.since(mark, answer.body);
       problems.push({ ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
     } else answered.push(`GET ${route.path} ${answer.status}`);
   }
