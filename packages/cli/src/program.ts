@@ -21,6 +21,7 @@ import type { EnhanceOptions } from './commands/enhance.js';
 import type { ExportOptions } from './commands/export.js';
 import type { FoldersCreateOptions, FoldersRemoveOptions } from './commands/folders.js';
 import type { IterateOptions } from './commands/iterate.js';
+import type { LogoutOptions } from './commands/logout.js';
 import type { LoginOptions } from './commands/login.js';
 import type { ProjectsListOptions, ProjectsMoveOptions, ProjectsRemoveOptions } from './commands/projects.js';
 import type { PublishOptions } from './commands/publish.js';
@@ -93,7 +94,8 @@ export function createProgram(io: CliIo): Command {
   program
     .command('logout')
     .description('revoke and forget the API token for the server')
-    .action(async (_options: object, command: Command) => (await import('./commands/logout.js')).logout({}, await ctx(command)));
+    .option('--everywhere', 'sign out everywhere: every browser session, every API token and every preview link of the account')
+    .action(async (options: LogoutOptions, command: Command) => (await import('./commands/logout.js')).logout(options, await ctx(command)));
 
   program
     .command('whoami')

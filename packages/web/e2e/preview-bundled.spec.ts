@@ -1,7 +1,7 @@
 /**
- * "Open Preview" of a React + Vite app (issue 28): the scripted engine writes the app, the run's
- * Proven Code builds and renders it in the sandbox, and the preview shows the running app: its
- * heading, an input that takes text, a result that changes. The app installs the real Vite and
+ * "Open Preview" of a React + Vite app: the scripted engine writes the app, the run's Proven Code
+ * builds and renders it in the sandbox, and the preview shows the running app on its own origin:
+ * its heading, an input that takes text, a result that changes, storage that works. The app installs the real Vite and
  * React from a local registry (packed from this workspace), so everything runs offline.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -67,7 +67,7 @@ describe.skipIf(!sandboxed)('Open Preview of a React + Vite app', () => {
     await preview.getByRole('heading', { name: 'Tally' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
       throw new Error(`${(error as Error).message}\nThe preview showed: ${await preview.locator('body').innerText().catch(() => '(nothing)')}`);
     });
-    expect(new URL(preview.url()).pathname).toMatch(/^\/preview\/[\w-]+\/\d+\.[\w-]+\/$/);
+    expect(preview.url()).toMatch(/^http:\/\/p-[\w-]+\.localhost:\d+\/$/);
     await expect.poll(() => preview.getByText('No items yet').count()).toBe(1);
     await preview.getByRole('textbox', { name: 'Item' }).fill('apples');
     await preview.getByRole('button', { name: 'Add' }).click();
@@ -75,7 +75,7 @@ describe.skipIf(!sandboxed)('Open Preview of a React + Vite app', () => {
     await preview.getByRole('textbox', { name: 'Item' }).fill('pears');
     await preview.getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => preview.getByText('2 items').count()).toBe(1);
-    // Still the sandboxed preview: an opaque origin, no access to Wolfpack's storage.
-    expect(await preview.evaluate(() => self.origin)).toBe('null');
+    // Its own origin: storage works, and holds nothing of Wolfpack's.
+    expect(await preview.evaluate(() => [localStorage.setItem('kept', 'yes'), localStorage.getItem('kept'), localStorage.length])).toEqual([null, 'yes', 1]);
   }, 180_000);
 });

@@ -1,45 +1,64 @@
 /**
- * "Open Preview" of an HTTP server project (issue 28), in a real browser: the node:http app starts
- * in the sandbox ("Starting the server…" meanwhile), its page has a form, the form is submitted
- * and the server's answer shown. The page runs in the preview's opaque origin: a script in it
- * cannot read Wolfpack's cookies or storage nor call Wolfpack's API with the user's session, and
- * the app never receives the session cookie the browser sends with the link.
+ * "Open Preview" of a full-stack HTTP server project, in a real browser: the node:http app starts
+ * in the sandbox ("Starting the server…" meanwhile) and is the preview's origin itself, so its page's
+ * root-relative `/styles.css` and `fetch('/api/notes')` reach it, its own cookies work, a form
+ * posts to it, and client-side routes survive a reload. It never receives Wolfpack's cookies, and
+ * a script in its page cannot use Wolfpack's session.
  */
 import { needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
 import { buildProjectViaApi, signUpViaApi } from './helpers';
-import { ISOLATION_PROBE } from './preview-probe';
+import { probeIsolation } from './preview-probe';
 
 const sandboxed = needTool(await sandboxCheck(), 'the preview of an HTTP server (it runs in the sandbox)');
 
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Notes</title><link rel="stylesheet" href="/styles.css"></head>
+<body><h1>Notes</h1><form id="add"><label>Note <input name="text"></label><button>Add</button></form><ul id="notes"></ul><p id="route"></p>
+<script>
+const show = async () => {
+  const notes = await (await fetch('/api/notes')).json();
+  document.getElementById('notes').innerHTML = notes.map((n) => '<li>' + n.text.replace(/[<&]/g, '') + '</li>').join('');
+};
+document.getElementById('add').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  await fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: event.target.text.value }) });
+  event.target.reset();
+  await show();
+});
+document.getElementById('route').textContent = 'route ' + location.pathname;
+show();
+</script></body></html>`;
+
 const SERVER = `const http = require('node:http');
-const { parse } = require('node:querystring');
-const escape = (s) => String(s).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
-const page = (body) => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Greeter</title></head><body>' + body + '</body></html>';
-// What a hostile script would try from the page: Wolfpack's cookies, storage and API.
-const PROBE = \`<script>
-(async () => {
-${ISOLATION_PROBE}
-  // Its own server, under the link, it can call.
-  try {
-    const r = await fetch('greet', { method: 'POST', body: 'name=script' });
-    out.own = 'status:' + r.status + ':' + (await r.text()).includes('Hello, script!');
-  } catch (e) { out.own = 'blocked:' + e.name; }
-  document.getElementById('out').textContent = JSON.stringify(out);
-})();
-</script>\`;
+const notes = [];
+const PAGE = ${JSON.stringify(PAGE)};
 http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
-    res.setHeader('content-type', 'text/html; charset=utf-8');
-    const cookie = '<p id="cookie-seen">' + escape(req.headers.cookie ?? 'none') + '</p>';
-    if (req.method === 'POST' && req.url === '/greet') {
-      res.end(page('<h1 id="answer">Hello, ' + escape(parse(body).name) + '!</h1>' + cookie));
-      return;
+    const visits = Number(/(?:^|; )visits=(\\d+)/.exec(req.headers.cookie || '')?.[1] || 0) + 1;
+    res.setHeader('set-cookie', 'visits=' + visits + '; Path=/; HttpOnly');
+    if (req.url === '/styles.css') {
+      res.setHeader('content-type', 'text/css');
+      return res.end('h1 { color: rgb(1, 2, 3); }');
     }
-    res.end(page('<h1>Greeter</h1><form method="post" action="greet"><label>Name <input name="name"></label><button>Greet</button></form>' + cookie + '<pre id="out">running</pre>' + PROBE));
+    if (req.url === '/api/notes' && req.method === 'POST') {
+      notes.push({ text: JSON.parse(body).text });
+      res.statusCode = 201;
+      return res.end();
+    }
+    if (req.url === '/api/notes') {
+      res.setHeader('content-type', 'application/json');
+      return res.end(JSON.stringify(notes));
+    }
+    if (req.url === '/api/cookies') {
+      res.setHeader('content-type', 'application/json');
+      return res.end(JSON.stringify({ cookie: req.headers.cookie || '', visits }));
+    }
+    // Every other path is the page: its routes are the browser's.
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(PAGE);
   });
 }).listen(process.env.PORT, process.env.HOST);
 `;
@@ -55,49 +74,49 @@ describe.skipIf(!sandboxed)('Open Preview of an HTTP server', () => {
     await server?.close();
   });
 
-  it('starts the server, submits its form and shows its answer, all in the sandboxed origin', async () => {
+  it('serves the app as its own origin: its page, styles and API, its cookies, its routes after a reload', async () => {
     const page = await browser.newPage({ baseUrl: server.url });
     const username = uniqueUsername('server');
     await signUpViaApi(page, username);
-    await page.goto('/');
-    await page.evaluate(() => localStorage.setItem('wolfpack-secret', 'keep-out'));
-    const projectId = await buildProjectViaApi(page, 'A greeter');
-    // The run made a static site; the project becomes a node:http server.
+    const projectId = await buildProjectViaApi(page, 'A notes app');
+    // The run made a static site; the project becomes a node:http server with a page.
     const sql = server.db.orm.em.getConnection();
     await sql.execute('delete from project_files where project_id = ?', [projectId]);
     await sql.execute('insert into project_files (project_id, path, content, size) values (?, ?, ?, ?)', [projectId, 'server.js', SERVER, SERVER.length]);
     await sql.execute('update projects set version = version + 1 where id = ?', [projectId]);
 
+    const origin = `http://p-${projectId}.localhost:${new URL(server.url).port}`;
     await page.goto(`/preview/${projectId}`);
-    expect(new URL(page.url()).pathname).toMatch(new RegExp(`^/preview/${projectId}/\\d+\\.[A-Za-z0-9_-]+/$`));
+    expect(new URL(page.url()).origin).toBe(origin);
     // "Starting the server…" refreshes itself until the app answers.
-    await page.getByRole('heading', { name: 'Greeter' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+    await page.getByRole('heading', { name: 'Notes' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
       throw new Error(`${(error as Error).message}\nThe preview showed: ${await page.locator('body').innerText().catch(() => '(nothing)')}`);
     });
-    // The browser sent Wolfpack's session cookie with the link; the app never got it.
-    expect(await page.locator('#cookie-seen').textContent()).toBe('none');
+    // Its root-relative stylesheet came from its own server.
+    expect(await page.locator('h1').evaluate((h) => getComputedStyle(h).color)).toBe('rgb(1, 2, 3)');
 
-    await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'running');
-    const out = JSON.parse((await page.locator('#out').textContent())!) as Record<string, string>;
-    expect(out['origin']).toBe('null');
-    expect(out['cookie']).toBe('blocked:SecurityError');
-    expect(out['storage']).toBe('blocked:SecurityError');
-    expect(out['me']).not.toContain(username);
-    expect(out['me'] === 'blocked:TypeError' || out['me']!.startsWith('status:401')).toBe(true);
-    expect(out['logout'] === 'blocked:TypeError' || out['logout'] === 'status:403').toBe(true);
-    expect(out['own']).toBe('status:200:true');
+    await page.getByRole('textbox', { name: 'Note' }).fill('Buy milk');
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.locator('#notes li', { hasText: 'Buy milk' }).waitFor();
 
-    await page.getByRole('textbox', { name: 'Name' }).fill('Ada <Lovelace>');
-    await page.getByRole('button', { name: 'Greet' }).click();
-    await page.locator('#answer').waitFor();
-    expect(await page.locator('#answer').textContent()).toBe('Hello, Ada <Lovelace>!');
-    expect(new URL(page.url()).pathname).toMatch(/\/greet$/);
-    expect(await page.locator('#cookie-seen').textContent()).toBe('none');
-    expect(await page.evaluate(() => self.origin)).toBe('null');
+    // A client-side route, reloaded: the server answers it, the note is still there (in its memory).
+    await page.goto(`${origin}/notes/1`);
+    await page.locator('#notes li', { hasText: 'Buy milk' }).waitFor();
+    expect(await page.locator('#route').textContent()).toBe('route /notes/1');
 
-    // The user is still signed in: the forged logout did nothing.
+    // Its own cookie came back to it; Wolfpack's never did, nor the preview's access cookie.
+    const seen = (await page.evaluate(async () => (await fetch('/api/cookies')).json())) as { cookie: string; visits: number };
+    expect(seen.visits).toBeGreaterThan(2);
+    expect(seen.cookie).toMatch(/^visits=\d+$/);
+
+    const out = await probeIsolation(page, server.url);
+    expect(out.origin).toBe(origin);
+    expect(out.cookie).toBe('read:');
+    expect(out.me).toBe('blocked:TypeError');
+    expect(out.logout).toBe('blocked:TypeError');
     const me = await page.request.get(`${server.url}/api/auth/me`);
     expect(me.status()).toBe(200);
     expect(((await me.json()) as { user: { username: string } }).user.username).toBe(username);
+    expect((await page.context().cookies(server.url)).map((c) => c.name).sort()).toEqual(['wolfpack.sid', 'wolfpack.sid.sig']);
   }, 120_000);
 });

@@ -4,8 +4,11 @@ import { findLogin, readConfig, withoutLogin, writeConfig } from '../config.js';
 import { serverFor, spinnerOptions, type CommandContext } from '../context.js';
 import { withSpinner } from '../ui/spinner.js';
 
-/** `wolfpack logout` has no options of its own; the server comes from the global `--server`. */
-export type LogoutOptions = Record<string, never>;
+/** `wolfpack logout [--everywhere]`; the server comes from the global `--server`. */
+export interface LogoutOptions {
+  /** Sign out everywhere: every browser session, API token and preview link of the account. */
+  everywhere?: boolean;
+}
 
 /**
  * `wolfpack logout`: revokes the stored token on the server (DELETE /api/auth/tokens/current) and
@@ -13,7 +16,7 @@ export type LogoutOptions = Record<string, never>;
  * If the server cannot be reached the token is kept, so the person can retry rather than leave a
  * live token behind.
  */
-export async function logout(_options: LogoutOptions, context: CommandContext): Promise<void> {
+export async function logout(options: LogoutOptions, context: CommandContext): Promise<void> {
   const config = await readConfig(context.configPath);
   const server = serverFor(context, config);
   const stored = findLogin(config, server);
@@ -24,10 +27,11 @@ export async function logout(_options: LogoutOptions, context: CommandContext): 
 
   const api = new ApiClient({ server, token: stored.token });
   await withSpinner(
-    `Logging out of ${server}`,
+    options.everywhere ? `Signing out everywhere on ${server}` : `Logging out of ${server}`,
     async () => {
       try {
-        await api.delete('/api/auth/tokens/current');
+        if (options.everywhere) await api.post('/api/account/sign-out-everywhere', { body: {} });
+        else await api.delete('/api/auth/tokens/current');
       } catch (error) {
         // 401: the token was already revoked or expired, which is what logout wants anyway.
         if (!(isAppError(error) && error.code === 'UNAUTHORIZED')) throw error;
@@ -37,5 +41,6 @@ export async function logout(_options: LogoutOptions, context: CommandContext): 
   );
 
   await writeConfig(context.configPath, withoutLogin(await readConfig(context.configPath), server));
-  context.output.result(`Logged out of ${server}`, { server, loggedOut: true });
+  if (options.everywhere) context.output.result(`Signed out everywhere on ${server}: every browser, every API token and every preview link of the account`, { server, loggedOut: true, everywhere: true });
+  else context.output.result(`Logged out of ${server}`, { server, loggedOut: true });
 }

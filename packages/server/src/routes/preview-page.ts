@@ -1,8 +1,12 @@
 import type { Context } from 'koa';
 import type { PreviewAnswer } from '../services/preview-service.js';
 
-/** Wolfpack's own pages about a preview run no script at all, and load nothing. */
-const PAGE_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'";
+/**
+ * Wolfpack's own pages about a preview run no script at all, and load nothing. `allow-scripts` in
+ * the sandbox, with no script allowed to load: Chromium runs no meta refresh in a sandbox without
+ * it, and "Starting the server…" refreshes itself.
+ */
+const PAGE_CSP = "sandbox allow-scripts; default-src 'none'; style-src 'unsafe-inline'";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
