@@ -59,17 +59,19 @@ export interface PageSite {
   serve?(route: import('playwright-core').Route, findings: PageFindings): Promise<void>;
   /** How the page is opened, as problems say it. @default `open <page> in Chromium` */
   command?: string;
+  /** Where the page is opened (a server's own, so that its absolute URLs are the page's). @default {@link ORIGIN} */
+  origin?: string;
 }
 
 /** Own files the page refers to by URL, mapped back to a site path. */
-export function sitePath(url: string): string | null {
-  if (!url.startsWith(`${ORIGIN}/`)) return null;
+export function sitePath(url: string, origin = ORIGIN): string | null {
+  if (!url.startsWith(`${origin}/`)) return null;
   const path = decodeURIComponent(new URL(url).pathname).replace(/^\/+/, '');
   return path === '' || path.endsWith('/') ? `${path}index.html` : path;
 }
 
 // A page's stack names http://project.local/app.js:3:1; as /project/… the usual locator reads it.
-const asSandboxPaths = (text: string) => text.replaceAll(`${ORIGIN}/`, `${SANDBOX_PROJECT_DIR}/`);
+const asSandboxPaths = (text: string, origin: string) => text.replaceAll(`${origin}/`, `${SANDBOX_PROJECT_DIR}/`);
 
 /** Line of the `src`/`href` in `page` that names `missing`, when the page refers to it directly. */
 export function referenceLine(html: string | undefined, page: string, missing: string): number | undefined {
@@ -102,16 +104,17 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const findings: PageFindings = { missing: [], errors: [], loaded: new Set([page]), unreachable: [] };
   const command = site.command ?? `open ${page} in Chromium`;
+  const origin = site.origin ?? ORIGIN;
   // Where a problem goes when nothing better is known: the page itself, as the project has it.
   const fallback = site.paths.has(problemPage) ? problemPage : page;
   const place = (stack: string) => {
     const mapped = site.mapStack ? site.mapStack(stack) : stack;
-    return { text: mapped, location: bestLocation(asSandboxPaths(mapped), site.paths, 'first') ?? { path: fallback } };
+    return { text: mapped, location: bestLocation(asSandboxPaths(mapped, origin), site.paths, 'first') ?? { path: fallback } };
   };
   try {
     await context.route('**', async (route) => {
       const request = route.request();
-      const path = sitePath(request.url());
+      const path = sitePath(request.url(), origin);
       if (path === null) {
         if (CALLS.includes(request.resourceType())) findings.unreachable.push(request.url());
         await route.abort('blockedbyclient');
@@ -128,7 +131,7 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
         return;
       }
       if (body === undefined) {
-        const referrer = sitePath(request.headers().referer ?? '') ?? page;
+        const referrer = sitePath(request.headers().referer ?? '', origin) ?? page;
         const line = referenceLine(asText(site.read(referrer)), referrer, path);
         const where = site.paths.has(referrer) ? referrer : fallback;
         findings.missing.push({ path: where, ...(line && where === referrer ? { line } : {}), message: `loads ${path}, which is not in the project (404)`, command });
@@ -150,11 +153,11 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
       const where = message.location();
       const line = where.url && where.lineNumber >= 0 ? where.lineNumber + 1 : undefined;
       const mapped = line !== undefined ? site.locate?.(where.url, line, where.columnNumber + 1) : undefined;
-      const path = mapped?.path ?? sitePath(where.url) ?? page;
+      const path = mapped?.path ?? sitePath(where.url, origin) ?? page;
       const at = mapped ?? { path: site.paths.has(path) ? path : fallback, ...(line && site.paths.has(path) ? { line } : {}) };
       findings.errors.push({ path: at.path, ...(at.line ? { line: at.line } : {}), message: `console error: ${message.text().slice(0, 300)}`, command });
     });
-    await tab.goto(`${ORIGIN}/${page}`, { waitUntil: 'load', timeout: Math.max(1000, wall - SETTLE_MS) });
+    await tab.goto(`${origin}/${page}`, { waitUntil: 'load', timeout: Math.max(1000, wall - SETTLE_MS) });
     await tab.waitForTimeout(SETTLE_MS);
     if (site.mountSelector !== undefined && findings.errors.length === 0) {
       // Runs in the page, where there is a DOM (core's own types have none).

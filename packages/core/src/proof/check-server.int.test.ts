@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needTool } from '../testing/required-tool.js';
 import { sandboxCheck } from '../testing/sandbox-tool.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
-import { BOOM_LINE, expressMissingApi, expressNotes, expressThrowingRoute, MISSING_API_LINE } from './fixtures/full-stack.js';
+import { BOOM_LINE, expressAbsoluteApi, expressMissingApi, expressNotes, expressThrowingRoute, MISSING_API_LINE } from './fixtures/full-stack.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 
 const sandboxed = needTool(await sandboxCheck(), 'the full-stack server checks (run in the sandbox)');
@@ -46,6 +46,12 @@ describe.skipIf(!chromium)('a full-stack Express app, proven through its own ser
       command: 'open / in Chromium, served by npm start (node server.js)',
       proves: true,
     });
+  });
+
+  it('passes a page that calls its server by its full local address (http://localhost:3000/api/notes)', { timeout: 120_000 }, async () => {
+    const report = await executeProject(expressAbsoluteApi, options);
+    expect(report.checks.flatMap((c) => c.problems)).toEqual([]);
+    expect(find(report, 'page-load')[0]).toMatchObject({ status: 'passed', files: ['public/app.js', 'public/index.html', 'public/styles.css'] });
   });
 
   it("fails a page whose fetch the server answers 404, naming the request and the line that makes it", { timeout: 120_000 }, async () => {

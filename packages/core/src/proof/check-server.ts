@@ -1,11 +1,12 @@
 /**
  * A Node HTTP server proven by use. Once its smoke start listened (check-node.ts), it is started
  * again with the preview relay beside it (preview-server.ts), the GET routes its code or README
- * names are asked once, and its pages are loaded in the sandboxed Chromium through it: every
- * request the page makes to http://project.local goes to the server over the relay's socket, so
- * root-relative URLs (`/styles.css`, `fetch('/api/notes')`) reach the project's own server, as
- * they do in a browser. Opening `public/index.html` as a file would ask for `/styles.css` at the
- * project's root and find nothing there.
+ * names are asked once, and its pages are loaded in the sandboxed Chromium through it, opened at
+ * http://localhost:PORT as its README would say: every request the page makes to that origin goes
+ * to the server over the relay's socket, so root-relative URLs (`/styles.css`,
+ * `fetch('/api/notes')`) reach the project's own server, as they do in a browser. Opening
+ * `public/index.html` as a file would ask for `/styles.css` at the project's root and find nothing
+ * there.
  *
  * The server still has no network (the relay's socket is all that reaches it) and Chromium stays
  * in a sandbox of its own; the host only passes HTTP between the two.
@@ -13,7 +14,7 @@
 import { request as httpRequest } from 'node:http';
 import type { Route } from 'playwright-core';
 import { plural, skipped, type CheckContext } from './check-context.js';
-import { loadPage, ORIGIN, pageCheck, pageWall, referenceLine, withSandboxedBrowser, type PageCheckOptions, type PageFindings, type PageSite } from './check-page.js';
+import { loadPage, pageCheck, pageWall, referenceLine, withSandboxedBrowser, type PageCheckOptions, type PageFindings, type PageSite } from './check-page.js';
 import type { InstallOptions } from './node-deps.js';
 import { trimOutput } from './output.js';
 import { startPreviewServer, type PreviewServer, type PreviewServerExit } from './preview-server.js';
@@ -130,7 +131,7 @@ type Answer = { status: number; headers: Record<string, string>; body: Buffer } 
  */
 function ask(server: PreviewServer, method: string, path: string, headers: Record<string, string>, body?: Buffer | null, statusOnly = false): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = httpRequest({ socketPath: server.socketPath, method, path, headers: { ...headers, host: 'project.local', connection: 'close' } }, (res) => {
+    const req = httpRequest({ socketPath: server.socketPath, method, path, headers: { ...headers, host: `localhost:${server.port}`, connection: 'close' } }, (res) => {
       if (statusOnly && (res.statusCode ?? 502) < 500) {
         resolve({ status: res.statusCode ?? 502, headers: {}, body: Buffer.alloc(0) });
         res.resume();
@@ -170,20 +171,24 @@ function callSite(ctx: CheckContext, proof: ServerProof, path: string, fallback:
 /** Answers each request of the page from the server, noting what the page could not get. */
 function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, server: PreviewServer, output: ServerOutput): PageSite {
   const command = pageCommand(proof, page);
+  // The server's own address, as its README says to open it: absolute URLs the page makes to it
+  // (`fetch('http://localhost:3000/api/notes')`) are then the page's own, as they are there.
+  const origin = `http://localhost:${server.port}`;
   return {
     command,
+    origin,
     read: (path) => {
       const file = fileForUrl(ctx, proof, `/${path}`);
       return file === undefined ? undefined : ctx.files[file];
     },
     paths: ctx.paths,
     // Stacks and console messages name URLs of the server; the project has those files under their folder.
-    mapStack: (text) => text.replace(/http:\/\/project\.local(\/[^\s:)?#]*)/g, (url, path: string) => {
+    mapStack: (text) => text.replaceAll(new RegExp(`${origin.replaceAll('.', '\\.')}(/[^\\s:)?#]*)`, 'g'), (url, path: string) => {
       const file = fileForUrl(ctx, proof, path);
-      return file === undefined ? url : `${ORIGIN}/${file}`;
+      return file === undefined ? url : `${origin}/${file}`;
     }),
     locate: (url, line) => {
-      const file = url.startsWith(ORIGIN) ? fileForUrl(ctx, proof, new URL(url).pathname) : undefined;
+      const file = url.startsWith(`${origin}/`) ? fileForUrl(ctx, proof, new URL(url).pathname) : undefined;
       return file === undefined ? undefined : { path: file, line };
     },
     serve: async (route: Route, findings: PageFindings) => {
