@@ -11,7 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needTool } from '../testing/required-tool.js';
 import { sandboxCheck } from '../testing/sandbox-tool.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
-import { BOOM_LINE, expressAbsoluteApi, expressMissingApi, expressNotes, expressThrowingRoute, MISSING_API_LINE } from './fixtures/full-stack.js';
+import {
+  BOOM_LINE,
+  expressAbsoluteApi,
+  expressMissingApi,
+  expressMissingStylesheet,
+  expressNotes,
+  expressThrowingRoute,
+  MISSING_API_LINE,
+  STYLESHEET_LINE,
+} from './fixtures/full-stack.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 
 const sandboxed = needTool(await sandboxCheck(), 'the full-stack server checks (run in the sandbox)');
@@ -60,6 +69,13 @@ describe.skipIf(!chromium)('a full-stack Express app, proven through its own ser
     expect(page.status, JSON.stringify(report.checks, null, 1)).toBe('failed');
     expect(page.problems[0]).toMatchObject({ path: 'public/app.js', line: MISSING_API_LINE, message: "the page's request GET /api/missing answered 404" });
     expect(find(report, 'start')[0]!.status).toBe('passed');
+  });
+
+  it('fails a page whose stylesheet the server answers 404, at the line that links it', { timeout: 120_000 }, async () => {
+    const report = await executeProject(expressMissingStylesheet, options);
+    const page = find(report, 'page-load')[0]!;
+    expect(page.status, JSON.stringify(report.checks, null, 1)).toBe('failed');
+    expect(page.problems).toEqual([expect.objectContaining({ path: 'public/index.html', line: STYLESHEET_LINE, message: 'loads /style.css, which the server answers with 404' })]);
   });
 
   it('fails a route that throws, naming the route, its line and the error the server printed', { timeout: 120_000 }, async () => {

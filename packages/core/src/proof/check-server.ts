@@ -168,8 +168,11 @@ function callSite(ctx: CheckContext, proof: ServerProof, path: string, fallback:
   return { path: fallback };
 }
 
-/** Answers each request of the page from the server, noting what the page could not get. */
-function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, server: PreviewServer, output: ServerOutput): PageSite {
+/**
+ * Answers each request of the page from the server, noting what the page could not get; `failed`
+ * collects the URLs it could not, whose echoes in the console are no second problem.
+ */
+function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, server: PreviewServer, output: ServerOutput, failed: Set<string>): PageSite {
   const command = pageCommand(proof, page);
   // The server's own address, as its README says to open it: absolute URLs the page makes to it
   // (`fetch('http://localhost:3000/api/notes')`) are then the page's own, as they are there.
@@ -208,7 +211,8 @@ function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, ser
           const out = await output.since(mark);
           findings.missing.push({ ...from, message: `the page's request ${said} got no answer: the server closed the connection (${answer.detail})`, command, ...(out ? { output: out } : {}) });
         }
-        await route.abort(answer.failed === 'closed' ? 'connectionclosed' : 'timedout');
+        // The page may be gone by now (closed at its deadline): its request then needs no answer.
+        await route.abort(answer.failed === 'closed' ? 'connectionclosed' : 'timedout').catch(() => undefined);
         return;
       }
       const file = fileForUrl(ctx, proof, url.pathname);
@@ -224,8 +228,9 @@ function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, ser
               ? `the page's request ${said} answered ${answer.status}`
               : `loads ${url.pathname}, which the server answers with ${answer.status}${file === undefined ? '' : ` (the project has ${file})`}`;
         findings.missing.push({ ...from, message, command, ...(out ? { output: out } : {}) });
+        failed.add(url.href);
       }
-      await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
+      await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body }).catch(() => undefined);
     },
   };
 }
@@ -334,8 +339,11 @@ async function loadServedPages(ctx: CheckContext, proof: ServerProof, server: Pr
         continue;
       }
       const pageStarted = performance.now();
-      const site = servedSite(ctx, proof, page, server, output);
+      const failed = new Set<string>();
+      const site = servedSite(ctx, proof, page, server, output, failed);
       const found = await loadPage(browser, site, page.url.slice(1), wall, page.file);
+      // "Refused to apply style from '…/style.css' because its MIME type ('text/html')…" follows a 404 already reported.
+      found.errors = found.errors.filter((e) => ![...failed].some((url) => e.message.startsWith('console error:') && e.message.includes(url)));
       const files = [...new Set([page.file, ...found.loaded])].filter((f) => ctx.paths.has(f)).sort();
       const durationMs = Math.round(performance.now() - (checks.length === 0 ? launched : pageStarted));
       checks.push(pageCheck('page-load', found, { files, command: pageCommand(proof, page), durationMs }, `served by the project's server with ${files.length} of its own files and no errors`));
