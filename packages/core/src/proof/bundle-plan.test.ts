@@ -9,7 +9,7 @@ const pkg = (deps: Record<string, string>, scripts: Record<string, string> = {})
 
 describe('planBundle', () => {
   it("builds a Vite app with its own build script, then once more in development mode for the render", () => {
-    const render = { command: `vite build --minify false --sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`, display: 'NODE_ENV=development vite build --minify false --sourcemap', env: { NODE_ENV: 'development' } };
+    const render = { command: `vite build --minify false --sourcemap --base / --outDir ${SITE_DIR} --emptyOutDir`, display: 'NODE_ENV=development vite build --minify false --sourcemap', env: { NODE_ENV: 'development' } };
     expect(planBundle(REACT_TS)).toEqual({
       tool: 'vite',
       command: 'tsc -b && vite build',

@@ -7,8 +7,9 @@
  * of `vite build` type-checks with the project's tsconfig and the declarations it installed, and
  * fails the build as it fails for the user. Only without a build script is the bundler run
  * directly. The site is the first of the bundler's usual output folders that has an index.html;
- * a Vite app's `vite build` is pointed at {@link SITE_DIR}, with relative asset URLs (so the site
- * works under a preview link's path) and source maps.
+ * a Vite app's `vite build` is pointed at {@link SITE_DIR}, with source maps and its URLs from the
+ * root (a preview has an origin of its own, as the render's page has: a `base` meant for a
+ * sub-path, GitHub Pages', would leave both without their assets).
  *
  * A production build strips what a person needs to fix a crash: React Router's "useNavigate() may
  * be used only in the context of a <Router> component" becomes "Error" at
@@ -45,7 +46,7 @@ export interface BundlePlan {
   sourcePage: string | undefined;
   /**
    * The project's `vite build` runs through a stand-in `vite` first on PATH, which sends its site
-   * to {@link SITE_DIR} with relative URLs and source maps (check-bundle.ts writes it).
+   * to {@link SITE_DIR} with `--base /` and source maps (check-bundle.ts writes it).
    */
   viteOutput?: boolean;
   /** A development build of the same app for the render check, when the bundler can make one (Vite). */
@@ -96,7 +97,7 @@ export function planBundle(files: Readonly<Record<string, string>>): BundlePlan 
     // npm is not in the sandbox: the script runs as npm would run it, with its pre and post scripts.
     const own = build === undefined ? { command: 'vite build', display: 'vite build' } : { command: withHooks(pkg, 'build'), display: `npm run build (${build})` };
     const renderBuild: RenderBuild = {
-      command: `vite build --minify false --sourcemap --base ./ --outDir ${SITE_DIR} --emptyOutDir`,
+      command: `vite build --minify false --sourcemap --base / --outDir ${SITE_DIR} --emptyOutDir`,
       display: 'NODE_ENV=development vite build --minify false --sourcemap',
       env: { NODE_ENV: 'development' },
     };

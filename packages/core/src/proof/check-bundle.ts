@@ -29,9 +29,9 @@ const SHIM_DIR = '/tmp/wolfpack-bin';
 
 /**
  * The `vite` the project's build script finds first on PATH: `vite build` writes its site where
- * the site is collected, with relative URLs (a preview link's path) and source maps, whatever
- * output folder or base the project chose; every other vite command, and an SSR build, runs as
- * the project wrote it. Vite's own command line then runs in the same process.
+ * the site is collected, with URLs from the root (where a preview serves it) and source maps,
+ * whatever output folder or base the project chose; every other vite command, and an SSR build,
+ * runs as the project wrote it. Vite's own command line then runs in the same process.
  */
 const VITE_SHIM = `#!/usr/bin/env node
 const vite = '${SANDBOX_PROJECT_DIR}/node_modules/vite/bin/vite.js';
@@ -44,7 +44,7 @@ if (args[0] === 'build' && !args.some((a) => /^--ssr(=|$)/.test(a))) {
     if (!flag) kept.push(args[i]);
     else if (flag[2] === '' && (flag[1] === 'outDir' || flag[1] === 'base' || /^(true|false|inline|hidden)$/.test(args[i + 1] ?? ''))) i += 1;
   }
-  args.splice(0, args.length, 'build', ...kept, '--outDir', '${SITE_DIR}', '--emptyOutDir', '--base', './', '--sourcemap');
+  args.splice(0, args.length, 'build', ...kept, '--outDir', '${SITE_DIR}', '--emptyOutDir', '--base', '/', '--sourcemap');
 }
 process.argv = [process.argv[0], vite, ...args];
 import(vite);
