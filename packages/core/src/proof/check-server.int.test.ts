@@ -67,7 +67,7 @@ describe.skipIf(!chromium)('a full-stack Express app, proven through its own ser
     const report = await executeProject(expressMissingApi, options);
     const page = find(report, 'page-load')[0]!;
     expect(page.status, JSON.stringify(report.checks, null, 1)).toBe('failed');
-    expect(page.problems[0]).toMatchObject({ path: 'public/app.js', line: MISSING_API_LINE, message: "the page's request GET /api/missing answered 404" });
+    expect(page.problems[0]).toMatchObject({ path: 'public/app.js', line: MISSING_API_LINE, message: "the page's request GET /api/missing answered 404 (the code names GET /health, GET /api/notes, GET /api/notes/:id)" });
     expect(find(report, 'start')[0]!.status).toBe('passed');
   });
 

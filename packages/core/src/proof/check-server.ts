@@ -168,11 +168,28 @@ function callSite(ctx: CheckContext, proof: ServerProof, path: string, fallback:
   return { path: fallback };
 }
 
+/** A server started for the proof, and what its checks share. */
+interface Running {
+  ctx: CheckContext;
+  proof: ServerProof;
+  server: PreviewServer;
+  output: ServerOutput;
+  /** Every route the code or README names: a page's request answered 404 is told what there is. */
+  routes: ServerRoute[];
+}
+
+/** `(the code names GET /api/notes, GET /health)`: what a request that found nothing could have asked. */
+function knownRoutes(routes: ServerRoute[], method: string): string {
+  const known = routes.filter((r) => r.method === method).map((r) => `${r.method} ${r.path}`);
+  return known.length === 0 ? '' : ` (the code names ${known.slice(0, 6).join(', ')}${known.length > 6 ? ', …' : ''})`;
+}
+
 /**
  * Answers each request of the page from the server, noting what the page could not get; `failed`
  * collects the URLs it could not, whose echoes in the console are no second problem.
  */
-function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, server: PreviewServer, output: ServerOutput, failed: Set<string>): PageSite {
+function servedSite(run: Running, page: ServedPage, failed: Set<string>): PageSite {
+  const { ctx, proof, server, output } = run;
   const command = pageCommand(proof, page);
   // The server's own address, as its README says to open it: absolute URLs the page makes to it
   // (`fetch('http://localhost:3000/api/notes')`) are then the page's own, as they are there.
@@ -225,7 +242,7 @@ function servedSite(ctx: CheckContext, proof: ServerProof, page: ServedPage, ser
           type === 'document'
             ? `${said} answered ${answer.status}: the server does not serve the page ${page.file}`
             : call
-              ? `the page's request ${said} answered ${answer.status}`
+              ? `the page's request ${said} answered ${answer.status}${answer.status === 404 ? knownRoutes(run.routes, request.method()) : ''}`
               : `loads ${url.pathname}, which the server answers with ${answer.status}${file === undefined ? '' : ` (the project has ${file})`}`;
         findings.missing.push({ ...from, message, command, ...(out ? { output: out } : {}) });
         failed.add(url.href);
@@ -244,14 +261,8 @@ function referrerSite(ctx: CheckContext, proof: ServerProof, referer: string | u
 }
 
 /** Asks each plain GET route once: an error answer (5xx) or a closed connection is a problem. */
-async function askRoutes(
-  ctx: CheckContext,
-  routes: ServerRoute[],
-  server: PreviewServer,
-  output: ServerOutput,
-  display: string,
-  gone: () => boolean,
-): Promise<{ problems: ExecProblem[]; answered: string[]; files: Set<string> }> {
+async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[]; files: Set<string> }> {
+  const { ctx, server, output } = run;
   const problems: ExecProblem[] = [];
   const answered: string[] = [];
   const files = new Set<string>();
@@ -260,7 +271,7 @@ async function askRoutes(
     const mark = output.mark();
     const answer = await ask(server, 'GET', route.path, { accept: '*/*' }, null, true);
     const at = { path: route.file, ...(route.line ? { line: route.line } : {}) };
-    const command = `GET ${route.path} on the started server (${display})`;
+    const command = `GET ${route.path} on the started server (${run.proof.plan.display})`;
     files.add(route.file);
     if ('failed' in answer) {
       if (answer.failed === 'closed') {
@@ -314,9 +325,10 @@ export async function proveServer(
   const server = started.server;
   let exit: PreviewServerExit | undefined;
   void server.exited.then((e) => (exit = e));
-  const routes = findServerRoutes(ctx.files).filter((r) => r.method === 'GET' && !routeHasParameters(r.path) && !STOPS.test(r.path)).slice(0, MAX_ROUTES);
-  const asked = await askRoutes(ctx, routes, server, output, proof.plan.display, () => exit !== undefined);
-  const pages = await loadServedPages(ctx, proof, server, output, options.page ?? {});
+  const run: Running = { ctx, proof, server, output, routes: findServerRoutes(ctx.files) };
+  const plain = run.routes.filter((r) => r.method === 'GET' && !routeHasParameters(r.path) && !STOPS.test(r.path)).slice(0, MAX_ROUTES);
+  const asked = await askRoutes(run, plain, () => exit !== undefined);
+  const pages = await loadServedPages(run, options.page ?? {});
   const ended = await server.stop();
   const problems = [...start.problems, ...asked.problems];
   if (ended.reason === 'crashed') problems.push({ ...ended.problem, message: ended.problem.message.replace('while the preview was open', 'while its routes and pages were asked') });
@@ -328,7 +340,8 @@ export async function proveServer(
   return [checked, ...pages];
 }
 
-async function loadServedPages(ctx: CheckContext, proof: ServerProof, server: PreviewServer, output: ServerOutput, options: PageCheckOptions): Promise<ExecCheck[]> {
+async function loadServedPages(run: Running, options: PageCheckOptions): Promise<ExecCheck[]> {
+  const { ctx, proof } = run;
   if (proof.pages.length === 0) return [];
   const result = await withSandboxedBrowser(ctx, options, async (browser, launched) => {
     const checks: ExecCheck[] = [];
@@ -340,7 +353,7 @@ async function loadServedPages(ctx: CheckContext, proof: ServerProof, server: Pr
       }
       const pageStarted = performance.now();
       const failed = new Set<string>();
-      const site = servedSite(ctx, proof, page, server, output, failed);
+      const site = servedSite(run, page, failed);
       const found = await loadPage(browser, site, page.url.slice(1), wall, page.file);
       // "Refused to apply style from '…/style.css' because its MIME type ('text/html')…" follows a 404 already reported.
       found.errors = found.errors.filter((e) => ![...failed].some((url) => e.message.startsWith('console error:') && e.message.includes(url)));
