@@ -305,6 +305,10 @@ export async function proveServer(
       start.status === 'skipped' ? (start.reason ?? 'the server was not started') : start.status === 'failed' ? 'the server did not start, so its page could not be loaded' : 'the server did not listen on a port, so its page could not be loaded';
     return [start, ...skipPages(reason)];
   }
+  const routes = findServerRoutes(ctx.files);
+  const plain = routes.filter((r) => r.method === 'GET' && !routeHasParameters(r.path) && !STOPS.test(r.path)).slice(0, MAX_ROUTES);
+  // Nothing to ask and nothing to load: a second start would prove nothing the first did not.
+  if (plain.length === 0 && proof.pages.length === 0) return [start];
   const began = performance.now();
   const listenMs = Math.max(ctx.startMs, LISTEN_MS) + (proof.buildFirst ? BUILD_LISTEN_MS : 0);
   const lifetime = ctx.budget.wallFor(60_000);
@@ -325,8 +329,7 @@ export async function proveServer(
   const server = started.server;
   let exit: PreviewServerExit | undefined;
   void server.exited.then((e) => (exit = e));
-  const run: Running = { ctx, proof, server, output, routes: findServerRoutes(ctx.files) };
-  const plain = run.routes.filter((r) => r.method === 'GET' && !routeHasParameters(r.path) && !STOPS.test(r.path)).slice(0, MAX_ROUTES);
+  const run: Running = { ctx, proof, server, output, routes };
   const asked = await askRoutes(run, plain, () => exit !== undefined);
   const pages = await loadServedPages(run, options.page ?? {});
   const ended = await server.stop();
