@@ -39,7 +39,8 @@ export interface ServerProof {
 }
 
 /** Folders a server's static middleware usually serves at its root. */
-const STATIC_DIR = /^(public|static|www|client|frontend)\//;
+const STATIC_DIRS = ['public', 'static', 'www', 'client', 'frontend'];
+const STATIC_DIR = new RegExp(`^(${STATIC_DIRS.join('|')})/`);
 /** A route answer slower than this is left alone: a long poll or a stream is not a defect. */
 const REQUEST_MS = 3000;
 const MAX_ROUTES = 20;
@@ -75,7 +76,8 @@ function fileForUrl(ctx: CheckContext, proof: ServerProof, url: string): string 
   }
   const page = proof.pages.find((p) => p.url === path);
   if (page) return page.file;
-  const dirs = new Set(proof.pages.map((p) => STATIC_DIR.exec(p.file)?.[0] ?? ''));
+  // The served pages' folders first, then any static folder (a page sent from views/ with its CSS in public/).
+  const dirs = new Set([...proof.pages.map((p) => STATIC_DIR.exec(p.file)?.[0] ?? ''), ...STATIC_DIRS.map((d) => `${d}/`), '']);
   return [...dirs].map((d) => d + path.replace(/^\/+/, '')).find((f) => ctx.paths.has(f));
 }
 
