@@ -17,7 +17,7 @@ import { sandboxCheck } from '../testing/sandbox-tool.js';
 import { buildVerificationRecord } from '../verification/verification-record.js';
 import { createExecutionGate } from './execution-gate.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
-import { PROCESS_ENV_LINE, routerWithoutProvider, USE_NAVIGATE_LINE, viteProcessEnv, viteRouterApp } from './fixtures/bundled.js';
+import { dataRouterCrash, PROCESS_ENV_LINE, routerWithoutProvider, SAVED_MAP_LINE, USE_NAVIGATE_LINE, viteProcessEnv, viteRouterApp } from './fixtures/bundled.js';
 import type { ExecCheck, ExecutionReport } from './report.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from './testing/fake-npm-registry.js';
 import { workspaceTree } from './testing/workspace-tree.js';
@@ -93,6 +93,17 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
     // The stack reads as source: the app's line, and the package's frames by their package.
     expect(render.problems[0]!.output).toMatch(new RegExp(`at App \\(src/App\\.tsx:${USE_NAVIGATE_LINE}:\\d+\\)`));
     expect(render.problems[0]!.output).toMatch(/at useNavigate \(node_modules\/react-router\/dist\/development\/[\w.-]+\.mjs:\d+:\d+\)/);
+  }, 120_000);
+
+  it("places a crash React Router's error boundary only logs at the source line its stack names", async () => {
+    const report = await executeProject(dataRouterCrash, options);
+    const problems = check(report, 'render')!.problems;
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) {
+      expect(problem).toMatchObject({ path: 'src/Books.tsx', line: SAVED_MAP_LINE, message: expect.stringMatching(/^console error: .*TypeError: Cannot read properties of null \(reading 'map'\)$/) });
+      expect(problem.output).toMatch(new RegExp(`at Books \\(src/Books\\.tsx:${SAVED_MAP_LINE}:\\d+\\)`));
+    }
+    expect(problems[0]!.message).toBe("console error: Error handled by React Router default ErrorBoundary: TypeError: Cannot read properties of null (reading 'map')");
   }, 120_000);
 
   it("fails the build where the project's own tsc -b does: browser code reading process.env without Node's types", async () => {

@@ -154,8 +154,14 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
       const line = where.url && where.lineNumber >= 0 ? where.lineNumber + 1 : undefined;
       const mapped = line !== undefined ? site.locate?.(where.url, line, where.columnNumber + 1) : undefined;
       const path = mapped?.path ?? sitePath(where.url, origin) ?? page;
-      const at = mapped ?? { path: site.paths.has(path) ? path : fallback, ...(line && site.paths.has(path) ? { line } : {}) };
-      findings.errors.push({ path: at.path, ...(at.line ? { line: at.line } : {}), message: `console error: ${message.text().slice(0, 300)}`, command });
+      // An error logged with its stack (React Router's error boundary, React's own reports) is
+      // placed by its frames when the call site is a library's; StrictMode logs it twice.
+      const { text, location } = place(message.text());
+      const at = mapped ?? (location.line !== undefined ? location : { path: site.paths.has(path) ? path : fallback, ...(line && site.paths.has(path) ? { line } : {}) });
+      const frame = text.search(/\n\s+at /);
+      const said = frame < 0 ? text : text.slice(0, frame).replace(/^(%[sdifoOc]\s*)+/, '').replace(/\s+/g, ' ').trim();
+      const error = { path: at.path, ...(at.line ? { line: at.line } : {}), message: `console error: ${said.slice(0, 300)}`, command, ...(frame < 0 ? {} : { output: trimOutput(text) }) };
+      if (!findings.errors.some((e) => e.message === error.message && e.path === error.path && e.line === error.line)) findings.errors.push(error);
     });
     await tab.goto(`${origin}/${page}`, { waitUntil: 'load', timeout: Math.max(1000, wall - SETTLE_MS) });
     await tab.waitForTimeout(SETTLE_MS);
