@@ -127,7 +127,7 @@ export async function startClusterPrimary(count: number, log: Logger): Promise<R
 
   const fork = (index: number) =>
     new Promise<void>((resolve, reject) => {
-      const worker = cluster.fork({ WOLFPACK_WORKER_INDEX: String(index) });
+      const worker = cluster.fork({ WOLFPACK_WORKER_INDEX: String(index), WOLFPACK_WORKER_COUNT: String(count) });
       let listening = false;
       // A message to a worker whose channel just closed (it failed, or is closing) fails with
       // EPIPE on the worker: its exit is what counts, handled below.

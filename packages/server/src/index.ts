@@ -8,6 +8,7 @@ import { openDatabase, type Database } from './db/orm.js';
 import { listenHttp } from './http-listeners.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from '@wolfpack/core/proof';
+import { startPreviewHandoff, type PreviewHandoff } from './preview-handoff.js';
 import { EngineRegistry } from './services/engine-registry.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
 import type { ScryptCost } from './services/password.js';
@@ -95,6 +96,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const closeDatabase = () => (options.database ? Promise.resolve() : db.close());
   let engines: EngineRegistry | undefined;
   let runs: RunService | undefined;
+  let handoff: PreviewHandoff | undefined;
   try {
     const stored = config.sessionKeys && config.secretKey && config.adminSecret ? undefined : await loadOrCreateSecrets(config.dataDir);
     const sessionKeys = config.sessionKeys ?? stored!.sessionKeys;
@@ -119,7 +121,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Runs whose server stopped are taken over last before listening, after the slow part of the
     // start (the sandbox's probe): what was taken is given back by a close that comes soon after.
     await runs.startBackgroundWork(options.closing);
-    const listeners = await listenHttp(app.handler, {
+    // One of several processes on the port: each preview's requests go to the one that runs it.
+    const workers = isClusterWorker() ? Number(process.env.WOLFPACK_WORKER_COUNT ?? 1) : 1;
+    handoff = workers > 1 ? await startPreviewHandoff(app.handler, { index: Number(process.env.WOLFPACK_WORKER_INDEX), count: workers, previewHost: config.previewHost }) : undefined;
+    const listeners = await listenHttp(handoff?.handler ?? app.handler, {
       port: config.port,
       host: config.host,
       // A cluster worker's connections are handed to it by the primary, which alone listens.
@@ -158,6 +163,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clearInterval(sweeper);
           await app.runs.stop();
           await app.proofThread?.close();
+          await handoff?.close();
           await app.previewServers.close();
           await registry.close();
           // No new connections; open event streams end as finished responses (clients follow
@@ -173,6 +179,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     // Nothing may stay open when start-up fails, or the process would never exit.
     await runs?.stop();
+    await handoff?.close();
     await engines?.close();
     await closeDatabase();
     throw error;

@@ -95,7 +95,8 @@ async function hostSocket(parent: string) {
     return new Promise<void>((resolve) => listener.close(() => resolve()));
   };
   try {
-    await new Promise<void>((resolve, reject) => listener.once('error', reject).listen(bound, resolve));
+    // Exclusive: in a cluster worker a plain listen is the primary's socket, with no descriptor here.
+    await new Promise<void>((resolve, reject) => listener.once('error', reject).listen({ path: bound, exclusive: true }, resolve));
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
