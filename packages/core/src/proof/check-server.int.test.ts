@@ -8,8 +8,10 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyProject } from '../pipeline/verify.js';
 import { needTool } from '../testing/required-tool.js';
 import { sandboxCheck } from '../testing/sandbox-tool.js';
+import { buildVerificationRecord } from '../verification/verification-record.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
 import {
   BOOM_LINE,
@@ -55,6 +57,9 @@ describe.skipIf(!chromium)('a full-stack Express app, proven through its own ser
       command: 'open / in Chromium, served by npm start (node server.js)',
       proves: true,
     });
+    // With the static checks, the verdict: passed, so no repair is asked for.
+    const record = buildVerificationRecord({ version: 1, paths: Object.keys(expressNotes), staticReport: verifyProject(expressNotes), execution: report });
+    expect(record.verdict).toBe('passed');
   });
 
   it('passes a page that calls its server by its full local address (http://localhost:3000/api/notes)', { timeout: 120_000 }, async () => {
