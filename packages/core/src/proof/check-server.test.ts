@@ -5,18 +5,20 @@ import { correctProjects } from './fixtures/correct.js';
 import { expressNotes } from './fixtures/full-stack.js';
 
 describe('servedPages', () => {
-  it('serves the first index page at / and the pages of a static folder without the folder', () => {
-    expect(servedPages(['public/index.html', 'public/about.html', 'public/admin/index.html'])).toEqual([
+  it("serves a static folder's index at / and that folder's other pages at their paths in it", () => {
+    expect(servedPages(['public/index.html', 'public/about.html', 'public/admin/index.html', 'docs/guide.html'])).toEqual([
       { file: 'public/index.html', url: '/' },
       { file: 'public/about.html', url: '/about.html' },
       { file: 'public/admin/index.html', url: '/admin/' },
     ]);
-    expect(servedPages(['index.html', 'help.html'])).toEqual([
-      { file: 'index.html', url: '/' },
-      { file: 'help.html', url: '/help.html' },
-    ]);
-    // A page outside a static folder is the server's only when it is its index (res.sendFile of views/index.html).
-    expect(servedPages(['views/index.html', 'views/email.html', 'docs/guide.html'])).toEqual([{ file: 'views/index.html', url: '/' }]);
+    expect(servedPages(['index.html', 'public/index.html'])).toEqual([{ file: 'public/index.html', url: '/' }]);
+  });
+
+  it('serves an index elsewhere at / alone, and nothing without an index', () => {
+    // res.sendFile of views/index.html or of ./index.html: where other pages are, if anywhere, is not known.
+    expect(servedPages(['views/email.html', 'views/index.html'])).toEqual([{ file: 'views/index.html', url: '/' }]);
+    expect(servedPages(['help.html', 'index.html'])).toEqual([{ file: 'index.html', url: '/' }]);
+    expect(servedPages(['public/app.html'])).toEqual([]);
   });
 });
 

@@ -52,16 +52,22 @@ const BUILD_LISTEN_MS = 12_000;
 /** Server output arriving after an error answer still belongs to it (pipes and sockets race). */
 const OUTPUT_SETTLE_MS = 150;
 
-/** Which of `pages` the server serves, at which URL: the first index page at `/`, and those in a static folder without it. */
+/**
+ * Which of `pages` the server serves, at which URL: its home page (an index, a static folder's
+ * first) at `/`, and the other pages of that static folder at their paths in it. Other pages are
+ * left out: whether a server sends a page of its root or views/ at all, and where, the files do
+ * not say, and a guess answered 404 would fail correct code.
+ */
 export function servedPages(pages: readonly string[]): ServedPage[] {
-  const served: ServedPage[] = [];
-  const firstIndex = pages.find((p) => /(^|\/)index\.html?$/i.test(p));
+  const isIndex = (p: string) => /(^|\/)index\.html?$/i.test(p);
+  const home = pages.find((p) => STATIC_DIR.test(p) && isIndex(p) && p.split('/').length === 2) ?? pages.find((p) => !STATIC_DIR.test(p) && isIndex(p));
+  if (home === undefined) return [];
+  const served: ServedPage[] = [{ file: home, url: '/' }];
+  const dir = STATIC_DIR.exec(home)?.[0];
+  if (dir === undefined) return served;
   for (const file of pages) {
-    const inStatic = STATIC_DIR.exec(file);
-    const rest = inStatic ? file.slice(inStatic[0].length) : !file.includes('/') ? file : file === firstIndex ? 'index.html' : undefined;
-    if (rest === undefined) continue;
-    const url = `/${rest.replace(/(^|\/)index\.html?$/i, '$1')}`;
-    if (!served.some((s) => s.url === url)) served.push({ file, url });
+    if (file === home || !file.startsWith(dir)) continue;
+    served.push({ file, url: `/${file.slice(dir.length).replace(/(^|\/)index\.html?$/i, '$1')}` });
   }
   return served;
 }
