@@ -29,6 +29,11 @@ describe('projectKinds of a Node HTTP server', () => {
     expect(kinds.pages).toEqual([]);
   });
 
+  it("leaves the pages of a server that sends no files static (an API beside a page of its own)", () => {
+    const api = { ...expressNotes, 'server.js': expressNotes['server.js']!.replace("app.use(express.static(join(here, 'public')));\n", '') };
+    expect(projectKinds(api)).toMatchObject({ server: { pages: [] }, pages: ['public/index.html'] });
+  });
+
   it('asks the routes of a server without pages, and leaves other projects alone', () => {
     expect(projectKinds(correctProjects.httpServer).server).toMatchObject({ plan: { framework: 'node:http' }, pages: [] });
     expect(projectKinds(correctProjects.nodeJs).server).toBeNull();

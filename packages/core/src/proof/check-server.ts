@@ -72,6 +72,19 @@ export function servedPages(pages: readonly string[]): ServedPage[] {
   return served;
 }
 
+// A server's code that sends files: static middleware, sendFile, or reading them itself (node:http).
+const SENDS_FILES = /\b(?:static|serveStatic|sendFile|sendfile|createReadStream|readFile(?:Sync)?)\s*\(|['"](?:@fastify\/static|koa-static|serve-static|@hono\/node-server\/serve-static|sirv)['"]/;
+const SERVER_SOURCE = /\.(c|m)?[jt]sx?$/;
+const NOT_SERVER = /(^|\/)(node_modules|test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * Whether the server's code sends files at all. One that does not (an API beside a page of its own,
+ * opened as a file or from elsewhere) does not serve the project's pages: they stay static pages.
+ */
+export function servesFiles(files: Readonly<Record<string, string>>): boolean {
+  return Object.keys(files).some((f) => SERVER_SOURCE.test(f) && !STATIC_DIR.test(f) && !NOT_SERVER.test(f) && SENDS_FILES.test(files[f] ?? ''));
+}
+
 /** The project file a URL of the server names, when it is one of its static files. */
 function fileForUrl(ctx: CheckContext, proof: ServerProof, url: string): string | undefined {
   let path: string;

@@ -10,7 +10,7 @@ import { buildSite, renderSite } from './check-bundle.js';
 import { checkPages, type PageCheckOptions } from './check-page.js';
 import { planBundle, type BundlePlan } from './bundle-plan.js';
 import { checkPython } from './check-python.js';
-import { servedPages, type ServerProof } from './check-server.js';
+import { servedPages, servesFiles, type ServerProof } from './check-server.js';
 import { planServer } from './server-plan.js';
 import { installOptionsFrom, type InstallOptions } from './node-deps.js';
 import { isNodeSource, planNodeProject, readPackageJson, script, type NodePlan } from './node-project.js';
@@ -83,9 +83,10 @@ export function projectKinds(files: Readonly<Record<string, string>>): ProjectKi
   }
   const startCommand = plan && !('skip' in plan.start) ? plan.start : null;
   const server = startCommand ? planServer(files) : null;
-  const proof: ServerProof | null = server?.runtime === 'node' ? { plan: server, pages: servedPages(pages), buildFirst: startCommand?.buildFirst !== undefined } : null;
-  // A server's pages are its own to serve: opened as files, their root-relative URLs find nothing.
-  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages: proof ? [] : pages, bundle, server: proof };
+  // A server that sends files serves the pages: opened as files, their root-relative URLs would find nothing.
+  const serves = server?.runtime === 'node' && servesFiles(files);
+  const proof: ServerProof | null = server?.runtime === 'node' ? { plan: server, pages: serves ? servedPages(pages) : [], buildFirst: startCommand?.buildFirst !== undefined } : null;
+  return { node: plan, python: paths.filter((p) => p.endsWith('.py')).sort(), pages: serves ? [] : pages, bundle, server: proof };
 }
 
 function plannedChecks(kinds: ProjectKinds, reason: string): ExecCheck[] {
