@@ -63,6 +63,8 @@ describe('findServerRoutes', () => {
       'src/books.ts': "import { Hono } from 'hono';\nexport const books = new Hono();\nbooks.get('/', (c) => c.json([]));",
     };
     expect(routes(hono)).toEqual(['GET /books', 'GET /', 'POST /echo']);
+    // A mount on the file's last line, with neither a semicolon nor a newline after it.
+    expect(routes({ ...hono, 'src/index.ts': hono['src/index.ts'].replace("app.route('/books', books);", "app.route('/shelf', books)") })).toContain('GET /shelf');
     const hapi = { 'server.js': "const Hapi = require('@hapi/hapi');\nserver.route([\n  { method: 'GET', path: '/todos', handler: () => [] },\n  { method: 'POST', path: '/todos', handler: (r, h) => { return h.response().code(201); } },\n]);" };
     expect(routes(hapi)).toEqual(['GET /todos', 'POST /todos']);
   });

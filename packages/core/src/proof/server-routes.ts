@@ -149,7 +149,7 @@ function parseJs(file: string, text: string, paths: ReadonlySet<string>): Parsed
     });
   }
   // Mounts: app.use('/api', [middleware,] notes), app.route('/api', notes) (Hono), register(notes, { prefix }).
-  for (const m of source.matchAll(/(\w+)\s*\.\s*(?:use|route)\s*\(\s*(['"`])(\/[^'"`\s]*)\2\s*,([^;]*?)\)\s*(?:;|\n)/g)) {
+  for (const m of source.matchAll(/(\w+)\s*\.\s*(?:use|route)\s*\(\s*(['"`])(\/[^'"`\s]*)\2\s*,([^;]*?)\)\s*(?:;|\n|$)/g)) {
     parsed.mounts.push({ on: m[1]!, prefix: m[3]!, targets: mountTargets(m[4]!, file, paths) });
   }
   for (const m of source.matchAll(/(\w+)\s*\.\s*register\s*\(([^;]*?)\{\s*prefix\s*:\s*['"](\/[^'"]*)['"]/g)) {
