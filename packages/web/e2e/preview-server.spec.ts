@@ -86,6 +86,14 @@ describe.skipIf(!sandboxed)('Open Preview of an HTTP server', () => {
     await sql.execute('update projects set version = version + 1 where id = ?', [projectId]);
 
     const origin = `http://p-${projectId}.localhost:${new URL(server.url).port}`;
+    // The project page names the routes in its code, the GET ones as links into the preview.
+    await page.goto(`/projects/${projectId}`);
+    const routes = page.getByTestId('preview-routes');
+    await routes.waitFor();
+    expect(await routes.locator('li').allTextContents()).toEqual(['GET /styles.css', 'POST /api/notes', 'GET /api/notes', 'GET /api/cookies']);
+    expect(await routes.getByRole('link', { name: 'GET /api/notes' }).getAttribute('href')).toBe(`/preview/${projectId}?path=%2Fapi%2Fnotes`);
+    expect(await routes.getByText('POST /api/notes').evaluate((el) => el.tagName)).toBe('SPAN');
+
     await page.goto(`/preview/${projectId}`);
     expect(new URL(page.url()).origin).toBe(origin);
     // "Starting the server…" refreshes itself until the app answers.

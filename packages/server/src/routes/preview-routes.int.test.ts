@@ -185,6 +185,15 @@ describe.each(testDatabases())('previews on %s', (kind) => {
     expect(api.status).toBe(401);
     // Alice's previews are untouched.
     expect((await browser.request(`${origin}/`)).status).toBe(200);
+
+    // Closing an account ends its previews with it.
+    const carol = new TestClient(server.url);
+    await carol.post('/api/auth/register', { username: 'carol', password: 'correct-horse' });
+    const carolProject = await build(carol, 'Diary');
+    const carolBrowser = new PreviewClient();
+    expect((await carolBrowser.open((await carol.get(`/preview/${carolProject}`)).headers.get('location')!)).status).toBe(200);
+    expect((await carol.request('DELETE', '/api/account')).status).toBe(200);
+    expect((await carolBrowser.request(`http://p-${carolProject}.localhost:${port}/`)).status).toBe(404);
   });
 
   it("describes the preview for the project page and gives the CLI the preview origin's link", async () => {
