@@ -2,7 +2,8 @@
 // registry, the server started in the sandbox, its routes asked and its page loaded in the
 // sandboxed Chromium through it. Correct, it passes clean; a page that fetches a route the server
 // lacks, and a route that throws, each fail naming the route and what the server said. A node:http
-// server whose route drops the connection, or takes the process down, fails the same way.
+// server whose route drops the connection, or takes the process down, fails the same way; one
+// whose route fails for want of the network the sandbox does not give is not blamed for it.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,6 +106,14 @@ describe.skipIf(!sandboxed)('a node:http server whose routes are asked once', ()
     const start = find(report, 'start')[0]!;
     expect(start.status, JSON.stringify(report.checks, null, 1)).toBe('failed');
     expect(start.problems).toEqual([expect.objectContaining({ path: 'server.js', line: 4, message: expect.stringMatching(/^GET \/drop closed the connection without an answer/) })]);
+  });
+
+  it('does not count a route that answers 500 because the sandbox has no network, and says so', { timeout: 60_000 }, async () => {
+    const weather = "  if (req.url === '/drop') return fetch('https://api.weather.example/today').then(() => res.end('sunny'), (error) => {\n    console.error(error);\n    res.statusCode = 500;\n    res.end();\n  });";
+    const report = await executeProject(server(weather), { env: {} });
+    const start = find(report, 'start')[0]!;
+    expect(start.problems, JSON.stringify(report.checks, null, 1)).toEqual([]);
+    expect(start).toMatchObject({ status: 'passed', summary: expect.stringMatching(/GET \/health 200\); not counted, as the sandbox lacks what they need: GET \/drop \(it needs the network, which the sandbox does not have\)$/) });
   });
 
   it('fails a route that takes the server down, with the crash and its output', { timeout: 60_000 }, async () => {

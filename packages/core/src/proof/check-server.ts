@@ -11,16 +11,14 @@
  * The server still has no network (the relay's socket is all that reaches it) and Chromium stays
  * in a sandbox of its own; the host only passes HTTP between the two.
  */
-import { request as httpRequest } from 'node:http';
 import type { Route } from 'playwright-core';
 import { plural, skipped, type CheckContext } from './check-context.js';
 import { loadPage, pageCheck, pageWall, referenceLine, withSandboxedBrowser, type PageCheckOptions, type PageFindings, type PageSite } from './check-page.js';
 import type { InstallOptions } from './node-deps.js';
-import { trimOutput } from './output.js';
 import { startPreviewServer, type PreviewServer, type PreviewServerExit } from './preview-server.js';
-import { RELAY_MARK } from './preview-relay.js';
 import type { ExecCheck, ExecProblem } from './report.js';
 import type { ServerPlan } from './server-plan.js';
+import { ask, REQUEST_MS, sandboxGap, ServerOutput } from './server-exchange.js';
 import { findServerRoutes, routeHasParameters, type ServerRoute } from './server-routes.js';
 
 /** A page the server serves, and the URL it serves it at. */
@@ -41,16 +39,12 @@ export interface ServerProof {
 /** Folders a server's static middleware usually serves at its root. */
 const STATIC_DIRS = ['public', 'static', 'www', 'client', 'frontend'];
 const STATIC_DIR = new RegExp(`^(${STATIC_DIRS.join('|')})/`);
-/** A route answer slower than this is left alone: a long poll or a stream is not a defect. */
-const REQUEST_MS = 3000;
 const MAX_ROUTES = 20;
 /** Routes that would stop the server on purpose: asking them proves nothing and ends the rest. */
 const STOPS = /\b(shutdown|exit|quit|kill|restart|stop)\b/i;
 /** The second start listens at least this long before it is given up. */
 const LISTEN_MS = 5000;
 const BUILD_LISTEN_MS = 12_000;
-/** Server output arriving after an error answer still belongs to it (pipes and sockets race). */
-const OUTPUT_SETTLE_MS = 150;
 
 /**
  * Which of `pages` the server serves, at which URL: its home page (an index, a static folder's
@@ -100,81 +94,6 @@ function fileForUrl(ctx: CheckContext, proof: ServerProof, url: string): string 
   return [...dirs].map((d) => d + path.replace(/^\/+/, '')).find((f) => ctx.paths.has(f));
 }
 
-/** What the server printed, so that an error answer can be shown with the output it caused. */
-class ServerOutput {
-  private text = '';
-  /** Characters no longer kept, so that marks stay positions in all the output. */
-  private dropped = 0;
-  take(chunk: Buffer): void {
-    this.text += chunk.toString('utf8');
-    const over = this.text.length - 64 * 1024;
-    if (over > 0) {
-      this.text = this.text.slice(over);
-      this.dropped += over;
-    }
-  }
-  mark(): number {
-    return this.dropped + this.text.length;
-  }
-  /**
-   * Printed since `mark`, without the relay's lines; else what the answer's body says (Express
-   * shows the error's stack in its own error page when the app prints nothing).
-   */
-  async since(mark: number, body?: Buffer): Promise<string | undefined> {
-    await new Promise((resolve) => setTimeout(resolve, OUTPUT_SETTLE_MS));
-    const printed = this.text.slice(Math.max(0, mark - this.dropped));
-    const text = printed.split('\n').filter((l) => !l.startsWith(RELAY_MARK)).join('\n').trim() || (body ? bodyText(body) : '');
-    return text ? trimOutput(text) : undefined;
-  }
-}
-
-/** An error page's text: tags dropped, entities of whitespace and markup undone. */
-function bodyText(body: Buffer): string {
-  const text = body.subarray(0, 16 * 1024).toString('utf8');
-  return text
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim();
-}
-
-type Answer = { status: number; headers: Record<string, string>; body: Buffer } | { failed: 'closed' | 'timeout'; detail: string };
-
-/**
- * One HTTP exchange with the server through the relay's socket. With `statusOnly` a good answer
- * resolves once its status is in (a stream's body never ends), the rest read and dropped in the
- * background; an error answer is still read whole, for what it says.
- */
-function ask(server: PreviewServer, method: string, path: string, headers: Record<string, string>, body?: Buffer | null, statusOnly = false): Promise<Answer> {
-  return new Promise((resolve) => {
-    const req = httpRequest({ socketPath: server.socketPath, method, path, headers: { ...headers, host: `localhost:${server.port}`, connection: 'close' } }, (res) => {
-      if (statusOnly && (res.statusCode ?? 502) < 500) {
-        resolve({ status: res.statusCode ?? 502, headers: {}, body: Buffer.alloc(0) });
-        res.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const out: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && k !== 'transfer-encoding' && k !== 'content-length') out[k] = Array.isArray(v) ? v.join(k === 'set-cookie' ? '\n' : ', ') : v;
-        resolve({ status: res.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
-      });
-      res.on('error', (error) => resolve({ failed: 'closed', detail: error.message }));
-    });
-    req.setTimeout(REQUEST_MS, () => {
-      resolve({ failed: 'timeout', detail: `no answer within ${REQUEST_MS / 1000} s` });
-      req.destroy();
-    });
-    req.on('error', (error) => resolve({ failed: 'closed', detail: error.message }));
-    req.end(body ?? undefined);
-  });
-}
 
 const pageCommand = (proof: ServerProof, page: ServedPage) => `open ${page.url} in Chromium, served by ${proof.plan.display}`;
 
@@ -243,11 +162,20 @@ function servedSite(run: Running, page: ServedPage, failed: Set<string>): PageSi
       const answer = await ask(server, request.method(), target, headers, request.postDataBuffer());
       const said = `${request.method()} ${url.pathname}`;
       const call = ['fetch', 'xhr', 'eventsource'].includes(type);
+      // What the sandbox lacks is no defect: the page's errors that follow are then only consequences.
+      const note = (problem: ExecProblem) => {
+        const gap = sandboxGap(problem.output);
+        if (gap !== undefined) findings.unreachable.push(`${said} (${gap})`);
+        else {
+          findings.missing.push(problem);
+          failed.add(url.href);
+        }
+      };
       const from = type === 'document' ? { path: page.file } : call ? callSite(ctx, proof, url.pathname, page.file) : referrerSite(ctx, proof, request.headers().referer, url.pathname, page.file);
       if ('failed' in answer) {
         if (answer.failed === 'closed') {
           const out = await output.since(mark);
-          findings.missing.push({ ...from, message: `the page's request ${said} got no answer: the server closed the connection (${answer.detail})`, command, ...(out ? { output: out } : {}) });
+          note({ ...from, message: `the page's request ${said} got no answer: the server closed the connection (${answer.detail})`, command, ...(out ? { output: out } : {}) });
         }
         // The page may be gone by now (closed at its deadline): its request then needs no answer.
         await route.abort(answer.failed === 'closed' ? 'connectionclosed' : 'timedout').catch(() => undefined);
@@ -265,8 +193,7 @@ function servedSite(run: Running, page: ServedPage, failed: Set<string>): PageSi
             : call
               ? `the page's request ${said} answered ${answer.status}${answer.status === 404 ? knownRoutes(run.routes, request.method()) : ''}`
               : `loads ${url.pathname}, which the server answers with ${answer.status}${file === undefined ? '' : ` (the project has ${file})`}`;
-        findings.missing.push({ ...from, message, command, ...(out ? { output: out } : {}) });
-        failed.add(url.href);
+        note({ ...from, message, command, ...(out ? { output: out } : {}) });
       }
       await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body }).catch(() => undefined);
     },
@@ -282,11 +209,17 @@ function referrerSite(ctx: CheckContext, proof: ServerProof, referer: string | u
 }
 
 /** Asks each plain GET route once: an error answer (5xx) or a closed connection is a problem. */
-async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[]; files: Set<string> }> {
+async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[]; uncounted: string[]; files: Set<string> }> {
   const { ctx, server, output } = run;
   const problems: ExecProblem[] = [];
   const answered: string[] = [];
+  const uncounted: string[] = [];
   const files = new Set<string>();
+  const fail = (problem: ExecProblem) => {
+    const gap = sandboxGap(problem.output);
+    if (gap === undefined) problems.push(problem);
+    else uncounted.push(`GET ${problem.message.split(' ')[1]} (${gap})`);
+  };
   for (const route of routes) {
     if (gone() || ctx.budget.wallFor(REQUEST_MS) === 0) break;
     const mark = output.mark();
@@ -297,16 +230,16 @@ async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolea
     if ('failed' in answer) {
       if (answer.failed === 'closed') {
         const out = await output.since(mark);
-        problems.push({ ...at, message: `GET ${route.path} closed the connection without an answer (${answer.detail})`, command, ...(out ? { output: out } : {}) });
+        fail({ ...at, message: `GET ${route.path} closed the connection without an answer (${answer.detail})`, command, ...(out ? { output: out } : {}) });
       }
       continue;
     }
     if (answer.status >= 500) {
       const out = await output.since(mark, answer.body);
-      problems.push({ ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
+      fail({ ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
     } else answered.push(`GET ${route.path} ${answer.status}`);
   }
-  return { problems, answered, files };
+  return { problems, answered, uncounted, files };
 }
 
 /**
@@ -357,10 +290,15 @@ export async function proveServer(
   const problems = [...start.problems, ...asked.problems];
   if (ended.reason === 'crashed') problems.push({ ...ended.problem, message: ended.problem.message.replace('while the preview was open', 'while its routes and pages were asked') });
   const durationMs = start.durationMs + Math.round(performance.now() - began);
-  const summary = asked.answered.length > 0 ? `${start.summary ?? 'started'}; ${plural(asked.answered.length, 'route')} answered (${asked.answered.slice(0, 4).join(', ')}${asked.answered.length > 4 ? ', …' : ''})` : start.summary;
+  const list = (items: string[]) => `${items.slice(0, 4).join(', ')}${items.length > 4 ? ', …' : ''}`;
+  const summary = [
+    start.summary ?? 'started',
+    ...(asked.answered.length > 0 ? [`${plural(asked.answered.length, 'route')} answered (${list(asked.answered)})`] : []),
+    ...(asked.uncounted.length > 0 ? [`not counted, as the sandbox lacks what they need: ${list(asked.uncounted)}`] : []),
+  ].join('; ');
   // The files that named the routes asked (a README's list of them included) were put to the test too.
   const files = [...new Set([...start.files, ...asked.files])];
-  const checked = problems.length > 0 ? { ...start, files, status: 'failed' as const, problems, durationMs } : { ...start, files, durationMs, ...(summary ? { summary } : {}) };
+  const checked = problems.length > 0 ? { ...start, files, status: 'failed' as const, problems, durationMs } : { ...start, files, durationMs, summary };
   return [checked, ...pages];
 }
 
