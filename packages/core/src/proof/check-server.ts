@@ -215,10 +215,10 @@ async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolea
   const answered: string[] = [];
   const uncounted: string[] = [];
   const files = new Set<string>();
-  const fail = (problem: ExecProblem) => {
+  const fail = (route: ServerRoute, problem: ExecProblem) => {
     const gap = sandboxGap(problem.output);
     if (gap === undefined) problems.push(problem);
-    else uncounted.push(`GET ${problem.message.split(' ')[1]} (${gap})`);
+    else uncounted.push(`GET ${route.path} (${gap})`);
   };
   for (const route of routes) {
     if (gone() || ctx.budget.wallFor(REQUEST_MS) === 0) break;
@@ -230,13 +230,13 @@ async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolea
     if ('failed' in answer) {
       if (answer.failed === 'closed') {
         const out = await output.since(mark);
-        fail({ ...at, message: `GET ${route.path} closed the connection without an answer (${answer.detail})`, command, ...(out ? { output: out } : {}) });
+        fail(route, { ...at, message: `GET ${route.path} closed the connection without an answer (${answer.detail})`, command, ...(out ? { output: out } : {}) });
       }
       continue;
     }
     if (answer.status >= 500) {
       const out = await output.since(mark, answer.body);
-      fail({ ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
+      fail(route, { ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
     } else answered.push(`GET ${route.path} ${answer.status}`);
   }
   return { problems, answered, uncounted, files };
