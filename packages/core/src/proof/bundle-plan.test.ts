@@ -1,6 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REACT_JS, REACT_TS } from '../pipeline/faults/projects.js';
-import { buildErrorLine, bundlerCrashed, mountSelector } from './check-bundle.js';
+import { buildErrorLine, bundlerCrashed, mountSelector, viteShim } from './check-bundle.js';
 import type { SandboxResult } from './sandbox.js';
 import { planBundle, SITE_DIR } from './bundle-plan.js';
 import { projectKinds } from './execute-project.js';
@@ -89,5 +93,24 @@ describe('bundlerCrashed', () => {
     expect(bundlerCrashed(run({ exitCode: 134, stopped: 'memory' }))).toBe(false);
     expect(bundlerCrashed(run({ exitCode: 1, stderr: 'error during build' }))).toBe(false);
     expect(bundlerCrashed(run({ exitCode: 0 }))).toBe(false);
+  });
+});
+
+describe('viteShim', () => {
+  it("sends the project's vite build to the site folder, from the root, with source maps, and leaves every other command alone", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wolfpack-vite-shim-'));
+    try {
+      // A vite that says what it was given.
+      writeFileSync(join(dir, 'vite.mjs'), 'console.log(JSON.stringify(process.argv.slice(2)));\n');
+      writeFileSync(join(dir, 'shim.cjs'), viteShim(join(dir, 'vite.mjs')));
+      const run = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [join(dir, 'shim.cjs'), ...args], { encoding: 'utf8' })) as string[];
+      const ours = ['--outDir', SITE_DIR, '--emptyOutDir', '--base', '/', '--sourcemap'];
+      expect(run('build')).toEqual(['build', ...ours]);
+      expect(run('build', '--outDir', 'public/app', '--base=/repo/', '--sourcemap', 'hidden', '-m', 'staging', '--emptyOutDir')).toEqual(['build', '-m', 'staging', ...ours]);
+      expect(run('build', '--ssr', 'src/entry-server.ts', '--outDir', 'dist/server')).toEqual(['build', '--ssr', 'src/entry-server.ts', '--outDir', 'dist/server']);
+      expect(run('preview', '--port', '4173')).toEqual(['preview', '--port', '4173']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -101,11 +101,11 @@ export function planBundle(files: Readonly<Record<string, string>>): BundlePlan 
       display: 'NODE_ENV=development vite build --minify false --sourcemap',
       env: { NODE_ENV: 'development' },
     };
-    // A build script that does not go through the vite command (its JS API) writes the usual folders.
-    // Vite 8's bundler (rolldown) starts a worker thread per CPU it sees and each reserves its own
-    // heap: under the sandbox's address-space limit a React Router app failed 5 builds in 6 with
-    // "memory allocation of 6403512 bytes failed", and built 10 in 10 with two workers.
+    // Vite 8's bundler (rolldown) with its default worker threads ran out of the sandbox's address
+    // space: a React Router app failed 5 builds in 6 ("memory allocation of 6403512 bytes
+    // failed"), and built 10 in 10 with two workers.
     const viteEnv = { ...env, ROLLDOWN_WORKER_THREADS: '2' };
+    // The usual folders after SITE_DIR: a build script may call Vite's JS API instead of its command.
     return { tool: 'vite', ...own, outDirs: [SITE_DIR, ...USUAL_OUT_DIRS], env: viteEnv, sourcePage: page, viteOutput: true, renderBuild };
   }
   for (const bundler of OTHER_BUNDLERS) {

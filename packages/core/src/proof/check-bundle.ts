@@ -33,8 +33,8 @@ const SHIM_DIR = '/tmp/wolfpack-bin';
  * whatever output folder or base the project chose; every other vite command, and an SSR build,
  * runs as the project wrote it. Vite's own command line then runs in the same process.
  */
-const VITE_SHIM = `#!/usr/bin/env node
-const vite = '${SANDBOX_PROJECT_DIR}/node_modules/vite/bin/vite.js';
+export const viteShim = (vite = `${SANDBOX_PROJECT_DIR}/node_modules/vite/bin/vite.js`) => `#!/usr/bin/env node
+const vite = '${vite}';
 const args = process.argv.slice(2);
 const ours = /^--(outDir|base|sourcemap|emptyOutDir)(=|$)/;
 if (args[0] === 'build' && !args.some((a) => /^--ssr(=|$)/.test(a))) {
@@ -75,7 +75,7 @@ export interface BuildSiteOptions {
 function buildShell(plan: BundlePlan, render: boolean): string {
   const pack = 'tar -cf - . | base64 -w0';
   const lines: string[] = [];
-  if (plan.viteOutput) lines.push(`mkdir -p ${SHIM_DIR} && cat > ${SHIM_DIR}/vite <<'WOLFPACK_SHIM'\n${VITE_SHIM}WOLFPACK_SHIM`, `chmod +x ${SHIM_DIR}/vite`);
+  if (plan.viteOutput) lines.push(`mkdir -p ${SHIM_DIR} && cat > ${SHIM_DIR}/vite <<'WOLFPACK_SHIM'\n${viteShim()}WOLFPACK_SHIM`, `chmod +x ${SHIM_DIR}/vite`);
   lines.push(`( ${plan.viteOutput ? `PATH=${SHIM_DIR}:$PATH; ` : ''}${plan.command}\n) >&2 || exit $?`);
   if (render && plan.renderBuild) {
     const env = Object.entries(plan.renderBuild.env).map(([k, v]) => `export ${k}='${v}'; `).join('');
