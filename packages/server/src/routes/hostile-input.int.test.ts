@@ -14,7 +14,7 @@ import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
 /** Routes that would sign the fuzzing user out, switch it or close its account. */
-const SESSION_CHANGING = new Set(['POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/logout', 'DELETE /api/auth/tokens/current', 'DELETE /api/account']);
+const SESSION_CHANGING = new Set(['POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/logout', 'DELETE /api/auth/tokens/current', 'DELETE /api/account', 'POST /api/account/sign-out-everywhere']);
 const RUNS = Number(process.env.WOLFPACK_FUZZ_RUNS ?? 150);
 
 /** Path parameters as an attacker would send them: traversal, NULs, unicode, huge, or a real id. */
