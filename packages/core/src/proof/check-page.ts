@@ -17,6 +17,7 @@ import { checkResult, skipped, type CheckContext } from './check-context.js';
 import { bestLocation, trimOutput } from './output.js';
 import type { ExecCheck, ExecCheckName, ExecProblem } from './report.js';
 import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
+import { siteFileFor } from './site-path.js';
 
 export const ORIGIN = 'http://project.local';
 /** Load plus a moment for errors thrown by timers and DOMContentLoaded handlers. */
@@ -124,7 +125,10 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
         await site.serve(route, findings);
         return;
       }
-      const body = site.read(path);
+      // The preview's own rules (site-path.ts): a page without its extension, a folder's index, a
+      // client-side route's index.html, so what loads here is what the preview serves.
+      const served = siteFileFor(decodeURIComponent(new URL(request.url()).pathname), (p) => site.read(p) !== undefined, request.isNavigationRequest());
+      const body = served === undefined ? undefined : site.read(served);
       if (body === undefined && ['fetch', 'xhr', 'eventsource', 'websocket'].includes(request.resourceType())) {
         findings.unreachable.push(`/${path}`); // an API of the project's server, which is not running here
         await route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
@@ -138,8 +142,8 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
         await route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
         return;
       }
-      findings.loaded.add(path);
-      const ext = path.split('.').pop()?.toLowerCase() ?? '';
+      findings.loaded.add(served!);
+      const ext = served!.split('.').pop()?.toLowerCase() ?? '';
       const type = TYPES[ext] ?? 'application/octet-stream';
       await route.fulfill({ status: 200, contentType: TEXT_TYPES.has(ext) ? `${type}; charset=utf-8` : type, body: typeof body === 'string' ? body : Buffer.from(body) });
     });

@@ -23,7 +23,7 @@ const find = (report: ExecutionReport, check: ExecCheck['check'], runtime?: Exec
   report.checks.filter((c) => c.check === check && (runtime === undefined || c.runtime === runtime));
 
 describe.skipIf(!bwrapInstalled)('executeProject: correct projects pass clean', () => {
-  const cases = Object.entries(correctProjects).filter(([name]) => chromiumInstalled || name !== 'staticPage');
+  const cases = Object.entries(correctProjects).filter(([name]) => chromiumInstalled || !['staticPage', 'storagePage'].includes(name));
   it.each(cases)('%s', { timeout: 30_000 }, async (_name, files) => {
     const report = await executeProject(files);
     expect(report.executed).toBe(true);
@@ -49,6 +49,11 @@ describe.skipIf(!bwrapInstalled)('executeProject: correct projects pass clean', 
     expect(find(usage, 'start')[0]!.summary).toMatch(/printed its usage/);
     const interactive = await executeProject(correctProjects.pythonInteractive);
     expect(find(interactive, 'start')[0]!.summary).toMatch(/still running after 3 s/);
+    if (chromiumInstalled) {
+      // Its storage works where it is rendered, as in the preview: loaded with both its files, no errors.
+      const storage = await executeProject(correctProjects.storagePage);
+      expect(find(storage, 'page-load')[0]).toMatchObject({ status: 'passed', files: ['index.html', 'notes.js'] });
+    }
   });
 });
 
