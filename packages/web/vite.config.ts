@@ -1,12 +1,40 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig } from 'vite';
+import { request } from 'node:http';
+import { pipeline } from 'node:stream';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
 // The API server the dev server forwards to (see packages/server).
-const apiTarget = `http://127.0.0.1:${process.env.WOLFPACK_API_PORT ?? 3000}`;
+const apiPort = Number(process.env.WOLFPACK_API_PORT ?? 3000);
+const apiTarget = `http://127.0.0.1:${apiPort}`;
+
+/**
+ * Previews have origins of their own, `p-<project id>.localhost:<port>`, on the port the browser
+ * used, here the dev server's: their requests (every path) go on to the API server, whose
+ * preview origins serve them. Proxy rules match paths only, so this is a middleware of its own.
+ */
+function previewHosts(): Plugin {
+  return {
+    name: 'wolfpack-preview-hosts',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!/^p-[0-9a-f-]+\.localhost(:\d+)?$/i.test(req.headers.host ?? '')) return next();
+        const outgoing = request({ host: '127.0.0.1', port: apiPort, method: req.method, path: req.url, headers: req.headers }, (incoming) => {
+          res.writeHead(incoming.statusCode ?? 502, incoming.headers);
+          pipeline(incoming, res, () => undefined);
+        });
+        outgoing.on('error', () => {
+          res.statusCode = 502;
+          res.end(`The Wolfpack API server on port ${apiPort} did not answer: start it (pnpm dev starts both).`);
+        });
+        pipeline(req, outgoing, () => undefined);
+      });
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [previewHosts(), react(), tailwindcss()],
   resolve: {
     // '@wolfpack/source' makes workspace packages (@wolfpack/core) resolve to their TypeScript source, so
     // the web app never needs core to be built first. Vite's own defaults must stay in the list.
