@@ -6,3 +6,6 @@ export { BUNDLED_CASES } from '../pipeline/faults/cases-bundled.js';
 export { replyForRequest } from '../pipeline/faults/index.js';
 export { startFakeNpmRegistry, type FakeNpmRegistry } from '../proof/testing/fake-npm-registry.js';
 export { workspaceTree } from '../proof/testing/workspace-tree.js';
+// Apps the proof checks run, reused by the browser tests of their preview.
+export { viteRouterApp } from '../proof/fixtures/bundled.js';
+export { expressNotes } from '../proof/fixtures/full-stack.js';
