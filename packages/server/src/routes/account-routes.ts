@@ -26,6 +26,8 @@ export function accountRoutes({ accounts, stats, subscriptions, previews }: Acco
   router.delete('/account', async (ctx) => {
     const { id } = requireUser(ctx);
     await accounts.close(id);
+    // Its projects are gone with it; what of them still runs stops now, not when idle.
+    await previews.revokeAll(id);
     // After the commit: Stripe is told only about an account that is closed. Not acknowledged
     // yet, it is tried again in the background; the account is closed either way.
     await subscriptions.closeFor(id);

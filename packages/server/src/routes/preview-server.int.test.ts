@@ -372,6 +372,24 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
     }, 60_000);
   });
 
+  describe('an owner who revokes the links or signs out everywhere', () => {
+    const s = served({});
+
+    it("stops the project's server when its links are revoked, and every server of the owner who signs out everywhere", async () => {
+      const [one, two, three] = ['one', 'two', 'three'].map((name) => `revoked-${name}-${randomUUID()}`);
+      const first = await s.project(echoApp(one!));
+      for (const [tag, id] of [[one!, first], [two!, await s.project(echoApp(two!))], [three!, await s.project(echoApp(three!))]] as const) {
+        await untilStarted(s.fetch, await s.link(id));
+        expect(processesWith(tag)).toHaveLength(1);
+      }
+      expect((await s.owner.post(`/api/projects/${first}/preview/revoke`, {})).status).toBe(200);
+      await vi.waitFor(() => expect(processesWith(one!)).toEqual([]), { timeout: 10_000, interval: 100 });
+      expect(processesWith(two!)).toHaveLength(1);
+      expect((await s.owner.post('/api/account/sign-out-everywhere', {})).status).toBe(200);
+      await vi.waitFor(() => expect([...processesWith(two!), ...processesWith(three!)]).toEqual([]), { timeout: 10_000, interval: 100 });
+    }, 90_000);
+  });
+
   describe('a server that cannot run generated code', () => {
     const s = served({ WOLFPACK_SANDBOX: 'off' });
 

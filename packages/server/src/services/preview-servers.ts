@@ -34,6 +34,8 @@ interface Entry {
   /** `{projectId}/{hash of the version's files}` */
   key: string;
   projectId: string;
+  /** The project's owner, whose signing out everywhere stops it. */
+  ownerId: string;
   state: PreviewServerState;
   /** Stops the start, or the server once started. */
   abort: AbortController;
@@ -65,7 +67,7 @@ export class PreviewServers {
    * requests by, starting it when none is known. A server of another version of the project is
    * stopped: it will not be asked again.
    */
-  open(projectId: string, hash: string, plan: ServerPlan, files: () => Promise<Record<string, string>>): { key: string; state: PreviewServerState } {
+  open(projectId: string, ownerId: string, hash: string, plan: ServerPlan, files: () => Promise<Record<string, string>>): { key: string; state: PreviewServerState } {
     const key = `${projectId}/${hash}`;
     const known = this.entries.get(key);
     if (known) {
@@ -74,7 +76,7 @@ export class PreviewServers {
     }
     if (this.closing) return { key, state: { status: 'unavailable', reason: 'the Wolfpack server is shutting down' } };
     for (const older of [...this.entries.values()].filter((e) => e.projectId === projectId)) void this.stop(older);
-    const entry: Entry = { key, projectId, state: { status: 'starting', step: 'installing' }, abort: new AbortController(), active: 0 };
+    const entry: Entry = { key, projectId, ownerId, state: { status: 'starting', step: 'installing' }, abort: new AbortController(), active: 0 };
     this.entries.set(key, entry);
     this.makeRoom(entry);
     entry.startup = this.start(entry, plan, files);
@@ -119,6 +121,16 @@ export class PreviewServers {
       }
     }
     return reply;
+  }
+
+  /** Stops what runs of a project's preview: its links were revoked. */
+  async stopProject(projectId: string): Promise<void> {
+    await Promise.all([...this.entries.values()].filter((e) => e.projectId === projectId).map((entry) => this.stop(entry)));
+  }
+
+  /** Stops every preview server of a user's projects: they signed out everywhere, or closed the account. */
+  async stopOwner(ownerId: string): Promise<void> {
+    await Promise.all([...this.entries.values()].filter((e) => e.ownerId === ownerId).map((entry) => this.stop(entry)));
   }
 
   /** Stops every server and refuses new ones (the Wolfpack server is closing). */

@@ -119,15 +119,21 @@ export class PreviewService {
     return plan.kind === 'none' ? { kind: plan.kind, reason: plan.reason, routes: [] } : { kind: plan.kind, routes };
   }
 
-  /** Ends every link and preview cookie of the project issued so far. */
+  /** Ends every link and preview cookie of the project issued so far, and stops its server here. */
   async revoke(userId: string, projectId: string): Promise<void> {
     await this.owned(userId, projectId);
     await this.bump(projectId);
+    await this.servers?.stopProject(projectId);
   }
 
-  /** Ends every preview link and cookie the user holds (signing out everywhere, closing the account). */
+  /**
+   * Ends every preview link and cookie the user holds, and stops their previews' servers in this
+   * process (signing out everywhere, closing the account). With several processes, a server
+   * running in another one is cut off by the links' end and stops when idle.
+   */
   async revokeAll(userId: string): Promise<void> {
     await this.bump(userId);
+    await this.servers?.stopOwner(userId);
   }
 
   /** The project the token was made for, as it is now; refuses forged, altered, revoked and expired tokens alike. */
@@ -177,7 +183,7 @@ export class PreviewService {
     const current = await this.planOf(projectId, access.version);
     if (current.plan.kind !== 'server') return undefined;
     if (!this.servers) return NO_SERVERS;
-    const { key, state } = this.servers.open(projectId, current.hash, current.plan.plan, () => this.allFiles(projectId));
+    const { key, state } = this.servers.open(projectId, access.userId, current.hash, current.plan.plan, () => this.allFiles(projectId));
     return this.serverPage(projectId, current.hash, state) ?? { kind: 'running', key, projectId, hash: current.hash };
   }
 
