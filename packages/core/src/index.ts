@@ -3,6 +3,7 @@ export * from './schemas/common.js';
 export * from './schemas/api.js';
 export * from './schemas/events.js';
 export * from './schemas/projects.js';
+export * from './schemas/previews.js';
 export * from './schemas/billing.js';
 export * from './schemas/community.js';
 export * from './schemas/njin.js';
