@@ -59,6 +59,10 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of bundled apps on %
     env = {
       // The run's own gate is not what this file tests: the preview builds whatever the run left.
       WOLFPACK_SANDBOX: 'on',
+      // The project's build, a development build and the render: on a busy 2-core machine (the suites run
+      // side by side) they can pass 20 s, and the verdict would then rightly be unproven. This file
+      // is about the preview; the budget has tests of its own.
+      WOLFPACK_PROOF_TIME_LIMIT_MS: '60000',
       WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]),
       npm_config_registry: registry.url,
       WOLFPACK_PROOF_CACHE_DIR: cacheDir,
