@@ -205,7 +205,7 @@ describe.skipIf(!hasTmux())('in a terminal (tmux)', () => {
     expect(live).toMatch(/Wolfpack run [0-9a-f-]{36}/);
     for (const stage of ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code']) expect(live).toContain(stage);
     expect(live).toMatch(/✔ Planning/);
-    expect(live).toMatch(/[█░]{30}\s+\d+%\s+elapsed \d+:\d\d\s+ETA \d+:\d\d/);
+    expect(live).toMatch(/[█░]{30}\s+\d+%\s+stage \d of 5\s+elapsed \d+:\d\d\s+ETA (\d+:\d\d|—)/);
     expect(live).toContain('Activity');
     expect(live).not.toContain('EXIT=');
 

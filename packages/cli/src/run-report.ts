@@ -1,7 +1,7 @@
 import { formatCents, type PipelineEvent, type PipelineRole, type RunEstimateReply, type VerificationSummary } from '@wolfpack/core';
 import type { CliIo } from './io.js';
 import { verdictSummaryLines } from './proof-report.js';
-import type { RunState } from './run-state.js';
+import { stageSummary, type RunState } from './run-state.js';
 import type { RunStreamItem } from './run-stream.js';
 
 /** Shows a run as it goes: the live view, plain lines, or JSON lines. */
@@ -16,13 +16,16 @@ export interface RunReporter {
  * `--json`: each event as one JSON line on stdout, the event as the server sent it with its
  * number first as `eventId` (log events have an `id` of their own). Nothing else goes to stdout;
  * word of the connection goes to stderr. `estimate` (what the run would probably cost, asked
- * before it started) goes with the run's `run` event as its `estimate` field.
+ * before it started) goes with the run's `run` event as its `estimate` field. The run's last line
+ * (`complete` or `error`) carries `stages`: each stage's status and words, as the live view shows them
+ * ('Failed: the engines produced no files', 'Not run'), so a script need not work them out.
  */
 export function jsonReporter(io: CliIo, estimate?: RunEstimateReply): RunReporter {
   return {
-    update(item) {
+    update(item, state) {
       if (item.type !== 'event') io.stderr.write(`${connectionLine(item)}\n`);
       else if (item.event.type === 'run' && estimate !== undefined) io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event, estimate })}\n`);
+      else if (item.event.type === 'complete' || item.event.type === 'error') io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event, stages: stageSummary(state) })}\n`);
       else io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event })}\n`);
     },
     close: async () => {},
@@ -51,9 +54,9 @@ export function eventLine(event: PipelineEvent, state: RunState): string {
     case 'stage': {
       const { role, engine, progress } = event;
       const by = engine === undefined ? '' : ` (engine ${engine})`;
-      const status = state.stages.find((stage) => stage.role === role)?.status;
-      if (status === 'running') return `[stage] ${role} started${by}`;
-      const verdict = status === 'failed' ? 'finished with problems' : 'done';
+      const stage = state.stages.find((s) => s.role === role);
+      if (stage?.status === 'running') return `[stage] ${role} started${by}`;
+      const verdict = stage?.status !== 'failed' ? 'done' : stage.reason ? `failed: ${stage.reason}` : 'finished with problems';
       return `[stage] ${role} ${verdict} in ${event.executionTime}s${by}, ${progress.percent}% of the run`;
     }
     case 'cost':
@@ -62,8 +65,11 @@ export function eventLine(event: PipelineEvent, state: RunState): string {
       return `[log] ${event.level === 'info' || event.level === 'success' ? '' : `${event.level}: `}${event.message}`;
     case 'complete':
       return `[complete] ${event.filesGenerated} ${event.filesGenerated === 1 ? 'file' : 'files'} generated, project ${event.projectId}`;
-    case 'error':
-      return `[error] ${event.error}`;
+    case 'error': {
+      // How the run ended, stage by stage: which one failed and which never ran.
+      const stages = stageSummary(state).map((s) => `${s.role}: ${s.label}`);
+      return event.code === 'PAYMENT_REQUIRED' ? `[error] ${event.error}` : `[error] ${event.error}\n[stages] ${stages.join('; ')}`;
+    }
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -57,21 +57,21 @@ describe('reduceRun', () => {
     expect(running.stages[0]).toEqual({ role: 'Planning', status: 'running', engine: 'demo-alpha' });
 
     const done = play([stage('Planning', 0, 5, 'start'), stage('Planning', 0, 5, 'done'), stage('Building', 1, 5, 'start')]);
-    expect(statuses(done)).toEqual(['done', 'running', 'pending', 'pending', 'pending']);
-    expect(done.stages[0]).toEqual({ role: 'Planning', status: 'done', engine: 'demo-alpha', seconds: 1.5 });
+    expect(statuses(done)).toEqual(['complete', 'running', 'pending', 'pending', 'pending']);
+    expect(done.stages[0]).toEqual({ role: 'Planning', status: 'complete', reason: undefined, engine: 'demo-alpha', seconds: 1.5 });
     expect(done.progress?.percent).toBe(20);
   });
 
   it('tells a stage that finished without passing (ok false) from one that starts', () => {
     const events = PIPELINE_STAGES.flatMap((role, i) => [stage(role, i, 5, 'start'), stage(role, i, 5, role === 'Proven Code' ? 'failed' : 'done')]);
     const state = play(events);
-    expect(statuses(state)).toEqual(['done', 'done', 'done', 'done', 'failed']);
+    expect(statuses(state)).toEqual(['complete', 'complete', 'complete', 'complete', 'failed']);
     expect(state.progress?.percent).toBe(100);
   });
 
   it('keeps a stage running when a resumed run starts it again', () => {
     const state = play([stage('Planning', 0, 5, 'start'), stage('Planning', 0, 5, 'done'), stage('Building', 1, 5, 'start'), { type: 'resuming', runId: RUN }, stage('Building', 1, 5, 'start')]);
-    expect(statuses(state)).toEqual(['done', 'running', 'pending', 'pending', 'pending']);
+    expect(statuses(state)).toEqual(['complete', 'running', 'pending', 'pending', 'pending']);
     expect(state.notice).toBeUndefined();
     expect(state.log.at(-1)?.message).toMatch(/interrupted on the server; resuming/);
   });
@@ -92,7 +92,7 @@ describe('reduceRun', () => {
     expect(statuses(state)).toEqual(['running', 'pending', 'pending', 'pending', 'pending']);
     const afterFirst = play(first);
     expect(afterFirst.cycle).toBe(1);
-    expect(statuses(afterFirst)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    expect(statuses(afterFirst)).toEqual(['complete', 'complete', 'complete', 'complete', 'complete']);
   });
 
   it(`keeps the newest ${LOG_LINES} log lines`, () => {
@@ -148,7 +148,7 @@ describe('a run of some stages only (Repair again)', () => {
     expect(failed).toMatchObject({ cycle: 1, cycles: 1, progress: { percent: 100 } });
     const running = play([repairRun, stage('Proven Code', 0, 1, 'start')]);
     expect(statuses(running)).toEqual(['running']);
-    expect(statuses(play([stage('Proven Code', 0, 1, 'done')], running))).toEqual(['done']);
+    expect(statuses(play([stage('Proven Code', 0, 1, 'done')], running))).toEqual(['complete']);
   });
 
   it('says so in plain lines and in the summary', () => {
@@ -172,9 +172,10 @@ describe('liveTimes', () => {
   it('moves elapsed time on by the local clock while the run goes, and stops when it ended', () => {
     const state = play([stage('Building', 1, 5, 'start')], initialRunState(), 10_000);
     expect(liveTimes(state, 13_000)).toEqual({ elapsedSeconds: 5, remainingSeconds: 5 });
-    expect(liveTimes(state, 30_000)).toEqual({ elapsedSeconds: 22, remainingSeconds: 0 });
+    // The estimate ran out with stages left: unknown, not 0.
+    expect(liveTimes(state, 30_000)).toEqual({ elapsedSeconds: 22, remainingSeconds: null });
     const ended = play([{ type: 'error', error: 'x' }], state);
-    expect(liveTimes(ended, 30_000)).toEqual({ elapsedSeconds: 2, remainingSeconds: 8 });
+    expect(liveTimes(ended, 30_000)).toEqual({ elapsedSeconds: 2, remainingSeconds: null });
     expect(liveTimes(initialRunState(), 0)).toBeUndefined();
   });
 

@@ -1,14 +1,29 @@
-import { PIPELINE_STAGES, type ErrorCode, type LogLevel, type PipelineProgress, type PipelineRole, type VerificationSummary } from '@wolfpack/core';
+import {
+  PIPELINE_STAGES,
+  remainingEstimate,
+  settleFailedStages,
+  stageStatusAfter,
+  stageStatusLabel,
+  type ErrorCode,
+  type LogLevel,
+  type PipelineProgress,
+  type PipelineRole,
+  type StageStatus,
+  type VerificationSummary,
+} from '@wolfpack/core';
 import type { RunStreamItem } from './run-stream.js';
 
 /** How many activity lines the view keeps (the newest). */
 export const LOG_LINES = 10;
 
-export type StageStatus = 'pending' | 'running' | 'done' | 'failed';
+/** Core's rule, the web's too: only a stage that finished its work is complete (stage-status.ts). */
+export type { StageStatus };
 
 export interface StageView {
   role: PipelineRole;
   status: StageStatus;
+  /** Why a failed stage failed ("the engines produced no files"), when known. */
+  reason?: string | undefined;
   engine?: string | undefined;
   /** Seconds the stage took, once finished. */
   seconds?: number | undefined;
@@ -120,15 +135,15 @@ function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'eve
       const { progress } = event;
       const size = state.plan.length;
       const cycles = Math.max(1, Math.ceil(progress.total / size));
+      const after = stageStatusAfter(event, state.stages.find((stage) => stage.role === event.role), state.progress);
       // A start event's `current` is the stage's position; a finish event's is one past it.
-      const position = event.ok || finishes(state, event.role, progress.current) ? progress.current - 1 : progress.current;
+      const position = after.status === 'running' ? progress.current : progress.current - 1;
       const cycle = Math.min(cycles, Math.floor(Math.max(0, position) / size) + 1);
       const base = cycle !== state.cycle ? state.plan.map((role): StageView => ({ role, status: 'pending' })) : state.stages;
-      const running = !event.ok && !finishes(state, event.role, progress.current);
       const stages = base.map((stage): StageView => {
         if (stage.role !== event.role) return stage;
-        if (running) return { role: stage.role, status: 'running', engine: event.engine };
-        return { role: stage.role, status: event.ok ? 'done' : 'failed', engine: event.engine ?? stage.engine, seconds: event.executionTime };
+        if (after.status === 'running') return { role: stage.role, status: 'running', engine: event.engine };
+        return { role: stage.role, ...after, engine: event.engine ?? stage.engine, seconds: event.executionTime };
       });
       return { ...state, stages, cycle, cycles, progress, progressAt: now };
     }
@@ -140,8 +155,12 @@ function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'eve
       const { projectId, filesGenerated, verification, executionSeconds } = event;
       return { ...state, outcome: { type: 'complete', projectId, filesGenerated, verification, executionSeconds } };
     }
-    case 'error':
-      return withLocalLine({ ...state, outcome: { type: 'error', error: event.error, code: event.code } }, 'error', `Error: ${event.error}`, now);
+    case 'error': {
+      // Paused for credits the run stays resumable; any other error ends it: the stage under way
+      // failed and the stages after it never ran.
+      const stages = event.code === 'PAYMENT_REQUIRED' ? state.stages : settleFailedStages(state.stages, event.error);
+      return withLocalLine({ ...state, stages, outcome: { type: 'error', error: event.error, code: event.code } }, 'error', `Error: ${event.error}`, now);
+    }
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -159,14 +178,9 @@ export function isPartialRun(state: Pick<RunState, 'plan'>): boolean {
   return state.plan.length < PIPELINE_STAGES.length;
 }
 
-/**
- * Whether a stage event with ok false ends the stage that is running (it finished but did not
- * pass, like a Proven Code gate with problems) rather than starting it: it names the running
- * stage and counts one more finished stage than that stage's start did.
- */
-function finishes(state: RunState, role: PipelineRole, current: number): boolean {
-  const stage = state.stages.find((s) => s.role === role);
-  return stage?.status === 'running' && state.progress !== undefined && current > state.progress.current;
+/** Each stage as `--json` and the plain lines report it: role, status, and its words ('Failed: …', 'Not run'). */
+export function stageSummary(state: Pick<RunState, 'stages'>): { role: PipelineRole; status: StageStatus; label: string; reason?: string }[] {
+  return state.stages.map((stage) => ({ role: stage.role, status: stage.status, label: stageStatusLabel(stage), ...(stage.reason ? { reason: stage.reason } : {}) }));
 }
 
 function withLocalLine(state: RunState, level: LogLevel, message: string, now: number): RunState {
@@ -175,14 +189,17 @@ function withLocalLine(state: RunState, level: LogLevel, message: string, now: n
   return { ...state, localLines, log: [...state.log, line].slice(-LOG_LINES) };
 }
 
-/** Elapsed seconds and time left, moved on by the local clock while the run is going. */
-export function liveTimes(state: RunState, now: number): { elapsedSeconds: number; remainingSeconds: number } | undefined {
+/**
+ * Elapsed seconds and time left, moved on by the local clock while the run is going; time left is
+ * null when unknown (no stage finished yet, the estimate ran out, or the run failed).
+ */
+export function liveTimes(state: RunState, now: number): { elapsedSeconds: number; remainingSeconds: number | null } | undefined {
   const { progress, progressAt } = state;
   if (progress === undefined || progressAt === undefined) return undefined;
   const since = state.outcome === undefined && state.notice === undefined ? Math.max(0, (now - progressAt) / 1000) : 0;
   return {
     elapsedSeconds: progress.elapsedSeconds + since,
-    remainingSeconds: progress.current >= progress.total ? 0 : Math.max(0, progress.estimatedRemainingSeconds - since),
+    remainingSeconds: state.outcome?.type === 'error' ? null : remainingEstimate(progress, since),
   };
 }
 

@@ -15,6 +15,7 @@ export * from './schemas/runs.js';
 export * from './savings/savings.js';
 export * from './billing/index.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
+export * from './pipeline/stage-status.js';
 export * from './engines/engine.js';
 export * from './schemas/settings.js';
 // Proven Code's verification record (issue 13).

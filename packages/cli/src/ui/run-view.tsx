@@ -1,4 +1,4 @@
-import { formatCents } from '@wolfpack/core';
+import { formatCents, progressDisplay, stageStatusLabel } from '@wolfpack/core';
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import type { RunReporter } from '../run-report.js';
@@ -14,9 +14,10 @@ export interface RunViewProps {
 
 /**
  * The live view of a run: its stages (the five, or those a repair run does, named in the title;
- * pending, spinner while running, ✔ when done, ✘ when the gate did not pass), a
- * progress bar with percent, elapsed time, time left and what the run cost so far, and the newest lines of the activity
- * log coloured by level. Elapsed time keeps ticking between events while the run goes on.
+ * pending, spinner while running, ✔ when complete, ✘ in red with its words when it failed, – in grey
+ * when the run failed before it), a progress bar with percent and the stage under way counted,
+ * elapsed time, time left ('—' when unknown) and what the run cost so far, and the newest lines of
+ * the activity log coloured by level. Elapsed time keeps ticking between events while the run goes on.
  */
 export function RunView({ state, color }: RunViewProps) {
   const going = state.outcome === undefined;
@@ -24,7 +25,9 @@ export function RunView({ state, color }: RunViewProps) {
 
   const paint = (name: string | undefined) => (color ? name : undefined);
   const times = liveTimes(state, Math.max(now, state.progressAt ?? 0));
-  const percent = state.progress?.percent ?? 0;
+  const running = going && state.stages.some((stage) => stage.status === 'running');
+  const shown = state.progress ? progressDisplay(state.progress, running) : undefined;
+  const percent = shown?.percent ?? 0;
   const filled = Math.round((percent / 100) * BAR_WIDTH);
 
   return (
@@ -40,7 +43,8 @@ export function RunView({ state, color }: RunViewProps) {
       <Text>
         <Text color={paint('cyan')}>{'█'.repeat(filled)}</Text>
         <Text dimColor={color}>{'░'.repeat(BAR_WIDTH - filled)}</Text> {String(percent).padStart(3)}%
-        {times ? `  elapsed ${formatDuration(times.elapsedSeconds)}  ETA ${formatDuration(times.remainingSeconds)}` : ''}
+        {shown ? `  stage ${shown.stage} of ${shown.total}` : ''}
+        {times ? `  elapsed ${formatDuration(times.elapsedSeconds)}  ETA ${times.remainingSeconds === null ? '—' : formatDuration(times.remainingSeconds)}` : ''}
         {state.spentCents !== undefined ? `  cost so far ${formatCents(state.spentCents)}` : ''}
       </Text>
       {state.notice !== undefined && <Text color={paint('yellow')}>{state.notice}</Text>}
@@ -58,10 +62,13 @@ export function RunView({ state, color }: RunViewProps) {
 
 function StageRow({ stage, color }: { stage: StageView; color: boolean }) {
   const detail = [stage.engine, stage.seconds === undefined ? undefined : `${stage.seconds}s`].filter(Boolean).join('  ');
+  // Words where the mark alone would be read as done or waiting: a failure and its reason, a stage never run.
+  const words = stage.status === 'failed' || stage.status === 'not-run' ? stageStatusLabel(stage) : undefined;
   return (
     <Text>
       {' '}
       <StageIcon status={stage.status} color={color} /> {stage.role.padEnd(12)}
+      {words !== undefined && <Text color={color && stage.status === 'failed' ? 'red' : undefined} dimColor={color && stage.status === 'not-run'}>{words}  </Text>}
       <Text dimColor={color}>{detail}</Text>
     </Text>
   );
@@ -76,12 +83,15 @@ function StageIcon({ status, color }: { status: StageView['status']; color: bool
           <Spinner type="dots" />
         </Text>
       );
-    case 'done':
+    case 'complete':
       return <Text color={paint('green')}>✔</Text>;
     case 'failed':
-      return <Text color={paint('yellow')}>✘</Text>;
+      return <Text color={paint('red')}>✘</Text>;
     case 'pending':
       return <Text dimColor={color}>○</Text>;
+    case 'not-run':
+    case 'skipped':
+      return <Text color={paint('gray')}>–</Text>;
     default: {
       const unreachable: never = status;
       return unreachable;

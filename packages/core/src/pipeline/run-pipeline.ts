@@ -10,7 +10,8 @@ import { pipelineProgress } from './progress.js';
 import type { ProjectPlan } from './plan.js';
 import { ideaSection } from './prompts/index.js';
 import { emptyMemory, snapshotMemory, type RunMemory } from './run-memory.js';
-import { STAGE_HANDLERS, type StageState } from './stages.js';
+import { NO_FILES } from './stage-building.js';
+import { STAGE_HANDLERS, type StageResult, type StageState } from './stages.js';
 import { staticPartOf } from './stage-repair.js';
 import { coverage, verifyProject, type ProjectCheck, type VerifyReport } from './verify.js';
 
@@ -163,7 +164,7 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     }
     stageCalls = [];
     const handler = STAGE_HANDLERS[role];
-    const { ok, engine } = yield* withEvents<PipelineStreamEvent, { ok: boolean; engine: string }>((send) => {
+    const { ok, engine, failure } = yield* withEvents<PipelineStreamEvent, StageResult>((send) => {
       push = send;
       const emit: Emit = (level, message) => send(log(level, message));
       return handler({ ...shared, position, cycle, role, emit, state });
@@ -183,13 +184,14 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
       executionTime: Math.round(durationMs / 100) / 10,
       progress: pipelineProgress(position + 1, total, startedAt, now()),
       engine: engine || primary.key,
+      ...(failure ? { reason: failure.reason } : {}),
     };
+    if (failure) throw new AppError('BAD_GATEWAY', failure.error);
   }
 
   const report = state.report ?? verifyProject(state.files);
-  if (Object.keys(state.files).length === 0) {
-    throw new AppError('BAD_GATEWAY', 'The engines produced no files for this idea. Try again or describe the project in more detail.');
-  }
+  // A run without Building (a repair of a project with no files) can still end with none.
+  if (Object.keys(state.files).length === 0) throw new AppError('BAD_GATEWAY', NO_FILES.error);
   return {
     files: state.files,
     // Proven Code's last verification already ran the static checks on these files: not again.

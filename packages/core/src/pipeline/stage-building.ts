@@ -58,6 +58,12 @@ async function buildPlannedFile(ctx: StageContext, planText: string, planned: Pl
   return out;
 }
 
+/** How a run whose engines wrote no file ends: the stage's words and the run's error. */
+export const NO_FILES = {
+  reason: 'the engines produced no files',
+  error: 'The engines produced no files for this idea. Try again or describe the project in more detail.',
+} as const;
+
 export const planning: StageHandler = async (ctx) => {
   const existing = Object.keys(ctx.state.files).length > 0 ? filesForPrompt(ctx, ctx.state.files) : '';
   const { text, engine } = await ask(ctx, PLANNING_SYSTEM, planningUser(ctx.ideaText, existing));
@@ -94,5 +100,7 @@ export const building: StageHandler = async (ctx) => {
   const changed = mergeFiles(ctx, built);
   const bytes = changed.reduce((sum, p) => sum + new TextEncoder().encode(ctx.state.files[p] ?? '').length, 0);
   ctx.emit(changed.length > 0 ? 'success' : 'warning', `Wrote ${changed.length} file${changed.length === 1 ? '' : 's'} (${(bytes / 1024).toFixed(1)} KB).`);
+  // Nothing to check, polish or prove: the run ends here rather than "completing" three empty stages.
+  if (Object.keys(ctx.state.files).length === 0) return { ok: false, engine: engineKey, failure: NO_FILES };
   return { ok: true, engine: engineKey };
 };

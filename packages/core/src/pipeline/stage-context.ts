@@ -42,6 +42,11 @@ export interface StageContext {
 export interface StageResult {
   ok: boolean;
   engine: string;
+  /**
+   * The stage failed so that no later stage can do anything (Building wrote no file): the run ends
+   * after this stage's event with `reason` as the stage's words and `error` as the run's.
+   */
+  failure?: { reason: string; error: string } | undefined;
 }
 
 export type StageHandler = (ctx: StageContext) => Promise<StageResult>;

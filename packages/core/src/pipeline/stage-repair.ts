@@ -12,7 +12,7 @@ import { markReplaced, problemKey, problemLine, regressions, remember, type Fail
 import { prescanModules, scanModule } from './scan-module.js';
 import { ask, commitFiles, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
 import { checkHtml } from './verify-html.js';
-import { describeCoverage, formatProblems, verifyProject, type VerifyProblem, type VerifyReport } from './verify.js';
+import { coverage, describeCoverage, formatProblems, verifyProject, type VerifyProblem, type VerifyReport } from './verify.js';
 
 /** The static part of a report {@link verifyAll} merged (the verification record keeps it apart). */
 const staticParts = new WeakMap<VerifyReport, VerifyReport>();
@@ -50,9 +50,14 @@ export async function verifyAll(ctx: StageContext, files: Readonly<Record<string
 
 /** One log line for a verification: what passed and was covered, or the first problems. */
 export function summarize(report: VerifyReport): string {
-  if (report.passed) return `No problems: ${describeCoverage(report)}.`;
+  if (report.passed) return formatProblems(report);
   const files = new Set(report.problems.map((p) => p.path));
   return `${report.problems.length} problem(s) in ${files.size} file(s): ${formatProblems(report).split('\n').slice(0, 3).join('; ')}`;
+}
+
+/** A success only when a check read a file: nothing failing in nothing checked is no success. */
+function summaryLevel(report: VerifyReport): 'success' | 'warning' {
+  return report.passed && coverage(report).covered.length > 0 ? 'success' : 'warning';
 }
 
 /** Checks that ran the code: their problems may show up far from where the code is wrong. */
@@ -267,7 +272,7 @@ export async function verifyAndRepair(ctx: StageContext): Promise<{ report: Veri
   let report = await verifyAll(ctx, ctx.state.files);
   remember(memory, report);
   let engineKey = '';
-  ctx.emit(report.passed ? 'success' : 'warning', summarize(report));
+  ctx.emit(summaryLevel(report), summarize(report));
   for (let round = 1; !report.passed && round <= ctx.repairRounds; round++) {
     const offset = memory.failedRounds;
     const next = ctx.runner.primaryFor(ctx.position + offset).key;
@@ -287,7 +292,7 @@ export async function verifyAndRepair(ctx: StageContext): Promise<{ report: Veri
     report = outcome.report;
     remember(memory, report);
     const did = outcome.changed.length === 0 ? 'no file changed' : `${outcome.changed.length} file(s) changed`;
-    ctx.emit(report.passed ? 'success' : 'warning', `Repair round ${round}: ${did}. ${summarize(report)}`);
+    ctx.emit(summaryLevel(report), `Repair round ${round}: ${did}. ${summarize(report)}`);
   }
   ctx.state.report = report;
   return { report, engine: engineKey };
@@ -302,7 +307,7 @@ export const provenCode: StageHandler = async (ctx) => {
   const { report, engine } = await verifyAndRepair(ctx);
   if (report.passed) {
     // Only files a check read are called checked; the rest are named, not counted as proven.
-    ctx.emit('success', `Proven Code: ${describeCoverage(report)}.`);
+    ctx.emit(summaryLevel(report), `Proven Code: ${describeCoverage(report)}.`);
     return { ok: true, engine };
   }
   ctx.emit('error', `Proven Code gate failed:\n${formatProblems(report)}`);

@@ -248,7 +248,8 @@ export function describeCoverage(report: Pick<VerifyReport, 'checked'>): string 
  * `src/a.ts: syntax: Expected ";" but found "x" (line 3)`. At most `limit` lines.
  */
 export function formatProblems(report: VerifyReport, limit = 50, options: { details?: boolean } = {}): string {
-  if (report.passed) return `No problems: ${describeCoverage(report)}.`;
+  // "No problems" only of files a check read: with none covered, nothing was shown to be fine.
+  if (report.passed) return `${coverage(report).covered.length > 0 ? 'No problems' : 'Nothing was checked'}: ${describeCoverage(report)}.`;
   const lines = report.problems
     .slice(0, limit)
     .map((p) => `${p.path}: ${p.check}: ${p.message}${p.line === undefined ? '' : ` (line ${p.line})`}${options.details && p.detail ? `\n${indent(p.detail)}` : ''}`);

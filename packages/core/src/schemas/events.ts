@@ -43,7 +43,10 @@ export const runEvent = z.object({
   stages: z.array(pipelineRole).min(1).optional(),
 });
 
-/** A stage started (ok false: shown as running) or finished (ok true: shown as complete). */
+/**
+ * A stage started (ok false: shown as running) or finished (ok true: shown as complete; ok false
+ * with a `reason`, or a Proven Code gate that did not pass: shown as failed). See stage-status.ts.
+ */
 export const stageEvent = z.object({
   type: z.literal('stage'),
   role: pipelineRole,
@@ -53,6 +56,8 @@ export const stageEvent = z.object({
   progress: pipelineProgress,
   /** Generic engine label (never a vendor key, spec core §3). */
   engine: z.string().optional(),
+  /** Why a finished stage failed, a phrase shown after "Failed: " ("the engines produced no files"). */
+  reason: z.string().min(1).optional(),
 });
 
 /** One line of the Activity Feed. */

@@ -1,11 +1,11 @@
 import { Check, CirclePause, ExternalLink, LoaderCircle, Minus, Send, X } from 'lucide-react';
-import { formatCents, type PipelineProgress as Progress } from '@wolfpack/core';
+import { formatCents, progressDisplay, remainingEstimate, stageStatusLabel, type PipelineProgress as Progress } from '@wolfpack/core';
 import { useEffect, useRef, useState } from 'react';
 import { formatElapsed, formatEstimate } from '../lib/format-time';
 import { isRunActive, type RunPhase, type StageStatus, type StageView } from '../lib/pipeline-state';
 import { cn } from '../lib/cn';
 import { Card } from './card';
-import { StageDisplay, stageStatusText } from './stage-display';
+import { StageDisplay } from './stage-display';
 
 export interface PipelineProgressProps {
   phase: RunPhase;
@@ -43,6 +43,8 @@ function rowTone(status: StageStatus, stopped: boolean): { row: string | false; 
       return { row: false, label: 'text-zinc-400' };
     case 'skipped':
       return { row: 'opacity-60', label: 'text-zinc-400' };
+    case 'not-run':
+      return { row: false, label: 'text-zinc-500 dark:text-zinc-400' };
     default: {
       const unreachable: never = status;
       return unreachable;
@@ -54,12 +56,14 @@ function rowTone(status: StageStatus, stopped: boolean): { row: string | false; 
  * The 'Pipeline Progress' panel (spec core §2 Activity and progress panels): the five-stage
  * display, a progress bar whose width is the percentage, elapsed time and estimate, and each stage
  * as pending (its number), running (spinner, 'In Progress'), complete (check, 'Complete'), failed
- * (a gate that did not pass) or not in this run (a repair does Proven Code alone; what earlier
+ * (red, 'Failed: …' or a gate that did not pass), not run (grey: the run failed before it) or not in this run (a repair does Proven Code alone; what earlier
  * runs did in the other stages is not this run's work, so it is not shown as done).
  */
 export function PipelineProgress({ phase, stages, progress, spentCents, completedProjectId, onPublish }: PipelineProgressProps) {
-  const percent = Math.max(0, Math.min(100, progress?.percent ?? 0));
   const active = isRunActive(phase);
+  // The bar and "Stage n of 5" count the stage under way (core's rule), not only those finished.
+  const shown = progress ? progressDisplay(progress, active && stages.some((stage) => stage.status === 'running')) : null;
+  const percent = Math.max(0, Math.min(100, shown?.percent ?? 0));
   const badge = phaseBadges[phase];
   const { elapsed, remaining } = useLiveTimes(progress, active);
   // A stage that was running when the run stopped is shown paused, not spinning.
@@ -92,7 +96,7 @@ export function PipelineProgress({ phase, stages, progress, spentCents, complete
             {percent}%
           </span>
           <span className="text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
-            {progress ? `Stage ${progress.current} of ${progress.total}` : 'Waiting for the first stage'}
+            {shown ? `Stage ${shown.stage} of ${shown.total}` : 'Waiting for the first stage'}
           </span>
         </div>
         <div
@@ -117,7 +121,7 @@ export function PipelineProgress({ phase, stages, progress, spentCents, complete
           <span>
             {phase === 'complete'
               ? 'Done'
-              : progress && progress.current > 0 && active
+              : remaining !== null && active
                 ? `ETA ${formatEstimate(remaining)}`
                 : 'ETA —'}
           </span>
@@ -145,11 +149,11 @@ export function PipelineProgress({ phase, stages, progress, spentCents, complete
                 <span className="block text-sm font-medium">{stage.role}</span>
                 {stage.engine ? <span className="block truncate text-xs text-zinc-500">{stage.engine}</span> : null}
               </span>
-              {stage.status !== 'pending' && stage.status !== 'skipped' ? (
+              {stage.status !== 'pending' && stage.status !== 'skipped' && stage.status !== 'not-run' ? (
                 <span className="text-xs text-zinc-500 tabular-nums">{formatElapsed(stage.executionTime)}</span>
               ) : null}
-              <span className={cn('w-28 text-right text-xs font-medium', tone.label)} data-testid="stage-status">
-                {stageStatusText(stage.status, stopped)}
+              <span className={cn('max-w-64 min-w-28 text-right text-xs font-medium', tone.label)} data-testid="stage-status">
+                {stageStatusLabel(stage, stopped)}
               </span>
             </li>
           );
@@ -208,7 +212,8 @@ function useLiveTimes(progress: Progress | null, active: boolean) {
   const since = active ? Math.max(0, (now - receivedAt.current) / 1000) : 0;
   return {
     elapsed: (progress?.elapsedSeconds ?? 0) + since,
-    remaining: Math.max(0, (progress?.estimatedRemainingSeconds ?? 0) - since),
+    // null when unknown (no stage finished yet, or the estimate ran out): shown as '—', never '~0s'.
+    remaining: remainingEstimate(progress, since),
   };
 }
 
@@ -233,7 +238,7 @@ function StageMark({ stage, stopped }: { stage: StageView; stopped: boolean }) {
       );
     case 'failed':
       return (
-        <span className={cn(mark, 'bg-red-600 text-white')}>
+        <span className={cn(mark, 'bg-red-600 text-white')} data-mark="failed">
           <X className="h-4 w-4" strokeWidth={3} aria-hidden />
         </span>
       );
@@ -246,6 +251,12 @@ function StageMark({ stage, stopped }: { stage: StageView; stopped: boolean }) {
     case 'skipped':
       return (
         <span className={cn(mark, 'border border-dashed border-zinc-300 text-zinc-400 dark:border-zinc-600')}>
+          <Minus className="h-4 w-4" aria-hidden />
+        </span>
+      );
+    case 'not-run':
+      return (
+        <span className={cn(mark, 'bg-zinc-200 text-zinc-500 dark:bg-zinc-700 dark:text-zinc-400')} data-mark="not-run">
           <Minus className="h-4 w-4" aria-hidden />
         </span>
       );

@@ -1,3 +1,4 @@
+import { stageStatusLabel } from '@wolfpack/core';
 import { Check, X } from 'lucide-react';
 import type { StageStatus, StageView } from '../lib/pipeline-state';
 import { cn } from '../lib/cn';
@@ -9,7 +10,7 @@ export interface StageDisplayProps {
   paused?: boolean;
 }
 
-/** The tile of each status; a stage not in this run is dashed and faint, never lit. */
+/** The tile of each status; a stage not in this run is dashed and faint, one that never ran grey, never lit. */
 function tileClass(status: StageStatus): string {
   switch (status) {
     case 'complete':
@@ -22,26 +23,8 @@ function tileClass(status: StageStatus): string {
       return 'border-zinc-200 bg-white text-zinc-400 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-500';
     case 'skipped':
       return 'border-dashed border-zinc-200 bg-transparent text-zinc-300 dark:border-zinc-700 dark:text-zinc-600';
-    default: {
-      const unreachable: never = status;
-      return unreachable;
-    }
-  }
-}
-
-/** What a screen reader hears for each status. */
-export function stageStatusText(status: StageStatus, stopped: boolean): string {
-  switch (status) {
-    case 'complete':
-      return 'Complete';
-    case 'running':
-      return stopped ? 'Stopped' : 'In Progress';
-    case 'failed':
-      return 'Did not pass';
-    case 'pending':
-      return 'Pending';
-    case 'skipped':
-      return 'Not in this run';
+    case 'not-run':
+      return 'border-zinc-200 bg-zinc-100 text-zinc-400 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-500';
     default: {
       const unreachable: never = status;
       return unreachable;
@@ -62,7 +45,7 @@ export function StageDisplay({ stages, paused = false }: StageDisplayProps) {
         const complete = stage.status === 'complete';
         const running = stage.status === 'running';
         const next = stages[index + 1]?.status;
-        const nextStarted = next !== undefined && next !== 'pending' && next !== 'skipped';
+        const nextStarted = next !== undefined && next !== 'pending' && next !== 'skipped' && next !== 'not-run';
         return (
           <li
             key={stage.role}
@@ -105,13 +88,13 @@ export function StageDisplay({ stages, paused = false }: StageDisplayProps) {
               className={cn(
                 'text-xs font-medium sm:text-sm',
                 stage.status === 'pending' && 'text-zinc-500 dark:text-zinc-400',
-                stage.status === 'skipped' && 'text-zinc-400 dark:text-zinc-500',
-                stage.status !== 'pending' && stage.status !== 'skipped' && 'text-zinc-900 dark:text-zinc-100',
+                (stage.status === 'skipped' || stage.status === 'not-run') && 'text-zinc-400 dark:text-zinc-500',
+                stage.status !== 'pending' && stage.status !== 'skipped' && stage.status !== 'not-run' && 'text-zinc-900 dark:text-zinc-100',
               )}
             >
               {stage.role}
             </span>
-            <span className="sr-only">{stageStatusText(stage.status, paused)}</span>
+            <span className="sr-only">{stageStatusLabel(stage, paused)}</span>
           </li>
         );
       })}

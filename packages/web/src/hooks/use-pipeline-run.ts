@@ -48,7 +48,8 @@ function applyEffect(effect: RunEffect): void {
     }
     case 'failed':
       forgetRun();
-      void invalidateMoney(queryClient);
+      // A failed run counts in the statistics (Success Rate) and the history, like a completed one.
+      void invalidateAfterRun(queryClient);
       toast({ title: 'Pipeline Failed', description: effect.error, variant: 'destructive' });
       return;
     case 'payment-required':

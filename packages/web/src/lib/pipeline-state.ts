@@ -6,6 +6,9 @@
  */
 import {
   PIPELINE_STAGES,
+  settleFailedStages,
+  stageStatusAfter,
+  type StageStatus as CoreStageStatus,
   type PipelineEvent,
   type PipelineProgress,
   type PipelineRole,
@@ -13,13 +16,10 @@ import {
 } from '@wolfpack/core';
 
 /**
- * Pending until a stage event arrives; running while its `ok` is false, complete once true.
- * `failed`: the stage finished without passing (a Proven Code gate with problems ends with `ok`
- * false), so it must not keep spinning once the run is over. `skipped`: the run does not do this
- * stage at all ("Repair again" does Proven Code only); what an earlier run did there is not this
- * run's work, so it is not shown as complete.
+ * Pending until a stage event arrives; running while its `ok` is false, complete once true; failed,
+ * not run or not in this run by core's one rule (stage-status.ts), the CLI's too.
  */
-export type StageStatus = 'pending' | 'running' | 'complete' | 'failed' | 'skipped';
+export type StageStatus = CoreStageStatus;
 
 export interface StageView {
   role: PipelineRole;
@@ -30,6 +30,8 @@ export interface StageView {
   executionTime: number;
   /** Generic engine label, when the server named one. */
   engine: string | undefined;
+  /** Why a failed stage failed ("the engines produced no files"), when known. */
+  reason?: string | undefined;
 }
 
 /**
@@ -235,10 +237,9 @@ export function applyPipelineEvent(
       };
     }
     case 'stage': {
-      const status: StageStatus = event.ok ? 'complete' : finishesStage(base, event) ? 'failed' : 'running';
       const stages = base.stages.map((stage) =>
         stage.role === event.role
-          ? { ...stage, status, executionTime: event.executionTime, engine: event.engine ?? stage.engine }
+          ? { ...stage, ...stageStatusAfter(event, stage, base.progress), executionTime: event.executionTime, engine: event.engine ?? stage.engine }
           : stage,
       );
       const finished = base.phase === 'complete' || base.phase === 'failed';
@@ -299,8 +300,10 @@ export function applyPipelineEvent(
           effects: [{ type: 'payment-required', error: event.error }],
         };
       }
+      // The stage under way failed with the run; the stages after it never ran.
+      const stages = settleFailedStages(base.stages, event.error);
       return {
-        state: { ...base, phase: 'failed', error: event.error, paymentRequired: false, reconnectAttempt: 0, feed },
+        state: { ...base, phase: 'failed', stages, error: event.error, paymentRequired: false, reconnectAttempt: 0, feed },
         effects: [{ type: 'failed', error: event.error }],
       };
     }
@@ -309,18 +312,6 @@ export function applyPipelineEvent(
       return unreachable;
     }
   }
-}
-
-/**
- * Whether a stage event with `ok` false ends the running stage (it finished without passing, like a
- * failed Proven Code gate) rather than starting it: a start's `current` is the stage's position, its
- * finish counts one more finished stage. A stage started again (a resumed run) has the same
- * `current` as its first start, so it stays running.
- */
-function finishesStage(state: PipelineState, event: Extract<PipelineEvent, { type: 'stage' }>): boolean {
-  if (event.ok) return false;
-  const stage = state.stages.find((s) => s.role === event.role);
-  return stage?.status === 'running' && state.progress !== null && event.progress.current > state.progress.current;
 }
 
 let clientItemCounter = 0;
