@@ -1,4 +1,4 @@
-import { runValue, runValueText, type VerificationSummary } from '@wolfpack/core';
+import { formatDollars, formatHours, runSavings, type VerificationSummary } from '@wolfpack/core';
 import { CircleCheck, CircleX, Copy, FolderOpen, GitBranch, ListChecks, LoaderCircle, Repeat2, ShieldQuestion, TriangleAlert, Wrench } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -11,8 +11,6 @@ import { Button, buttonClass } from './button';
 
 export interface SuccessBannerProps {
   result: RunResult;
-  /** What the run was charged, in cents (its latest `cost` event); null when none was reported. */
-  spentCents?: number | null | undefined;
   /** Stores the project as the continue-project id and hides the banner. */
   onContinue: () => void;
   onPublish: () => void;
@@ -49,10 +47,10 @@ const TONE: Record<Tone, { frame: string; badge: string; icon: typeof CircleChec
  * Proven Code alone, charged like a stage). After a repair run the banner says it was one: it
  * generated no new project, and a gate that still fails is no news of success.
  */
-export function SuccessBanner({ result, spentCents = null, onContinue, onPublish, onRepair }: SuccessBannerProps) {
+export function SuccessBanner({ result, onContinue, onPublish, onRepair }: SuccessBannerProps) {
   const navigate = useNavigate();
   const { copy, copying } = useCopyReplitCode();
-  const value = runValue(result.executionSeconds, spentCents);
+  const savings = runSavings(result.executionSeconds);
   const verdict = bannerVerdict(result.verification);
   // Kept per result, so the next run's failure is shown again even for the same project.
   const [keptResult, setKeptResult] = useState<RunResult | null>(null);
@@ -87,10 +85,8 @@ export function SuccessBanner({ result, spentCents = null, onContinue, onPublish
             ) : (
               <>
                 {result.filesGenerated} {result.filesGenerated === 1 ? 'file' : 'files'} generated in{' '}
-                {formatElapsed(result.executionSeconds)} ·{' '}
-                <span data-testid="success-cost-savings" data-outcome={value.outcome}>
-                  {runValueText(value)}
-                </span>
+                {formatElapsed(result.executionSeconds)} · about {formatHours(savings.timeSavedHours)} and{' '}
+                {formatDollars(savings.costSavedDollars)} saved
               </>
             )}
           </p>
