@@ -1,4 +1,4 @@
-import { formatCents, type PipelineEvent, type PipelineRole, type RunEstimateReply, type VerificationSummary } from '@wolfpack/core';
+import { formatCents, runValue, runValueText, type PipelineEvent, type PipelineRole, type RunEstimateReply, type VerificationSummary } from '@wolfpack/core';
 import type { CliIo } from './io.js';
 import { verdictSummaryLines } from './proof-report.js';
 import { stageSummary, type RunState } from './run-state.js';
@@ -95,6 +95,8 @@ export interface SummaryInput {
   projectId: string;
   filesGenerated: number;
   executionSeconds?: number | undefined;
+  /** What the run was charged, in cents (its latest `cost` event); undefined when none was reported. */
+  spentCents?: number | undefined;
   verification?: VerificationSummary | undefined;
   /** The stages the run did when not all five ("Repair again": Proven Code alone). */
   onlyStages?: readonly PipelineRole[] | undefined;
@@ -107,7 +109,7 @@ export interface SummaryInput {
  * (with what was and was not proven when the server says; older servers only say passed or not).
  */
 export function summaryLines(input: SummaryInput): string[] {
-  const { projectId, filesGenerated, executionSeconds, verification, writtenTo, runId, onlyStages } = input;
+  const { projectId, filesGenerated, executionSeconds, spentCents, verification, writtenTo, runId, onlyStages } = input;
   const took = executionSeconds === undefined ? '' : ` in ${executionSeconds}s`;
   const files = `${filesGenerated} ${filesGenerated === 1 ? 'file' : 'files'}`;
   // A repair generated no new project: it ran the named stages again on the project's files.
@@ -116,6 +118,8 @@ export function summaryLines(input: SummaryInput): string[] {
       ? `Project ${projectId}: ${files} generated${took}.`
       : `Project ${projectId}: repair run (${onlyStages.join(', ')} only) on its ${files}${took}.`,
   ];
+  // A build's cost beside its savings estimate, as the web's result card says it.
+  if (onlyStages === undefined && executionSeconds !== undefined) lines.push(`${runValueText(runValue(executionSeconds, spentCents))}.`);
   if (writtenTo) lines.push(`Files written to ${writtenTo.dir} (${writtenTo.count}).`);
   else if (runId) lines.push(`Write the files to a folder with: wolfpack attach ${runId} --out DIR`);
   if (verification === undefined) lines.push('Proven Code: no verification was reported.');

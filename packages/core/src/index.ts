@@ -13,6 +13,7 @@ export * from './sse/sse.js';
 export * from './sse/reconnect-delay.js';
 export * from './schemas/runs.js';
 export * from './savings/savings.js';
+export * from './savings/run-value.js';
 export * from './billing/index.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
 export * from './pipeline/stage-status.js';

@@ -120,6 +120,11 @@ describe('PackCast capsules', () => {
     expect(complete).not.toContain('…');
     const timelineHeight = await visitor.getByTestId('capsule-timeline').evaluate((el) => el.getBoundingClientRect().height);
     expect(timelineHeight).toBe(400);
+    // Built without AI Enhance: the timeline says so once, and no step of it says "Enhanced".
+    expect(await figure(visitor, 'capsule-timeline')).toContain('Built from the original prompt (no enhancement)');
+    expect(await visitor.locator('[data-testid="timeline-event"][data-event-type="code_refined"]').count()).toBeGreaterThan(0);
+    expect(await visitor.getByTestId('timeline-enhanced').count()).toBe(0);
+    expect(await figure(visitor, 'capsule-timeline')).not.toMatch(/Enhanced/);
     expect((await figure(visitor, 'capsule-original-prompt')).length).toBeGreaterThan(0);
     const code = (await visitor.getByTestId('capsule-final-code').getByTestId('file-content').textContent()) ?? '';
     expect(code).toMatch(/<html/i);
@@ -169,6 +174,42 @@ describe('PackCast capsules', () => {
     const later = await browser.newPage();
     await later.goto(`/capsules/${slug}`);
     await later.getByTestId('capsule-not-found').waitFor();
+  }, 180_000);
+
+  it('says "Enhanced" on the enhancement steps of an enhanced build, and on none of its code steps', async () => {
+    const owner = await browser.newPage();
+    await signUpViaApi(owner, uniqueUsername('enhanced'));
+    // AI Enhance, then a build of its prompt: the capsule records the passes and the selection.
+    const enhance = await owner.request.post('/api/multi-pass-enhancements', { data: { prompt: 'A habit tracker', attachments: [] }, timeout: 60_000 });
+    expect(enhance.ok()).toBe(true);
+    let finalPrompt = '';
+    for (const line of (await enhance.text()).split('\n')) {
+      if (!line.startsWith('data: ')) continue;
+      const event = JSON.parse(line.slice(6)) as { type: string; finalPrompt?: string };
+      if (event.type === 'complete' && event.finalPrompt) finalPrompt = event.finalPrompt;
+    }
+    expect(finalPrompt).not.toBe('');
+    await buildProjectViaApi(owner, finalPrompt);
+    const card = await myOnlyCapsule(owner);
+    const slug = (await card.getAttribute('data-slug')) ?? '';
+    await card.getByTestId('capsule-toggle-visibility').click();
+    await owner.locator('[data-testid="capsule-visibility"]', { hasText: 'Public' }).waitFor();
+
+    await owner.goto(`/capsules/${slug}`);
+    await owner.getByTestId('capsule-timeline').waitFor();
+    const events = owner.getByTestId('timeline-event');
+    const rows = await events.evaluateAll((els) =>
+      els.map((el) => ({ type: el.getAttribute('data-event-type'), enhanced: el.querySelector('[data-testid="timeline-enhanced"]') !== null })),
+    );
+    const passes = rows.filter((row) => row.type === 'model_enhanced');
+    expect(passes.length).toBeGreaterThan(0);
+    expect(passes.every((row) => row.enhanced)).toBe(true);
+    expect(rows.find((row) => row.type === 'enhancement_selected')?.enhanced).toBe(true);
+    const code = rows.filter((row) => row.type === 'code_refined' || row.type === 'session_complete' || row.type === 'prompt_received');
+    expect(code.length).toBeGreaterThan(2);
+    expect(code.some((row) => row.enhanced)).toBe(false);
+    expect(await owner.getByTestId('timeline-enhanced').count()).toBe(passes.length + 1);
+    await saveShot(owner, 'capsules-enhanced-timeline', { fullPage: true });
   }, 180_000);
 
   it('asks a logged-out visitor to sign in on /my-capsules', async () => {

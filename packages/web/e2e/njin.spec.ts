@@ -6,9 +6,9 @@
  */
 import { generateNjinApiKey } from '@wolfpack/core';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useStripeTestServer } from './billing-helpers';
-import { uniqueUsername, useBrowser } from './harness';
+import { startTestServer, uniqueUsername, useBrowser, type TestServer } from './harness';
 import { saveShot, signUpViaApi, waitForToast } from './helpers';
 
 const text = async (page: Page, testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
@@ -60,7 +60,7 @@ describe('njin: setup, keys and licence', () => {
     await typeKey(page, unknownKey);
     expect(await page.getByTestId('njin-validate').isDisabled()).toBe(false);
     await page.getByTestId('njin-validate').click();
-    const invalid = await waitForToast(page, 'no active license');
+    const invalid = await waitForToast(page, 'no active licence');
     expect(invalid).toMatchObject({ title: 'Invalid License', variant: 'destructive' });
 
     // A non-ok answer: the status.
@@ -131,7 +131,7 @@ describe('njin: setup, keys and licence', () => {
 
     // No licence yet: the key exists but is not valid.
     await page.getByTestId('njin-validate').click();
-    expect((await waitForToast(page, 'no active license')).title).toBe('Invalid License');
+    expect((await waitForToast(page, 'no active licence')).title).toBe('Invalid License');
 
     // Usage & Stats without a licence: the purchase prompt.
     await page.getByTestId('tab-usage').click();
@@ -173,8 +173,8 @@ describe('njin: setup, keys and licence', () => {
     await page.getByTestId('tab-setup').click();
     await typeKey(page, key);
     await page.getByTestId('njin-validate').click();
-    const valid = await waitForToast(page, 'Your license is active');
-    expect(valid).toMatchObject({ title: 'License Valid', description: 'Your license is active: 0 iterations so far.', variant: 'default' });
+    const valid = await waitForToast(page, 'Your licence is active');
+    expect(valid).toMatchObject({ title: 'Licence Valid', description: 'Your licence is active: 0 iterations so far.', variant: 'default' });
 
     // Revoke: asked first, then gone, and the key no longer validates.
     await page.getByTestId('njin-revoke-key').click();
@@ -184,7 +184,7 @@ describe('njin: setup, keys and licence', () => {
     expect((await waitForToast(page, 'no longer works')).title).toBe('Key revoked');
     await page.getByTestId('njin-no-keys').waitFor();
     await page.getByTestId('njin-validate').click();
-    expect((await waitForToast(page, 'no active license')).title).toBe('Invalid License');
+    expect((await waitForToast(page, 'no active licence')).title).toBe('Invalid License');
 
     // Cancel: asked first; the licence stays active until the period ends.
     await page.getByTestId('tab-usage').click();
@@ -254,7 +254,7 @@ describe('njin: setup, keys and licence', () => {
     expect(await page.getByTestId('njin-key-row').count()).toBe(10);
   });
 
-  it('on a server without payments says a license cannot be bought here, what the operator sets, and how the operator grants one', async () => {
+  it('on a server without payments says a licence cannot be bought here, what the operator sets, and how the operator grants one', async () => {
     // The shared server has no STRIPE_* keys.
     const page = await browser.newPage();
     const username = uniqueUsername('njin-grant');
@@ -263,22 +263,22 @@ describe('njin: setup, keys and licence', () => {
     const notice = page.getByTestId('njin-payments-off');
     await notice.waitFor();
     const said = ((await notice.textContent()) ?? '').replace(/\s+/g, ' ');
-    expect(said).toContain('Payments are not configured on this server, so njin licenses cannot be bought here.');
+    expect(said).toContain('Payments are not configured on this server, so njin licences cannot be bought here.');
     expect(said).toContain('STRIPE_SECRET_KEY');
     expect(said).toContain('STRIPE_WEBHOOK_SECRET');
     expect(await text(page, 'njin-grant-command')).toBe(`wolfpack admin grant-licence ${username} --until DATE`);
     // The install guide does not send the user to a Subscribe Now that cannot work.
-    expect(await text(page, 'njin-install-step-license')).toMatch(/^Ask the server’s operator for a license/);
+    expect(await text(page, 'njin-install-step-license')).toMatch(/^Ask the server’s operator for a licence/);
     await saveShot(page, 'njin-payments-off-setup', { fullPage: true });
 
-    // A new key without a license: Validate says why, and what to do on this server.
+    // A new key without a licence: Validate says why, and what to do on this server.
     await page.getByTestId('njin-create-key').click();
     await page.getByTestId('njin-new-key').waitFor();
     await page.getByTestId('njin-validate').click();
-    const invalid = await waitForToast(page, 'no active license');
+    const invalid = await waitForToast(page, 'no active licence');
     expect(invalid).toMatchObject({
       title: 'Invalid License',
-      description: `This key has no active license. Licenses cannot be bought on this server (payments are not configured): ask its operator to grant you one with wolfpack admin grant-licence ${username} --until DATE.`,
+      description: `This key has no active licence. Licences cannot be bought on this server (payments are not configured): ask its operator to grant you one with wolfpack admin grant-licence ${username} --until DATE.`,
       variant: 'destructive',
     });
 
@@ -298,5 +298,65 @@ describe('njin: setup, keys and licence', () => {
     await paying.getByTestId('njin-subscribe').filter({ hasText: 'Subscribe Now' }).waitFor();
     expect(await paying.getByTestId('njin-subscribe').isDisabled()).toBe(false);
     expect(await paying.getByTestId('njin-payments-off').count()).toBe(0);
+  });
+
+  describe('a licence the operator granted (a server without payments)', () => {
+    const SECRET = 'e2e-admin-secret-for-grants';
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({ env: { WOLFPACK_ADMIN_SECRET: SECRET } });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('says who granted it and until when, with no payment banner and nothing to cancel', async () => {
+      const page = await browser.newPage({ baseUrl: server.url });
+      const username = uniqueUsername('granted');
+      await signUpViaApi(page, username);
+      // What `wolfpack admin grant-licence USER --until 2027-01-31` sends.
+      const granted = await page.request.put(`/api/admin/njin-licences/${encodeURIComponent(username)}`, {
+        headers: { 'X-Admin-Secret': SECRET },
+        data: { until: '2027-01-31' },
+      });
+      expect(granted.status(), await granted.text()).toBe(200);
+
+      await page.goto('/njin?tab=usage');
+      await page.getByTestId('njin-granted').waitFor();
+      expect(await text(page, 'njin-granted')).toBe('Licence granted by the operator until 31 Jan 2027');
+      expect(await text(page, 'njin-license-status')).toBe('Active');
+      expect(await text(page, 'njin-price')).toBe('$29');
+      // Not a subscription: nothing says so, and there is nothing to cancel.
+      expect(await page.getByTestId('njin-subscribed').count()).toBe(0);
+      expect(await page.getByTestId('njin-cancel').count()).toBe(0);
+      expect(await page.getByText('Cancel subscription').count()).toBe(0);
+      expect(await page.getByText("You're subscribed.").count()).toBe(0);
+      // The payments banner is for those who need a licence; this user holds one.
+      expect(await page.getByTestId('njin-payments-off').count()).toBe(0);
+      expect(await page.getByTestId('payments-not-configured').count()).toBe(0);
+      expect(await page.getByTestId('njin-purchase-prompt').count()).toBe(0);
+      const body = (await page.locator('body').textContent()) ?? '';
+      expect(body).not.toMatch(/ask (the|its) operator/i);
+      expect(body).not.toMatch(/\blicense\b/i);
+      await saveShot(page, 'njin-licence-granted', { fullPage: true });
+
+      // The Setup tab asks for no licence either, and a key of this user validates.
+      await page.getByTestId('tab-setup').click();
+      expect(await text(page, 'njin-install-step-license')).toMatch(/^Your licence is active/);
+      expect(await page.getByTestId('njin-payments-off').count()).toBe(0);
+      await page.getByTestId('njin-create-key').click();
+      await page.getByTestId('njin-new-key').waitFor();
+      await page.getByTestId('njin-validate').click();
+      expect((await waitForToast(page, 'Your licence is active')).title).toBe('Licence Valid');
+
+      // A user of the same server without a grant still sees the banner and the operator's command.
+      const other = await browser.newPage({ baseUrl: server.url });
+      const otherName = uniqueUsername('ungranted');
+      await signUpViaApi(other, otherName);
+      await other.goto('/njin?tab=usage');
+      await other.getByTestId('njin-payments-off').waitFor();
+      expect(await text(other, 'njin-grant-command')).toBe(`wolfpack admin grant-licence ${otherName} --until DATE`);
+      expect(await other.getByTestId('njin-granted').count()).toBe(0);
+    });
   });
 });

@@ -216,18 +216,19 @@ describe('Project detail', () => {
     await saveShot(page, 'project-detail-large-file');
   });
 
-  it('says a project built without AI Enhance predates the multi-pass enhancement feature', async () => {
+  it('says AI Enhance was not used for a project just built without it (not that it predates the feature)', async () => {
     const page = await browser.newPage();
     await openSignedIn(page);
     const projectId = await buildProjectViaApi(page, 'A plain shopping list');
     await page.goto(`/projects/${projectId}?tab=prompt-evolution`);
-    const message = page.getByTestId('evolution-predates');
+    const message = page.getByTestId('evolution-not-enhanced');
     await message.waitFor();
-    expect(await message.textContent()).toContain('predates the multi-pass enhancement feature');
+    expect(await message.textContent()).toBe('AI Enhance was not used for this project.');
+    expect(await page.getByTestId('evolution-none').textContent()).not.toContain('predates');
     expect(await page.getByTestId('project-title').textContent()).toBe('A plain shopping list');
     // A one-line idea is only the heading.
     expect(await page.getByTestId('project-idea').count()).toBe(0);
-    await saveShot(page, 'project-detail-predates');
+    await saveShot(page, 'project-detail-not-enhanced');
   });
 
   it("shows 'Project not found' with a link home for an unknown id", async () => {

@@ -4,6 +4,8 @@
  * balance runs out partway (issue 29: the calls it can pay for still run). The build screen shows
  * the server's sentence with "Add credits", keeps the run across a reload, and resumes it after a
  * top-up. Before a run it shows what the run would probably cost, and during it what it cost so far.
+ * After it, the result card says what it cost beside the savings estimate, and that no money was
+ * saved when the run cost more than the estimate saves.
  */
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,5 +137,34 @@ describe('Home: a run that runs out of credits', () => {
     await chip.filter({ hasText: `$${((balance - cost) / 100).toFixed(2)}` }).waitFor();
     expect(cost).toBeGreaterThanOrEqual(low!);
     expect(cost).toBeLessThanOrEqual(high!);
+  });
+
+  it('the result card says what the run cost beside its savings, and no saving when the run cost more', async () => {
+    const page = await browser.newPage({ baseUrl: server.url });
+    const username = uniqueUsername('costly');
+    await signUpViaApi(page, username);
+    await adjustBalance(server, username, 20_000);
+    await page.goto('/');
+    await skipEnhanceTip(page);
+    await page.getByTestId('prompt-input').fill('A habit tracker with daily streaks');
+    await page.getByTestId('start-button').click();
+    await page.getByTestId('success-banner').waitFor({ timeout: 60_000 });
+    const total = page.getByTestId('run-cost').filter({ hasText: /^Cost of this run: \$\d+\.\d\d$/ });
+    await total.waitFor();
+    const charged = centsOf((await total.textContent()) ?? '');
+    expect(charged).toBeGreaterThan(0);
+
+    // A run of seconds at this price costs dollars; its estimate is cents: "about 0.5h and $0.65 saved" no more.
+    const line = page.getByTestId('success-cost-savings');
+    const text = (await line.textContent()) ?? '';
+    const match = /^Cost (\$\d+\.\d\d) · estimated savings about \d+\.\dh and (\$\d+\.\d\d), (\$\d+\.\d\d) less than the run cost: no money saved$/.exec(text);
+    expect(match, text).not.toBeNull();
+    const [cost, saved, short] = [match![1]!, match![2]!, match![3]!].map(centsOf);
+    expect(cost).toBe(charged);
+    expect(saved!).toBeLessThan(cost!);
+    expect(short).toBe(cost! - saved!);
+    expect(await line.getAttribute('data-outcome')).toBe('cost-more');
+    expect(await page.getByTestId('success-summary').textContent()).not.toMatch(/\$\d+\.\d\d saved/);
+    await saveShot(page, 'result-card-cost-more');
   });
 });

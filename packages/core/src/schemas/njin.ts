@@ -22,6 +22,12 @@ export const njinLicense = z.object({
   status: z.string(),
   usageCount: countLike,
   expiresAt: timestamp.nullable(),
+  /**
+   * Where the licence comes from: 'subscription' (paid through Stripe, cancellable on the page)
+   * or 'operator' (granted with `wolfpack admin grant-licence`, nothing to pay or cancel).
+   * Absent from older servers, which only sold licences.
+   */
+  source: z.enum(['subscription', 'operator']).optional(),
 });
 export type NjinLicense = z.infer<typeof njinLicense>;
 

@@ -71,7 +71,7 @@ describe.each(testDatabases())('njin licences granted by the operator on %s', (k
       changed: true,
     });
     // Stored the way a paid licence is: the user's njin page shows it.
-    expect(njinLicenseReply.parse((await client.get('/api/njin/license')).json).license).toMatchObject({ status: 'active', expiresAt: '2026-06-30T23:59:59.999Z' });
+    expect(njinLicenseReply.parse((await client.get('/api/njin/license')).json).license).toMatchObject({ status: 'active', expiresAt: '2026-06-30T23:59:59.999Z', source: 'operator' });
     const works = await iterate(apiKey);
     expect(works.status, works.text).toBe(200);
     expect(works.json.files).toMatchObject({ 'src/math.js': expect.stringContaining('return a - b;') });

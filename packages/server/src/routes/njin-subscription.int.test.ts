@@ -84,7 +84,7 @@ describe.each(testDatabases())('njin subscription lifecycle on %s', (kind) => {
     await deliver(completed);
     const res = await client.post('/api/njin/cancel');
     expect(res.status, res.text).toBe(200);
-    expect(res.json.license).toMatchObject({ status: 'active', expiresAt: periodEnd(subscriptionId) });
+    expect(res.json.license).toMatchObject({ status: 'active', expiresAt: periodEnd(subscriptionId), source: 'subscription' });
     expect(paid.fake.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true);
     const update = paid.fake.requests.find((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subscriptionId}`);
     expect(update?.params).toEqual({ cancel_at_period_end: 'true' });

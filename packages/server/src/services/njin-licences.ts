@@ -65,7 +65,9 @@ export class NjinLicences implements SubscriptionHandler {
     const row = await this.row(userId);
     if (!row) return null;
     const end = dateOf(row.current_period_end);
-    return { apiKey: keyPrefix ? `${keyPrefix}…` : '', status: this.statusOf(row), usageCount: Number(row.usage_count), expiresAt: end ? end.toISOString() : null };
+    // A grant lets go of any subscription (see grant()), so a row without one was granted.
+    const source = row.stripe_subscription_id === null ? 'operator' : 'subscription';
+    return { apiKey: keyPrefix ? `${keyPrefix}…` : '', status: this.statusOf(row), usageCount: Number(row.usage_count), expiresAt: end ? end.toISOString() : null, source };
   }
 
   /** A Checkout Session for the $29 monthly subscription; its events activate the licence. */

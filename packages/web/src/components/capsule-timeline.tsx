@@ -1,7 +1,7 @@
 import type { CapsuleEvent } from '@wolfpack/core';
 import { CheckCircle2, Cpu, MessageSquareText, Sparkles, Wand2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { capsuleEventLabel } from '../lib/capsule-format';
+import { capsuleEventLabel, isEnhancedStep } from '../lib/capsule-format';
 import { formatClock } from '../lib/format-time';
 
 /** The timeline's fixed height (companion §9: 400 px); longer sessions scroll inside it. */
@@ -50,7 +50,7 @@ export function CapsuleTimeline({ events }: { events: readonly CapsuleEvent[] })
                     {formatClock(event.timestamp) || event.timestamp}
                   </time>
                 </div>
-                <EventDetails data={event.data} />
+                <EventDetails event={event} />
               </div>
             </li>
           ))}
@@ -60,20 +60,27 @@ export function CapsuleTimeline({ events }: { events: readonly CapsuleEvent[] })
   );
 }
 
-function EventDetails({ data }: { data: CapsuleEvent['data'] }) {
+/** Model and iteration chips, and "Enhanced" on the steps that enhanced the prompt, and on no other. */
+function EventDetails({ event }: { event: CapsuleEvent }) {
+  const { data } = event;
   const chips: { label: string; value: string }[] = [];
   if (data.model) chips.push({ label: 'Model', value: data.model });
   if (data.iteration !== undefined) chips.push({ label: 'Iteration', value: String(data.iteration) });
-  if (data.enhanced !== undefined) chips.push({ label: 'Enhanced', value: data.enhanced === true || data.enhanced === 'true' ? 'yes' : data.enhanced === false || data.enhanced === 'false' ? 'no' : String(data.enhanced) });
+  const enhanced = isEnhancedStep(event);
   return (
     <>
-      {chips.length > 0 ? (
+      {chips.length > 0 || enhanced ? (
         <ul className="flex flex-wrap gap-1.5">
           {chips.map((chip) => (
             <li key={chip.label} className="rounded-md bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
               <span className="text-zinc-500 dark:text-zinc-400">{chip.label}:</span> {chip.value}
             </li>
           ))}
+          {enhanced ? (
+            <li className="rounded-md bg-brand/10 px-2 py-0.5 text-xs font-medium text-brand-strong" data-testid="timeline-enhanced">
+              Enhanced
+            </li>
+          ) : null}
         </ul>
       ) : null}
       {data.reason ? <p className="text-sm break-words whitespace-pre-wrap text-zinc-600 dark:text-zinc-400">{data.reason}</p> : null}

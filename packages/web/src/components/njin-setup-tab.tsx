@@ -20,6 +20,8 @@ export interface NjinSetupTabProps {
   username?: string | null;
   /** From GET /api/billing/packs; undefined while unknown. */
   paymentsConfigured?: boolean | undefined;
+  /** The user holds an active licence (paid or granted): the guide then asks for none. */
+  licenceActive?: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface NjinSetupTabProps {
  * without a key), the two-step install guide, the snippet once fetched, and, for a signed-in
  * user, the key management.
  */
-export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn, username = null, paymentsConfigured }: NjinSetupTabProps) {
+export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn, username = null, paymentsConfigured, licenceActive = false }: NjinSetupTabProps) {
   const validate = useValidateNjinKey();
   const snippet = useNjinSnippet();
   const [shown, setShown] = useState<NjinSnippetReply | null>(null);
@@ -88,7 +90,7 @@ export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn, username = null
         </div>
       </SectionCard>
 
-      <InstallGuide paymentsOff={paymentsConfigured === false} />
+      <InstallGuide paymentsOff={paymentsConfigured === false} licenceActive={licenceActive} />
 
       {shown ? (
         <SectionCard
@@ -110,7 +112,7 @@ export function NjinSetupTab({ apiKey, onApiKeyChange, signedIn, username = null
 }
 
 /** The two-step install guide; without payments, the licence comes from the operator. */
-function InstallGuide({ paymentsOff }: { paymentsOff: boolean }) {
+function InstallGuide({ paymentsOff, licenceActive }: { paymentsOff: boolean; licenceActive: boolean }) {
   return (
     <SectionCard icon={<TerminalSquare className="h-5 w-5" aria-hidden />} title="Install in two steps" testId="njin-install-guide">
       <ol className="flex flex-col gap-4 text-sm">
@@ -119,8 +121,10 @@ function InstallGuide({ paymentsOff }: { paymentsOff: boolean }) {
           <div>
             <p className="font-medium">Get your API key</p>
             <p className="text-zinc-600 dark:text-zinc-400" data-testid="njin-install-step-license">
-              {paymentsOff
-                ? 'Ask the server’s operator for a license (licenses cannot be bought on this server, see above), then create a key below and paste it into the field above. Validate tells you it works.'
+              {licenceActive
+                ? 'Your licence is active: create a key below and paste it into the field above. Validate tells you it works.'
+                : paymentsOff
+                ? 'Ask the server’s operator for a licence (licences cannot be bought on this server, see above), then create a key below and paste it into the field above. Validate tells you it works.'
                 : 'Subscribe on the Usage & Stats tab, then create a key below and paste it into the field above. Validate tells you it works.'}
             </p>
           </div>

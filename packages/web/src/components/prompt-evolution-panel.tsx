@@ -16,7 +16,8 @@ export interface PromptEvolutionPanelProps {
 /**
  * The Prompt Evolution tab (spec core §2 Project detail): the original idea, each cycle (pass)
  * with its engines as expandable rows of input and output, and the final enhanced prompt. A
- * project without an enhancement predates the multi-pass enhancement feature.
+ * project without an enhancement history says AI Enhance was not used for it: that is what the
+ * server knows (a project made a minute ago without it does not "predate" anything).
  */
 export function PromptEvolutionPanel({ projectId }: PromptEvolutionPanelProps) {
   const history = usePromptHistory(projectId);
@@ -53,8 +54,8 @@ export function PromptEvolutionPanel({ projectId }: PromptEvolutionPanelProps) {
           <History className="h-6 w-6" aria-hidden />
         </span>
         <h2 className="text-lg font-semibold">No prompt evolution for this project</h2>
-        <p className="max-w-md text-sm text-zinc-600 dark:text-zinc-400" data-testid="evolution-predates">
-          This project predates the multi-pass enhancement feature.
+        <p className="max-w-md text-sm text-zinc-600 dark:text-zinc-400" data-testid="evolution-not-enhanced">
+          AI Enhance was not used for this project.
         </p>
         <p className="max-w-md text-xs text-zinc-500 dark:text-zinc-500">
           Projects built from a prompt refined with AI Enhance show here how each engine changed the idea, pass by pass.

@@ -119,6 +119,18 @@ describe('SuccessBanner', () => {
     expect(render({ passed: true, checkedFiles: 4, problems: [] }, null)).toContain('data-run="build"');
   });
 
+  it("says the run's cost beside the savings estimate, and no saving when the run cost more", () => {
+    const result: RunResult = { projectId: 'p-1', filesGenerated: 4, verification: undefined, executionSeconds: 13, onlyStages: null };
+    const costly = renderMarkup(<SuccessBanner result={result} spentCents={80} onContinue={() => {}} onPublish={() => {}} onRepair={() => {}} />);
+    expect(textsOf(costly, 'success-cost-savings')).toEqual(['Cost $0.80 · estimated savings about 0.5h and $0.65, $0.15 less than the run cost: no money saved']);
+    expect(costly).toContain('data-outcome="cost-more"');
+    expect(costly).not.toContain('$0.65 saved');
+    const cheap = renderMarkup(<SuccessBanner result={result} spentCents={30} onContinue={() => {}} onPublish={() => {}} onRepair={() => {}} />);
+    expect(textsOf(cheap, 'success-cost-savings')).toEqual(['Cost $0.30 · estimated savings about 0.5h and $0.65, $0.35 more than the run cost']);
+    const free = renderMarkup(<SuccessBanner result={result} onContinue={() => {}} onPublish={() => {}} onRepair={() => {}} />);
+    expect(textsOf(free, 'success-cost-savings')).toEqual(['No charge reported · estimated savings about 0.5h and $0.65']);
+  });
+
   it('kept as is: the title still says it did not pass', () => {
     expect(bannerTitle('failed', true)).toBe('Kept as is: it did not pass Proven Code');
     expect(bannerTitle('passed', false)).toBe('Your project is ready');

@@ -1,4 +1,4 @@
-import { formatDollars, formatHours, runSavings, type VerificationSummary } from '@wolfpack/core';
+import { runValue, runValueText, type VerificationSummary } from '@wolfpack/core';
 import { CircleCheck, CircleX, Copy, FolderOpen, GitBranch, ListChecks, LoaderCircle, Repeat2, ShieldQuestion, TriangleAlert, Wrench } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -11,6 +11,8 @@ import { Button, buttonClass } from './button';
 
 export interface SuccessBannerProps {
   result: RunResult;
+  /** What the run was charged, in cents (its latest `cost` event); null when none was reported. */
+  spentCents?: number | null | undefined;
   /** Stores the project as the continue-project id and hides the banner. */
   onContinue: () => void;
   onPublish: () => void;
@@ -47,10 +49,10 @@ const TONE: Record<Tone, { frame: string; badge: string; icon: typeof CircleChec
  * Proven Code alone, charged like a stage). After a repair run the banner says it was one: it
  * generated no new project, and a gate that still fails is no news of success.
  */
-export function SuccessBanner({ result, onContinue, onPublish, onRepair }: SuccessBannerProps) {
+export function SuccessBanner({ result, spentCents = null, onContinue, onPublish, onRepair }: SuccessBannerProps) {
   const navigate = useNavigate();
   const { copy, copying } = useCopyReplitCode();
-  const savings = runSavings(result.executionSeconds);
+  const value = runValue(result.executionSeconds, spentCents);
   const verdict = bannerVerdict(result.verification);
   // Kept per result, so the next run's failure is shown again even for the same project.
   const [keptResult, setKeptResult] = useState<RunResult | null>(null);
@@ -85,8 +87,10 @@ export function SuccessBanner({ result, onContinue, onPublish, onRepair }: Succe
             ) : (
               <>
                 {result.filesGenerated} {result.filesGenerated === 1 ? 'file' : 'files'} generated in{' '}
-                {formatElapsed(result.executionSeconds)} · about {formatHours(savings.timeSavedHours)} and{' '}
-                {formatDollars(savings.costSavedDollars)} saved
+                {formatElapsed(result.executionSeconds)} ·{' '}
+                <span data-testid="success-cost-savings" data-outcome={value.outcome}>
+                  {runValueText(value)}
+                </span>
               </>
             )}
           </p>

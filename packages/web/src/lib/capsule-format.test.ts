@@ -9,6 +9,7 @@ import {
   formatCapsuleCost,
   formatCapsuleDuration,
   formatCount,
+  isEnhancedStep,
   linkedInShareUrl,
   modelVoteList,
   twitterShareUrl,
@@ -90,5 +91,26 @@ describe('capsuleTotals', () => {
       ]),
     ).toEqual({ count: 3, views: 13, shares: 3, publicCount: 1, privateCount: 2 });
     expect(capsuleTotals([])).toEqual({ count: 0, views: 0, shares: 0, publicCount: 0, privateCount: 0 });
+  });
+});
+
+describe('isEnhancedStep: "Enhanced" only on steps that enhanced the prompt', () => {
+  const event = (eventType: Parameters<typeof isEnhancedStep>[0]['eventType'], enhanced: boolean | string | undefined) => ({ eventType, data: { enhanced } });
+
+  it('marks a pass that refined the prompt and the refined prompt chosen', () => {
+    expect(isEnhancedStep(event('model_enhanced', true))).toBe(true);
+    expect(isEnhancedStep(event('enhancement_selected', 'true'))).toBe(true);
+  });
+
+  it('does not mark a skipped pass, an unused enhancement, or a build without one', () => {
+    expect(isEnhancedStep(event('model_enhanced', false))).toBe(false);
+    expect(isEnhancedStep(event('enhancement_selected', 'false'))).toBe(false);
+    expect(isEnhancedStep(event('prompt_received', undefined))).toBe(false);
+  });
+
+  it('never marks code or completion steps, whatever their flag says (a stage that finished, a gate that passed)', () => {
+    expect(isEnhancedStep(event('code_refined', true))).toBe(false);
+    expect(isEnhancedStep(event('session_complete', true))).toBe(false);
+    expect(isEnhancedStep(event('code_refined', 'true'))).toBe(false);
   });
 });

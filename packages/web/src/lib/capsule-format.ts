@@ -2,7 +2,7 @@
  * Pure helpers of the PackCast screens (companion §3 Capsule, §9 Capsules): metric formats, the
  * capsule's public URL and the share links of the Share dialog.
  */
-import type { Capsule, CapsuleEventType, CapsuleMetrics, VerificationVerdict } from '@wolfpack/core';
+import type { Capsule, CapsuleEvent, CapsuleEventType, CapsuleMetrics, VerificationVerdict } from '@wolfpack/core';
 
 /** Cost in dollars: totalCost (cents, possibly fractional) / 100 with 3 decimals, e.g. '$0.042'. */
 export function formatCapsuleCost(totalCostCents: number): string {
@@ -109,4 +109,18 @@ export function capsuleTotals(capsules: readonly Pick<Capsule, 'viewCount' | 'sh
     if (capsule.isPublic) publicCount += 1;
   }
   return { count: capsules.length, views, shares, publicCount, privateCount: capsules.length - publicCount };
+}
+
+/** The event types that are about enhancing the prompt; only they can be an enhanced step. */
+const ENHANCEMENT_EVENTS: ReadonlySet<CapsuleEventType> = new Set(['model_enhanced', 'enhancement_selected']);
+
+/**
+ * Whether the timeline marks an event "Enhanced": an enhancement step that refined the prompt, or
+ * the refined prompt chosen for the build. The recorder also sets `enhanced` on code and
+ * completion events (for a stage that finished, a gate that passed); those steps enhanced no
+ * prompt, so they are never labelled so, and a build without AI Enhance shows no "Enhanced" at all.
+ */
+export function isEnhancedStep(event: Pick<CapsuleEvent, 'eventType' | 'data'>): boolean {
+  const flag = event.data.enhanced;
+  return ENHANCEMENT_EVENTS.has(event.eventType) && (flag === true || flag === 'true');
 }

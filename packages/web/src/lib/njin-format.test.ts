@@ -2,6 +2,7 @@ import { generateNjinApiKey } from '@wolfpack/core';
 import { describe, expect, it } from 'vitest';
 import {
   formatExpiry,
+  grantedLicenceText,
   iterationsText,
   KEY_REQUIRED,
   keyUsageText,
@@ -54,12 +55,12 @@ describe('njin page words (companion §5, §8)', () => {
   it('validation answers: Invalid License, or valid with the usage count', () => {
     expect(validateOutcome({ valid: false, error: 'Invalid License' })).toMatchObject({ ok: false, title: 'Invalid License' });
     expect(validateOutcome({ valid: false, error: 'This key was revoked.' })).toEqual({ ok: false, title: 'Invalid License', description: 'This key was revoked.' });
-    expect(validateOutcome({ valid: true, usageCount: 1204 })).toEqual({ ok: true, title: 'License Valid', description: 'Your license is active: 1,204 iterations so far.' });
+    expect(validateOutcome({ valid: true, usageCount: 1204 })).toEqual({ ok: true, title: 'Licence Valid', description: 'Your licence is active: 1,204 iterations so far.' });
     expect(validateOutcome({ valid: true, usageCount: 1 }).description).toContain('1 iteration so far');
   });
 
   it('a key without a license says why and what to do: subscribe, or on a server without payments ask the operator', () => {
-    const subscribe = 'This key has no active license. Check the key, or subscribe on the Usage & Stats tab.';
+    const subscribe = 'This key has no active licence. Check the key, or subscribe on the Usage & Stats tab.';
     expect(validateOutcome({ valid: false, error: 'Invalid License' }, { paymentsConfigured: true })).toEqual({ ok: false, title: 'Invalid License', description: subscribe });
     // Unknown yet (the packs are still loading): the usual advice.
     expect(validateOutcome({ valid: false, error: 'Invalid License' }, {}).description).toBe(subscribe);
@@ -67,7 +68,7 @@ describe('njin page words (companion §5, §8)', () => {
       ok: false,
       title: 'Invalid License',
       description:
-        'This key has no active license. Licenses cannot be bought on this server (payments are not configured): ask its operator to grant you one with wolfpack admin grant-licence alice --until DATE.',
+        'This key has no active licence. Licences cannot be bought on this server (payments are not configured): ask its operator to grant you one with wolfpack admin grant-licence alice --until DATE.',
     });
     expect(validateOutcome({ valid: false }, { paymentsConfigured: false }).description).toContain('wolfpack admin grant-licence USER --until DATE');
   });
@@ -103,5 +104,13 @@ describe('njin page words (companion §5, §8)', () => {
       'Payments are not configured on this server.',
     );
     expect(subscribeFailure(new Error('x')).description).toBe('Failed to start checkout');
+  });
+});
+
+describe('grantedLicenceText', () => {
+  it('says who granted the licence and the day it runs through (UTC), as 31 Jan 2027', () => {
+    expect(grantedLicenceText('2027-01-31T23:59:59.999Z')).toBe('Licence granted by the operator until 31 Jan 2027');
+    expect(grantedLicenceText('2026-06-01T00:00:00Z')).toBe('Licence granted by the operator until 1 Jun 2026');
+    expect(grantedLicenceText(null)).toBe('Licence granted by the operator, with no end date');
   });
 });

@@ -93,11 +93,11 @@ export function validateOutcome(
     if (reply.error && reply.error !== 'Invalid License') return { ok: false, title: 'Invalid License', description: reply.error };
     const reason =
       context.paymentsConfigured === false
-        ? `This key has no active license. Licenses cannot be bought on this server (payments are not configured): ask its operator to grant you one with ${njinGrantCommand(context.username)}.`
-        : 'This key has no active license. Check the key, or subscribe on the Usage & Stats tab.';
+        ? `This key has no active licence. Licences cannot be bought on this server (payments are not configured): ask its operator to grant you one with ${njinGrantCommand(context.username)}.`
+        : 'This key has no active licence. Check the key, or subscribe on the Usage & Stats tab.';
     return { ok: false, title: 'Invalid License', description: reason };
   }
-  return { ok: true, title: 'License Valid', description: `Your license is active: ${iterationsText(reply.usageCount ?? 0)} so far.` };
+  return { ok: true, title: 'Licence Valid', description: `Your licence is active: ${iterationsText(reply.usageCount ?? 0)} so far.` };
 }
 
 /** Copy Snippet failed: a non-ok answer says its status, a thrown error its message. */
@@ -119,6 +119,18 @@ export function formatExpiry(expiresAt: string | null | undefined): string {
   const date = new Date(expiresAt);
   if (Number.isNaN(date.getTime())) return expiresAt;
   return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** A day as '31 Jan 2027' (UTC, the day a granted licence runs through); the raw text when unreadable. */
+export function formatGrantDay(at: string): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return at;
+  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** What the page says of a licence the operator granted: who granted it and until when. */
+export function grantedLicenceText(expiresAt: string | null | undefined): string {
+  return expiresAt ? `Licence granted by the operator until ${formatGrantDay(expiresAt)}` : 'Licence granted by the operator, with no end date';
 }
 
 /** A key's usage line in the list: '12 iterations · last used Nov 3, 2026' or '· never used'. */

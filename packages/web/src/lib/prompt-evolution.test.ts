@@ -14,7 +14,7 @@ const step = (pass: number, order: number, durationMs: number): EnhancementStep 
 });
 
 describe('groupPromptHistory', () => {
-  it('is null for a project without an enhancement (it predates the feature)', () => {
+  it('is null for a project without an enhancement (AI Enhance was not used for it)', () => {
     expect(groupPromptHistory({ enhancement: null, steps: [] })).toBeNull();
   });
 

@@ -20,7 +20,7 @@ export interface PromptEvolution {
 
 /**
  * Groups the steps by pass (cycle), passes and engines in order. Null when the project has no
- * enhancement: it predates the multi-pass enhancement feature.
+ * enhancement: AI Enhance was not used for it.
  */
 export function groupPromptHistory(reply: PromptHistoryReply): PromptEvolution | null {
   if (!reply.enhancement) return null;

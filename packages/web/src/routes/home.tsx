@@ -252,6 +252,7 @@ export function HomePage() {
             {result ? (
               <SuccessBanner
                 result={result}
+                spentCents={state.spentCents}
                 onContinue={() => continueBuilding(result.projectId)}
                 onPublish={() => publish.open(result.projectId)}
                 onRepair={() => void repair(result.projectId, { modelOrder: modelOrder.current })}

@@ -61,11 +61,12 @@ export function NjinPage() {
         title="njin"
         description="The iteration engine: send files and an instruction, get back a patch that passed the checks. Heavy changes go to several engines, and they vote only among the patches that pass."
       />
-      {/* Said on both tabs: nobody should create keys or look for Subscribe Now before knowing. */}
-      {paymentsConfigured === false ? <NjinPaymentsOff username={user?.username ?? null} /> : null}
+      {/* Said on both tabs: nobody should create keys or look for Subscribe Now before knowing. A
+          user who holds a licence (the operator granted it) has nothing to buy or to ask for. */}
+      {paymentsConfigured === false && !(user && (license.isPending || active)) ? <NjinPaymentsOff username={user?.username ?? null} /> : null}
       <Tabs<NjinTab> label="njin sections" items={TABS} value={tab} onChange={select}>
         {tab === 'setup' ? (
-          <NjinSetupTab apiKey={apiKey} onApiKeyChange={setApiKey} signedIn={user !== null} username={user?.username ?? null} paymentsConfigured={paymentsConfigured} />
+          <NjinSetupTab apiKey={apiKey} onApiKeyChange={setApiKey} signedIn={user !== null} username={user?.username ?? null} paymentsConfigured={paymentsConfigured} licenceActive={active} />
         ) : (
           <NjinUsageTab
             signedIn={mePending || user !== null}
