@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running Wolfpack: installs Node 24 + pnpm (into .toolchain/),
 # bubblewrap and Chromium for Proven Code (with apt-get, as root, when missing; see
-# system-packages.sh), the dependencies, builds every package, then serves the web app and API on
+# system-packages.sh), the dependencies, builds the packages that changed since their last build
+# (scripts/build-changed.mjs), then serves the web app and API on
 # one port with the embedded database in ./data. No keys needed. PORT and WOLFPACK_DATA_DIR
 # override the defaults; WOLFPACK_SANDBOX=off or WOLFPACK_INSTALL_SYSTEM_PACKAGES=0 install nothing.
 set -euo pipefail
@@ -11,8 +12,19 @@ source scripts/toolchain.sh
 # says in one line what is missing and the command that fixes it.
 source scripts/system-packages.sh
 wolfpack_start_packages
-pnpm install --frozen-lockfile --reporter=silent
-pnpm build >/dev/null
+# The output is the product's own lines: pnpm's and the build's appear only when they fail (whole).
+# pnpm's own check makes an unchanged install take about a second.
+install_log="$(mktemp)"
+if ! pnpm install --frozen-lockfile >"$install_log" 2>&1; then
+  cat "$install_log" >&2
+  rm -f "$install_log"
+  echo "wolfpack: installing the dependencies failed (the output of pnpm install is above), so Wolfpack did not start. If pnpm could not reach the registry, check the network; if pnpm-lock.yaml is out of date, run \`pnpm install\` and commit it. Then run npm start again." >&2
+  exit 1
+fi
+rm -f "$install_log"
+# Only the packages whose sources, lockfile or toolchain changed since their last build (stamps in
+# each dist/): an unchanged second start builds nothing.
+node scripts/build-changed.mjs
 # Node's own heap settings: a smaller young generation (--max-semi-space-size=4, shipped until
 # 2026-11-24) let more of a large export's garbage reach the old generation, and on PostgreSQL the
 # server then grew by 68-135 MB instead of 16-44 MB (pnpm bench export, docs/PERFORMANCE.md).

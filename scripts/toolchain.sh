@@ -10,8 +10,16 @@ _pnpm_version=12.21.0
 _have_node() { [ -x "$_tc/bin/node" ] && [ "$("$_tc/bin/node" -p 'process.versions.node.split(".")[0]')" = "$_want_node_major" ]; }
 if ! _have_node || [ ! -x "$_tc/bin/pnpm" ]; then
   echo "wolfpack: installing Node $_want_node_major and pnpm $_pnpm_version into .toolchain/ (one time)" >&2
-  npm install --global --no-audit --no-fund --loglevel=error --prefix "$_tc" "node@$_want_node_major" "pnpm@$_pnpm_version" >&2 ||
-    { echo "wolfpack: could not install Node $_want_node_major and pnpm from the npm registry" >&2; return 1 2>/dev/null || exit 1; }
+  # npm's output only when it fails (then whole): the start-up output is Wolfpack's own lines.
+  _log="$(mktemp)"
+  if ! npm install --global --no-audit --no-fund --loglevel=error --prefix "$_tc" "node@$_want_node_major" "pnpm@$_pnpm_version" >"$_log" 2>&1; then
+    cat "$_log" >&2
+    rm -f "$_log"
+    echo "wolfpack: could not install Node $_want_node_major and pnpm from the npm registry (npm's output is above); check the network or the registry (npm config get registry), then try again" >&2
+    unset _root _tc _want_node_major _pnpm_version _log
+    return 1 2>/dev/null || exit 1
+  fi
+  rm -f "$_log"
 fi
 export PATH="$_tc/bin:$PATH"
-unset _root _tc _want_node_major _pnpm_version
+unset _root _tc _want_node_major _pnpm_version _log
