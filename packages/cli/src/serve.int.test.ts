@@ -70,7 +70,9 @@ it('prints where it runs, serves the API, and exits 0 on SIGINT', async () => {
   } finally {
     server.kill('SIGKILL');
   }
-}, 60_000);
+  // A first start makes a new embedded database and probes the sandbox: seconds on a quiet
+  // machine, over a minute while the other suites prove projects beside it on two cores.
+}, 180_000);
 
 it('says in one start-up line, on stderr, that Proven Code cannot run generated code, and the fix', async () => {
   const { server, out, exited, printed } = spawnServe(['--port', '0', '--data-dir', dataDir], { WOLFPACK_SANDBOX: 'off' });
@@ -88,21 +90,22 @@ it('says in one start-up line, on stderr, that Proven Code cannot run generated 
   } finally {
     server.kill('SIGKILL');
   }
-}, 60_000);
+}, 180_000);
 
 it('says so in one line when the port is taken', async () => {
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const { port } = blocker.address() as { port: number };
   try {
-    const result = await runCli(['serve', '--port', String(port), '--data-dir', dataDir], { env: { HOME: dataDir } });
+    // The port is found taken at listen, after the database and the sandbox probe (see above).
+    const result = await runCli(['serve', '--port', String(port), '--data-dir', dataDir], { env: { HOME: dataDir }, timeoutMs: 150_000 });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(new RegExp(`^wolfpack: [^\\n]*Port ${port} on 127\\.0\\.0\\.1 is already in use[^\\n]*\\n$`));
   } finally {
     blocker.close();
   }
-}, 60_000);
+}, 180_000);
 
 it('refuses several server processes on the embedded database, in one line', async () => {
   const result = await runCli(['serve', '--port', '0', '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir } });
