@@ -5,3 +5,4 @@ export * from './guardrail.js';
 export * from './call-caps.js';
 export * from './call-purse.js';
 export * from './estimate.js';
+export * from './usage-bounds.js';

@@ -5,7 +5,8 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
-import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } from './engine.js';
+import type { ChatMessage, Engine, EngineRequest, EngineResult } from './engine.js';
+import type { ReportedUsage } from '../billing/usage-bounds.js';
 import {
   classifyFailure,
   classifyTransportError,
@@ -20,6 +21,11 @@ const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 8192;
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+/** Input tokens come in parts: uncached, written to the cache, read from it (absent parts are none). */
+function inputParts(usage: { input_tokens?: unknown; cache_creation_input_tokens?: unknown; cache_read_input_tokens?: unknown }): unknown[] {
+  return [usage.input_tokens, usage.cache_creation_input_tokens ?? 0, usage.cache_read_input_tokens ?? 0];
+}
 
 /** System messages joined into the separate `system` field; the rest as user/assistant turns. */
 export function toAnthropicMessages(
@@ -91,12 +97,14 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
   const errorContext = errorContextFor(config, baseURL, resilience.now);
   const supportsImages = config.supportsImages ?? false;
 
+  const maxTokensFor = (request: EngineRequest) => request.maxTokens ?? options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
+
   async function attempt(request: EngineRequest, ctx: AttemptContext) {
     const converted = toAnthropicMessages(request.messages, supportsImages);
     const stream = await client.messages.create(
       {
         model: config.model,
-        max_tokens: request.maxTokens ?? options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
+        max_tokens: maxTokensFor(request),
         messages: converted.messages,
         stream: true,
         ...(converted.system !== undefined ? { system: converted.system } : {}),
@@ -107,8 +115,9 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
     let text = '';
     let stopReason: string | null = null;
     let stopped = false;
-    let inputTokens: number | undefined;
-    let outputTokens: number | undefined;
+    // Unchecked, as reported: the streaming engine decides what of it counts.
+    let input: unknown[] | undefined;
+    let output: unknown;
     for await (const event of stream) {
       ctx.onChunk();
       switch (event.type) {
@@ -116,8 +125,8 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
           // Optional in practice: some Anthropic-compatible proxies send no usage at all.
           const usage = event.message.usage as typeof event.message.usage | undefined;
           if (usage) {
-            inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-            outputTokens = usage.output_tokens;
+            input = inputParts(usage);
+            output = usage.output_tokens;
           }
           break;
         }
@@ -132,10 +141,8 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
           // message_delta usage is cumulative: the latest value is the total, never add them up.
           {
             const usage = event.usage as typeof event.usage | undefined;
-            if (usage?.output_tokens != null) outputTokens = usage.output_tokens;
-            if (usage?.input_tokens != null) {
-              inputTokens = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-            }
+            if (usage?.output_tokens != null) output = usage.output_tokens;
+            if (usage?.input_tokens != null) input = inputParts(usage);
           }
           break;
         case 'message_stop':
@@ -145,10 +152,7 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
           break;
       }
     }
-    const usage: EngineUsage | undefined =
-      inputTokens !== undefined && outputTokens !== undefined
-        ? { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }
-        : undefined;
+    const usage: ReportedUsage | undefined = input !== undefined && output !== undefined ? { input, output } : undefined;
     return { text, stopReason, stopped, usage };
   }
 
@@ -162,5 +166,6 @@ export function createAnthropicEngine(config: EngineAdapterConfig, options: Engi
       return { text: out.text, usage: out.usage, finishReason: mapStop(out.stopReason), finished: out.stopped };
     },
     toEngineError: (error) => toEngineError(errorContext, error),
+    maxOutputTokens: (request) => maxTokensFor(request),
   });
 }

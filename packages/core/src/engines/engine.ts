@@ -55,6 +55,11 @@ export interface EngineResult {
    * `usage` is an estimate of about 4 characters per token.
    */
   usageEstimated?: boolean;
+  /**
+   * Set when the reported usage was unusable (estimated instead) or more than the call could have
+   * used (cut to that): a sentence for the run's log.
+   */
+  usageProblem?: string;
 }
 
 export type EngineProvider = 'openai' | 'anthropic';

@@ -6,7 +6,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
-import type { ChatMessage, Engine, EngineRequest, EngineResult, EngineUsage } from './engine.js';
+import type { ChatMessage, Engine, EngineRequest, EngineResult } from './engine.js';
+import type { ReportedUsage } from '../billing/usage-bounds.js';
 import {
   classifyFailure,
   classifyTransportError,
@@ -108,14 +109,11 @@ export function createOpenAIEngine(config: EngineAdapterConfig, options: EngineO
     );
     let text = '';
     let finish: string | null = null;
-    let usage: EngineUsage | undefined;
+    let usage: ReportedUsage | undefined;
     for await (const chunk of stream) {
       ctx.onChunk();
-      if (chunk.usage) {
-        const inputTokens = chunk.usage.prompt_tokens ?? 0;
-        const outputTokens = chunk.usage.completion_tokens ?? 0;
-        usage = { inputTokens, outputTokens, totalTokens: chunk.usage.total_tokens ?? inputTokens + outputTokens };
-      }
+      // Unchecked: the streaming engine decides what of it counts.
+      if (chunk.usage) usage = { input: [chunk.usage.prompt_tokens], output: chunk.usage.completion_tokens };
       // Only the first choice: we never ask for n > 1.
       const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
       const delta = choice?.delta?.content;
@@ -138,5 +136,6 @@ export function createOpenAIEngine(config: EngineAdapterConfig, options: EngineO
       return { text: out.text, usage: out.usage, finishReason: mapFinish(out.finish), finished: out.finish !== null };
     },
     toEngineError: (error) => toEngineError(errorContext, error),
+    maxOutputTokens: (request) => request.maxTokens ?? options.defaultMaxTokens,
   });
 }

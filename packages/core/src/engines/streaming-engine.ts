@@ -1,15 +1,16 @@
 import { DEFAULT_CONTEXT_TOKENS, type EngineAdapterConfig } from './engine-config.js';
-import type { Engine, EngineProvider, EngineRequest, EngineResult, EngineUsage } from './engine.js';
+import type { Engine, EngineProvider, EngineRequest, EngineResult } from './engine.js';
 import { emptyAnswerError, incompleteStreamError, type ErrorContext } from './engine-errors.js';
 import { estimateUsage } from './message-parts.js';
+import { countedUsage, maxInputTokens, type ReportedUsage } from '../billing/usage-bounds.js';
 import { runResilient, type AttemptContext, type ResolvedResilience } from './resilience.js';
 import type { EngineError } from './engine.js';
 
 /** What one streamed attempt of an adapter produced, in provider-neutral terms. */
 export interface StreamedAnswer {
   text: string;
-  /** Undefined when the endpoint reported none (then estimated). */
-  usage: EngineUsage | undefined;
+  /** As the endpoint reported it, unchecked; undefined when it reported none (then estimated). */
+  usage: ReportedUsage | undefined;
   finishReason: EngineResult['finishReason'];
   /** Whether the stream ended the way the provider ends a finished answer. */
   finished: boolean;
@@ -23,6 +24,8 @@ export interface StreamingEngineParts {
   /** One attempt over the provider's SDK. */
   attempt: (request: EngineRequest, ctx: AttemptContext) => Promise<StreamedAnswer>;
   toEngineError: (error: unknown) => EngineError;
+  /** The `max_tokens` the adapter sends for `request` (undefined: none sent). */
+  maxOutputTokens: (request: EngineRequest) => number | undefined;
 }
 
 /**
@@ -55,13 +58,20 @@ export function createStreamingEngine(parts: StreamingEngineParts): Engine {
         },
         toEngineError: parts.toEngineError,
       });
+      // What the call is billed for: the reported usage only within what the call could have used.
+      const window = config.contextTokens ?? Number.POSITIVE_INFINITY;
+      const counted = countedUsage(config.key, value.usage, {
+        maxInputTokens: maxInputTokens(request.messages, window),
+        maxOutputTokens: parts.maxOutputTokens(request) ?? window,
+      }, estimateUsage(request.messages, value.text));
       return {
         text: value.text,
-        usage: value.usage ?? estimateUsage(request.messages, value.text),
+        usage: counted.usage,
         finishReason: value.finishReason,
         durationMs: resilience.now() - started,
         attempts,
-        ...(value.usage ? {} : { usageEstimated: true }),
+        ...(counted.estimated ? { usageEstimated: true } : {}),
+        ...(counted.problem ? { usageProblem: counted.problem } : {}),
       };
     },
   };

@@ -61,6 +61,8 @@ class NotGranted {
  */
 export class EngineRunner {
   private readonly dead = new Map<string, string>();
+  /** Engines whose unusable or impossible usage the run was told of (once each). */
+  private readonly usageWarned = new Set<string>();
   /** The stage under way: what its calls are held and recorded for. */
   private stage: StageKey | null = null;
 
@@ -116,6 +118,10 @@ export class EngineRunner {
           billedCents,
           purpose: call.purpose ?? 'stage',
         });
+        if (result.usageProblem && !this.usageWarned.has(engine.key)) {
+          this.usageWarned.add(engine.key);
+          emit('warning', result.usageProblem);
+        }
         return { text: result.text, engine, result };
       } catch (error) {
         // Refused (or its hold failed): that is the stage's answer, not this engine's failure.

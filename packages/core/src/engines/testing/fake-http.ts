@@ -49,7 +49,7 @@ export interface FakeStreamBehaviour<TErrorBody = unknown> {
   /** Provider's finish/stop reason; defaults to the provider's normal one ('stop' / 'end_turn'). */
   finishReason?: string;
   /** Reported token usage; 'none' sends none (as some compatible servers do). Default: chars/4. */
-  usage?: { inputTokens: number; outputTokens: number } | 'none';
+  usage?: { inputTokens: unknown; outputTokens: unknown } | 'none';
   /** After this many deltas have been sent, `interrupt` happens instead of the rest. */
   interruptAfter?: number;
   interrupt?: FakeInterrupt<TErrorBody>;
