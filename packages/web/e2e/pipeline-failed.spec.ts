@@ -2,7 +2,8 @@
  * A build whose engines write no file, in Chromium: the run ends 'Pipeline Failed' at Building, and
  * Pipeline Progress says so. Planning is complete, Building failed in red with its words, the
  * stages after it read "Not run" in grey; the bar stays at 40 % ("Stage 2 of 5"), the ETA is '—',
- * the feed never says "No problems", and Statistics count the failure (Success Rate below 100 %).
+ * the feed never says "No problems", Statistics count the failure (Success Rate below 100 %), and the
+ * History panel's stored run reads '1/5 stages' with Building's failure named.
  *
  * The engine is a local OpenAI-compatible fake: it answers like the demo engines until
  * `mode.empty` is set, then plans as usual and answers every other stage without a file.
@@ -90,5 +91,14 @@ describe('a run that fails', () => {
     // One completed, one failed: 50 %.
     await page.locator('[data-testid="stat-success-rate"]', { hasText: '50%' }).waitFor({ timeout: 20_000 });
     await saveShot(page, 'pipeline-failed');
+
+    // The History panel reads the stored run: all five stages counted, the failed one named.
+    await page.getByTestId('history-button').click();
+    const failedRun = page.getByTestId('history-panel').getByTestId('history-run').first();
+    await failedRun.waitFor();
+    expect(await failedRun.getByTestId('history-run-idea').textContent()).toBe('A recipe box');
+    expect(await failedRun.getByTestId('history-run-stages').textContent()).toBe('1/5 stages');
+    expect(await failedRun.getByTestId('history-run-stages').getAttribute('data-ok')).toBe('false');
+    expect(await failedRun.getByTestId('history-run-failure').textContent()).toBe('Building: Failed: the engines produced no files');
   });
 });

@@ -34,6 +34,8 @@ export interface StageRecord {
   ok: boolean;
   /** The engine that finished the stage (after any fallback); '' when the stage needed none. */
   engine: string;
+  /** Why a stage that failed the run failed ("the engines produced no files"), as its stage event says. */
+  reason?: string;
   durationMs: number;
   tokens: number;
 }
@@ -166,13 +168,13 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
     const handler = STAGE_HANDLERS[role];
     const { ok, engine, failure } = yield* withEvents<PipelineStreamEvent, StageResult>((send) => {
       push = send;
-      const emit: Emit = (level, message) => send(log(level, message));
+      const emit: Emit = (level, message, step) => send(log(level, message, step));
       return handler({ ...shared, position, cycle, role, emit, state });
     });
     push = null;
     const durationMs = now() - stageStart;
     executionMs += durationMs;
-    stages.push({ cycle, role, ok, engine, durationMs, tokens: stageCalls.reduce((sum, c) => sum + c.totalTokens, 0) });
+    stages.push({ cycle, role, ok, engine, ...(failure ? { reason: failure.reason } : {}), durationMs, tokens: stageCalls.reduce((sum, c) => sum + c.totalTokens, 0) });
     await input.onCheckpoint?.(
       { completedStages: position + 1, plan: state.plan, files: { ...state.files }, stages: [...stages], executionMs, memory: snapshotMemory(state.memory) },
       stageCalls,
@@ -207,8 +209,8 @@ export async function* runPipeline(input: PipelineInput): AsyncGenerator<Pipelin
   };
 }
 
-function log(level: LogEvent['level'], message: string): LogEvent {
-  return { type: 'log', id: newLogId(), level, message, timestamp: new Date().toISOString() };
+function log(level: LogEvent['level'], message: string, step?: LogEvent['step']): LogEvent {
+  return { type: 'log', id: newLogId(), level, message, timestamp: new Date().toISOString(), ...(step ? { step } : {}) };
 }
 
 function attachmentsText(attachments: Attachment[]): string {

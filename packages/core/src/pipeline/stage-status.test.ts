@@ -13,6 +13,7 @@ import {
   stageStatusLabel,
   type StageStatus,
   type StageStatusView,
+  runStageRecords,
 } from './stage-status.js';
 import { scriptedEngine, systemOf } from './testing-engines.js';
 import { formatProblems, verifyProject } from './verify.js';
@@ -136,5 +137,44 @@ describe('"No problems" in the feed', () => {
     expect(formatProblems(verifyProject({ 'app.js': 'export const a = 1;\n' }))).toMatch(/^No problems: 1 file checked/);
     expect(formatProblems(verifyProject({ 'notes.unknownext': 'hello' }))).toBe('Nothing was checked: no file was covered by a check; 1 file not covered by any check (notes.unknownext).');
     expect(formatProblems(verifyProject({}))).toBe('Nothing was checked: no file was covered by a check.');
+  });
+});
+
+describe('runStageRecords', () => {
+  const five = PIPELINE_STAGES;
+  const planning = { cycle: 1, role: 'Planning', ok: true, engine: 'a', durationMs: 5, tokens: 9 } as const;
+
+  it('a run that failed in Building lists all five: Building failed with the reason, the rest not run', () => {
+    const records = runStageRecords([planning], { status: 'failed', error: 'The engines produced no files for this idea. Try again.', roles: five, cycles: 1 });
+    expect(records.map((r) => [r.role, r.status, r.reason])).toEqual([
+      ['Planning', 'complete', undefined],
+      ['Building', 'failed', 'the engines produced no files for this idea'],
+      ['Checking', 'not-run', undefined],
+      ['Polishing', 'not-run', undefined],
+      ['Proven Code', 'not-run', undefined],
+    ]);
+    expect(records[0]).toMatchObject({ engine: 'a', durationMs: 5, tokens: 9 });
+    expect(records.filter((r) => r.ok)).toHaveLength(1);
+  });
+
+  it('a stored stage that failed keeps its place and gets the error as its reason; none after it failed', () => {
+    const records = runStageRecords([planning, { cycle: 1, role: 'Building', ok: false }], { status: 'failed', error: 'Boom.', roles: five, cycles: 1 });
+    expect(records.map((r) => r.status)).toEqual(['complete', 'failed', 'not-run', 'not-run', 'not-run']);
+    expect(records[1]!.reason).toBe('boom');
+    // A stage that stored its own reason keeps it.
+    const own = runStageRecords([planning, { cycle: 1, role: 'Building', ok: false, reason: 'the engines produced no files' }], { status: 'failed', error: 'Boom.', roles: five, cycles: 1 });
+    expect(own[1]!.reason).toBe('the engines produced no files');
+  });
+
+  it('a resumable run has its remaining stages pending, over every cycle', () => {
+    const records = runStageRecords([planning], { status: 'interrupted', roles: five, cycles: 2 });
+    expect(records).toHaveLength(10);
+    expect(records.slice(1).every((r) => r.status === 'pending' && !r.ok)).toBe(true);
+    expect(records[5]).toMatchObject({ cycle: 2, role: 'Planning' });
+  });
+
+  it('a "Repair again" run counts its one stage; a Proven Code gate that did not pass is failed without a reason', () => {
+    const records = runStageRecords([{ cycle: 1, role: 'Proven Code', ok: false }], { status: 'completed', roles: ['Proven Code'], cycles: 1 });
+    expect(records).toEqual([{ cycle: 1, role: 'Proven Code', ok: false, status: 'failed' }]);
   });
 });

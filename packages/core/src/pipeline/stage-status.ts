@@ -3,7 +3,7 @@
  * build screen and the CLI both draw, so neither calls a stage "Complete" that did not finish its work.
  * Browser-safe (exported from `@wolfpack/core`).
  */
-import type { PipelineProgress, StageEvent } from '../schemas/events.js';
+import type { PipelineProgress, PipelineRole, StageEvent } from '../schemas/events.js';
 
 /**
  * `pending`: not reached yet while the run goes on. `running`: started, not finished. `complete`:
@@ -117,4 +117,48 @@ export function remainingEstimate(progress: PipelineProgress | null | undefined,
   if (progress.current >= progress.total) return 0;
   const left = progress.estimatedRemainingSeconds - sinceSeconds;
   return left > 0 ? left : null;
+}
+
+/** A stage as a run stores it when the stage ends (its checkpoint's `stages`, run-pipeline's StageRecord). */
+export interface StoredStage {
+  cycle: number;
+  role: PipelineRole;
+  ok: boolean;
+  /** Why it failed, when it names that itself (stored since stages record it). */
+  reason?: string | undefined;
+  engine?: string | undefined;
+  durationMs?: number | undefined;
+  tokens?: number | undefined;
+}
+
+/** A stored run's stage with what happened to it: every stage the run was to do, not only those that ended. */
+export interface RunStageRecord extends StoredStage {
+  status: 'complete' | 'failed' | 'not-run' | 'pending';
+}
+
+/**
+ * Every stage of a stored run (`roles` × `cycles`, in order) with what happened to it, so a run that
+ * failed in Building reads "1/5 stages" with Building failed and the rest not run, never "1/1".
+ * Stages stored as ended keep their result; after a failure the stage that was running when the run
+ * failed (the next one, unless the last stored stage failed) gets the error's first sentence as its
+ * reason, and the rest never ran. A run still going or interrupted (resumable) has them pending.
+ */
+export function runStageRecords(
+  stored: readonly StoredStage[],
+  run: { status: 'running' | 'completed' | 'failed' | 'interrupted'; error?: string | null | undefined; roles: readonly PipelineRole[]; cycles: number },
+): RunStageRecord[] {
+  const records: RunStageRecord[] = stored.map((stage) => ({ ...stage, status: stage.ok ? 'complete' : 'failed' }));
+  const total = Math.max(run.roles.length * Math.max(1, run.cycles), records.length);
+  const failedAlready = records.at(-1)?.ok === false;
+  for (let position = records.length; position < total; position++) {
+    const role = run.roles[position % run.roles.length]!;
+    const cycle = Math.floor(position / run.roles.length) + 1;
+    if (run.status === 'running' || run.status === 'interrupted') records.push({ cycle, role, ok: false, status: 'pending' });
+    else if (run.status === 'failed' && !failedAlready && position === stored.length) {
+      records.push({ cycle, role, ok: false, status: 'failed', ...(run.error ? { reason: failureReason(run.error) } : {}) });
+    } else records.push({ cycle, role, ok: false, status: 'not-run' });
+  }
+  const last = records[stored.length - 1];
+  if (run.status === 'failed' && failedAlready && last && last.reason === undefined && run.error) last.reason = failureReason(run.error);
+  return records;
 }

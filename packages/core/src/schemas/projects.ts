@@ -285,9 +285,16 @@ export type MoveProjectRequest = z.infer<typeof moveProjectRequest>;
 // Conversations (runs): GET /api/conversations
 // ---------------------------------------------------------------------------------------------
 
+/** What happened to a stage of a stored run (core's runStageRecords): only `complete` did its work. */
+export const STORED_STAGE_STATUSES = ['complete', 'failed', 'not-run', 'pending'] as const;
+
 export const conversationStage = z.object({
   role: pipelineRole,
   ok: z.boolean(),
+  /** Absent in replies of older servers: then `ok` alone tells complete from failed. */
+  status: z.enum(STORED_STAGE_STATUSES).optional(),
+  /** Why a failed stage failed, a phrase that follows "Failed: ". */
+  reason: z.string().optional(),
   engine: z.string().optional(),
   durationMs: countLike.optional(),
   tokens: countLike.optional(),

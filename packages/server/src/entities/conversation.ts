@@ -25,7 +25,7 @@ export const Conversation = defineEntity({
     status: p.string().length(16).$type<RunStatus>(),
     error: p.text().nullable(),
     checkpoint: p.json<Record<string, unknown>>().nullable().lazy(),
-    stages: p.json<Array<{ cycle: number; role: string; ok: boolean; engine: string; durationMs: number; tokens: number }>>(),
+    stages: p.json<Array<{ cycle: number; role: string; ok: boolean; reason?: string; engine: string; durationMs: number; tokens: number }>>(),
     executionMs: p.bigint('number').default(0),
     /** Which server process runs it, and when that process last renewed its lease (null: free to take). */
     instanceId: p.string().length(64).nullable(),

@@ -6,7 +6,7 @@
  * written, and only the calls that produced something the run kept are charged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceReply, type ChatMessage } from '@wolfpack/core';
+import { balanceReply, conversationsReply, type ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
 import {
   anthropicReplies,
@@ -176,6 +176,16 @@ describe.each(testDatabases())('engines failing during a run on %s', (kind) => {
     expect(await balance(client)).toBe(1500 - left.usage[0]!.billed);
     expect((await client.get(`/api/wolfpack/runs/${runId}`)).json).toMatchObject({ run: { status: 'failed', error: last.error, projectId: null } });
     expect((await client.post(`/api/wolfpack/runs/${runId}/resume`, {})).status).toBe(409);
+    // The history lists every stage of the run: Building failed with the error's first sentence, the rest never ran.
+    const [history] = conversationsReply.parse((await client.get('/api/conversations')).json).conversations;
+    expect(history!.stages.map((s) => [s.role, s.status, s.ok])).toEqual([
+      ['Planning', 'complete', true],
+      ['Building', 'failed', false],
+      ['Checking', 'not-run', false],
+      ['Polishing', 'not-run', false],
+      ['Proven Code', 'not-run', false],
+    ]);
+    expect(history!.stages[1]!.reason).toBe('no engine could complete Building');
 
     // The provider recovers: trying again works, and is charged for its own calls only.
     faults.length = 0;

@@ -1,9 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
 import {
   grantMonth as utcMonthKey,
+  PIPELINE_STAGES,
   runSavings,
+  runStageRecords,
   STATISTICS_STAGE_COUNT,
   type Conversation as ConversationPayload,
+  type PipelineRole,
   type SavingsFigures,
   type SavingsReplyJson,
   type StatsReply,
@@ -44,7 +47,10 @@ export class StatsService {
       id: r.id,
       idea: r.idea,
       createdAt: r.createdAt.toISOString(),
-      stages: r.stages.map((s) => ({ role: s.role as ConversationPayload['stages'][number]['role'], ok: s.ok, engine: s.engine, durationMs: s.durationMs, tokens: s.tokens })),
+      stages: runStageRecords(
+        r.stages.map((s) => ({ ...s, role: s.role as PipelineRole })),
+        { status: r.status, error: r.error, roles: r.onlyStages ?? PIPELINE_STAGES, cycles: r.cycles },
+      ).map(({ cycle: _cycle, ...stage }) => stage),
       projectId: r.status === 'completed' ? (r.projectId ?? null) : null,
     }));
   }

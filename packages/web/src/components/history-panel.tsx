@@ -208,9 +208,15 @@ function RunEntry({ run, onChoose }: { run: Conversation; onChoose: () => void }
               )}
               data-testid="history-run-stages"
               data-ok={stages.allOk ? 'true' : 'false'}
+              title={stages.failure ?? undefined}
             >
               {stages.label}
             </span>
+            {stages.failure ? (
+              <span className="truncate text-red-600 dark:text-red-400" data-testid="history-run-failure">
+                {stages.failure}
+              </span>
+            ) : null}
             {run.projectId ? null : <span className="italic">no files</span>}
           </span>
         </span>

@@ -28,9 +28,20 @@ describe('stageSummary', () => {
   it('counts ok stages out of all, green only when every stage is ok', () => {
     const ok = { role: 'Planning', ok: true } as const;
     const bad = { role: 'Building', ok: false } as const;
-    expect(stageSummary([ok, ok, ok, ok, ok])).toEqual({ completed: 5, total: 5, allOk: true, label: '5/5 stages' });
-    expect(stageSummary([ok, bad, ok])).toEqual({ completed: 2, total: 3, allOk: false, label: '2/3 stages' });
+    expect(stageSummary([ok, ok, ok, ok, ok])).toEqual({ completed: 5, total: 5, allOk: true, label: '5/5 stages', failure: null });
+    expect(stageSummary([ok, bad, ok])).toEqual({ completed: 2, total: 3, allOk: false, label: '2/3 stages', failure: 'Building: Did not pass' });
     expect(stageSummary([]).allOk).toBe(false);
+  });
+
+  it('names the stage that failed and why, and counts the stages that never ran', () => {
+    const stages = [
+      { role: 'Planning', ok: true, status: 'complete' },
+      { role: 'Building', ok: false, status: 'failed', reason: 'the engines produced no files' },
+      { role: 'Checking', ok: false, status: 'not-run' },
+      { role: 'Polishing', ok: false, status: 'not-run' },
+      { role: 'Proven Code', ok: false, status: 'not-run' },
+    ] as const;
+    expect(stageSummary([...stages])).toMatchObject({ label: '1/5 stages', allOk: false, failure: 'Building: Failed: the engines produced no files' });
   });
 });
 

@@ -1,5 +1,5 @@
 /** The History panel's pure pieces (spec core §2 History panel). */
-import type { Conversation } from '@wolfpack/core';
+import { stageStatusLabel, type Conversation } from '@wolfpack/core';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
@@ -24,13 +24,20 @@ export interface StageSummary {
   allOk: boolean;
   /** '5/5 stages' */
   label: string;
+  /** The stage that failed and why: 'Building: Failed: the engines produced no files'; null when none did. */
+  failure: string | null;
 }
 
-/** Completed (ok) stages of a run out of all its stages. */
+/**
+ * Completed (ok) stages of a run out of all the stages it was to do (the server lists those that
+ * failed or never ran too, so a run that failed in Building reads '1/5 stages').
+ */
 export function stageSummary(stages: Conversation['stages']): StageSummary {
   const completed = stages.filter((stage) => stage.ok).length;
   const total = stages.length;
-  return { completed, total, allOk: total > 0 && completed === total, label: `${completed}/${total} stages` };
+  const failed = stages.find((stage) => (stage.status ?? (stage.ok ? 'complete' : 'failed')) === 'failed');
+  const failure = failed ? `${failed.role}: ${stageStatusLabel({ status: 'failed', reason: failed.reason })}` : null;
+  return { completed, total, allOk: total > 0 && completed === total, label: `${completed}/${total} stages`, failure };
 }
 
 /** The first line of an idea for a one-line list entry ('Untitled run' when empty). */
