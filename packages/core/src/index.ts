@@ -17,6 +17,7 @@ export * from './savings/run-value.js';
 export * from './billing/index.js';
 export { pipelineProgress as computePipelineProgress } from './pipeline/progress.js';
 export * from './pipeline/stage-status.js';
+export * from './pipeline/step-progress.js';
 export * from './engines/engine.js';
 export * from './schemas/settings.js';
 // Proven Code's verification record (issue 13).

@@ -4,7 +4,7 @@ import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
 import { IMAGE_INPUT_CHARS } from '../billing/call-caps.js';
 import { GrantWithdrawn, type CallBudget, type CallGrant, type StageKey } from '../billing/call-purse.js';
 import { callCostCents } from '../billing/money.js';
-import type { LogLevel, PipelineRole } from '../schemas/events.js';
+import type { LogLevel, LogStep, PipelineRole } from '../schemas/events.js';
 
 /** Why a call was made: repairs are refunded when the Proven Code gate still fails. */
 export type CallPurpose = 'stage' | 'repair' | 'completion';
@@ -43,7 +43,8 @@ export interface StageCall {
   signal?: AbortSignal;
 }
 
-export type Emit = (level: LogLevel, message: string) => void;
+/** A feed line; `step` when it starts or ends a step of Checking or Proven Code (see step-progress.ts). */
+export type Emit = (level: LogLevel, message: string, step?: LogStep) => void;
 
 /** Engine kinds that will fail the same way on every call: skip the engine for the rest of the run. */
 const PERMANENT = new Set(['auth', 'model_not_found', 'quota']);

@@ -12,6 +12,9 @@ import { markReplaced, problemKey, problemLine, regressions, remember, type Fail
 import { prescanModules, scanModule } from './scan-module.js';
 import { ask, commitFiles, readAnswer, type StageContext, type StageHandler } from './stage-context.js';
 import { checkHtml } from './verify-html.js';
+import { newLogId } from './engine-runner.js';
+import { stepEndLine, stepStartLine, type StepEnd, type StepSink } from './step-progress.js';
+import { isTypeScriptPath } from './verify-types.js';
 import { coverage, describeCoverage, formatProblems, verifyProject, type VerifyProblem, type VerifyReport } from './verify.js';
 
 /** The static part of a report {@link verifyAll} merged (the verification record keeps it apart). */
@@ -34,8 +37,9 @@ const installedPackages = new WeakMap<VerifyReport, string>();
 export async function verifyAll(ctx: StageContext, files: Readonly<Record<string, string>>): Promise<VerifyReport> {
   await prescanModules(Object.entries(files).map(([path, content]) => ({ path, content })));
   if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return verifyProject(files);
-  const extra = await ctx.extraCheck(files, { role: ctx.role, note: (message) => ctx.emit('info', message), ...(ctx.signal ? { signal: ctx.signal } : {}) });
-  const report = verifyProject(files, extra.nodeModules ? { nodeModules: extra.nodeModules } : {});
+  const step: StepSink = (line) => ctx.emit(line.level, line.message, line.step);
+  const extra = await ctx.extraCheck(files, { role: ctx.role, note: (message) => ctx.emit('info', message), step, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const report = typeCheckStep(step, files, () => verifyProject(files, extra.nodeModules ? { nodeModules: extra.nodeModules } : {}));
   staticParts.set(report, structuredClone(report));
   if (extra.nodeModules) installedPackages.set(report, extra.nodeModules);
   for (const entry of extra.checked) {
@@ -45,6 +49,30 @@ export async function verifyAll(ctx: StageContext, files: Readonly<Record<string
   }
   report.problems.push(...extra.problems);
   report.passed = report.problems.length === 0;
+  return report;
+}
+
+/**
+ * The static checks, told as the type check's step when there is TypeScript to check (the other
+ * static checks take milliseconds; the type check, with the installed packages' declarations,
+ * seconds). It runs on this thread: its start line is sent when it ends, with its end line.
+ */
+function typeCheckStep(sink: StepSink, files: Readonly<Record<string, string>>, verify: () => VerifyReport): VerifyReport {
+  const typescript = Object.keys(files).filter(isTypeScriptPath).length;
+  if (typescript === 0) return verify();
+  const id = newLogId();
+  const startedAt = new Date();
+  const started = performance.now();
+  sink(stepStartLine(`Type checking ${typescript} TypeScript ${typescript === 1 ? 'file' : 'files'}`, id, startedAt));
+  const report = verify();
+  const typed = report.checked.some((c) => c.checks.includes('types'));
+  const problems = report.problems.filter((p) => p.check === 'types');
+  const end: StepEnd = !typed
+    ? { state: 'skipped', why: 'the TypeScript files do not parse' }
+    : problems.length > 0
+      ? { state: 'failed', why: `${problems.length} type ${problems.length === 1 ? 'error' : 'errors'}, first in ${problems[0]!.path}: ${problems[0]!.message}` }
+      : { state: 'passed', done: 'Type check passed' };
+  sink(stepEndLine('Type check', id, startedAt, performance.now() - started, end));
   return report;
 }
 

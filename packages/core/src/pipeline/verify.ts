@@ -14,6 +14,7 @@ import { checkPaths } from './verify-paths.js';
 import { ImportChecker } from './verify-imports.js';
 import { classifySpecifier } from './resolve-imports.js';
 import { isTypeScriptPath, typeCheckMany, type TypeCheckOptions } from './verify-types.js';
+import type { StepSink } from './step-progress.js';
 
 /** Checks that read the files without running them (this module). */
 export type StaticCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types' | 'duplicates';
@@ -29,8 +30,8 @@ export type VerifyCheck = StaticCheck | ExecutionCheck;
  */
 export type ProjectCheck = (
   files: Readonly<Record<string, string>>,
-  /** `note`: a line for the Activity Feed (the check waits for a sandbox, say). */
-  context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal; note?: (message: string) => void },
+  /** `note`: a line for the Activity Feed (the check waits for a sandbox, say); `step`: its steps' start and end lines. */
+  context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal; note?: (message: string) => void; step?: StepSink },
 ) => Promise<Pick<VerifyReport, 'checked' | 'problems'> & Pick<TypeCheckOptions, 'nodeModules'>>;
 
 export interface VerifyProblem {

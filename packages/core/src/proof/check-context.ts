@@ -5,6 +5,7 @@
 import type { ExecCheck, ExecCheckName, ExecRuntime } from './report.js';
 import type { Sandbox, SandboxResult } from './sandbox.js';
 import type { ReadOnlyBind } from './bwrap-args.js';
+import type { StepSink } from './proof-steps.js';
 
 export interface CheckContext {
   sandbox: Sandbox;
@@ -18,6 +19,8 @@ export interface CheckContext {
   /** How long a start may run before it counts as started. */
   startMs: number;
   signal?: AbortSignal;
+  /** Where the checks' steps are told as feed lines (see proof-steps.ts); none: not told. */
+  step?: StepSink;
 }
 
 /**

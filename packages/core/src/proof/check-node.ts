@@ -15,6 +15,7 @@ import { failedTapTests, testCounts } from './test-output.js';
 import { environmentGap, startVerdict, verdictToCheck } from './start-verdict.js';
 import { proveServer, type ServerProof } from './check-server.js';
 import type { PageCheckOptions } from './check-page.js';
+import { runStep, type StepWords } from './proof-steps.js';
 
 /** Tests get up to this much of the budget. */
 const TEST_WALL_MS = 15_000;
@@ -27,11 +28,40 @@ interface NodeRun {
   env: Record<string, string>;
 }
 
-async function installCheck(plan: NodePlan, options: InstallOptions): Promise<{ check: ExecCheck; nodeModules?: string }> {
+/** "12 dependencies", "1 dependency". */
+function dependencies(n: number): string {
+  return `${n} ${n === 1 ? 'dependency' : 'dependencies'}`;
+}
+
+function installWords(n: number): StepWords {
+  const what = dependencies(n);
+  return {
+    running: `Installing ${what}`,
+    passed: (checks) => `Installed ${what}${checks[0]?.summary?.endsWith('from the cache') ? ' from the cache' : ''}`,
+    noun: `Installing ${what}`,
+  };
+}
+
+const TESTS_WORDS: StepWords = { running: 'Running the tests', passed: (checks) => (checks[0]?.tests ? `${plural(checks[0].tests.passed, 'test')} passed` : 'Tests passed'), noun: 'Tests' };
+
+const SERVER_WORDS: StepWords = { running: "Trying the server's routes and pages", passed: "The server answered its routes and pages", noun: 'Trying the server' };
+
+function startWords(command: NodeCommand): StepWords {
+  return command.buildFirst
+    ? { running: `Building (${command.buildFirst}) and starting the app`, passed: 'Built and started the app', noun: 'Build and start' }
+    : { running: 'Starting the app', passed: 'Started the app', noun: 'Start' };
+}
+
+async function installCheck(ctx: CheckContext, plan: NodePlan, options: InstallOptions): Promise<{ check: ExecCheck; nodeModules?: string }> {
   const files = plan.packageJson ? ['package.json'] : [];
-  if (Object.keys(plan.dependencies).length === 0) {
+  const count = Object.keys(plan.dependencies).length;
+  if (count === 0) {
     return { check: skipped('install', 'node', files, plan.packageJson ? 'package.json declares no dependencies' : 'the project has no package.json') };
   }
+  return runStep(ctx, installWords(count), () => install(plan, files, options), (r) => [r.check]);
+}
+
+async function install(plan: NodePlan, files: string[], options: InstallOptions): Promise<{ check: ExecCheck; nodeModules?: string }> {
   const result = await installDependencies(plan.dependencies, options);
   if (result.status === 'none') return { check: skipped('install', 'node', files, 'package.json declares no dependencies') };
   if (result.status === 'failed') {
@@ -71,6 +101,10 @@ async function testsCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
   if ('skip' in command) return skipped('tests', 'node', plan.testFiles, command.skip);
   const wall = ctx.budget.wallFor(TEST_WALL_MS);
   if (wall === 0) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
+  return runStep(ctx, TESTS_WORDS, () => runTests(ctx, command, run, wall), (c) => [c]);
+}
+
+async function runTests(ctx: CheckContext, command: NodeCommand, run: NodeRun, wall: number): Promise<ExecCheck> {
   const result = await ctx.sandbox.run(ctx.dir, { argv: command.argv, env: run.env, readOnlyBinds: ctx.binds, nodeModules: run.nodeModules, limits: { wallMs: wall }, signal: ctx.signal });
   const setup = sandboxFailed('tests', 'node', command.files, result);
   if (setup) return setup;
@@ -113,6 +147,11 @@ async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
   const wanted = ctx.startMs + (command.buildFirst ? BUILD_WALL_MS : 0);
   const wall = ctx.budget.wallFor(wanted);
   if (wall < Math.min(wanted, 1000)) return check(skipped('start', 'node', command.files, ctx.budget.spentReason()));
+  return runStep(ctx, startWords(command), () => runStart(ctx, plan, command, run, wall), (r) => [r.check]);
+}
+
+async function runStart(ctx: CheckContext, plan: NodePlan, command: NodeCommand, run: NodeRun, wall: number): Promise<{ check: ExecCheck; listened: boolean }> {
+  const check = (c: ExecCheck) => ({ check: c, listened: false });
   const shell = command.argv[2]!;
   const argv = command.buildFirst ? ['sh', '-c', `${command.buildFirst} && echo ${BUILD_DONE} >&2 && ${shell}`] : command.argv;
   const result = await ctx.sandbox.run(ctx.dir, {
@@ -148,7 +187,7 @@ async function startCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Prom
  * then proven by use: its routes asked, its pages loaded through it (check-server.ts).
  */
 export async function checkNode(ctx: CheckContext, plan: NodePlan, install: InstallOptions, server?: { proof: ServerProof; page?: PageCheckOptions }): Promise<{ checks: ExecCheck[]; nodeModules?: string }> {
-  const installed = await installCheck(plan, install);
+  const installed = await installCheck(ctx, plan, install);
   const checks = [installed.check];
   if (installed.check.status === 'failed') {
     const reason = `${installed.check.problems[0]?.message ?? 'the dependencies could not be installed'}, so nothing could run`;
@@ -161,7 +200,10 @@ export async function checkNode(ctx: CheckContext, plan: NodePlan, install: Inst
   const run: NodeRun = { ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}), env: typescript ? { NODE_OPTIONS: TYPESCRIPT_NODE_OPTIONS } : {} };
   checks.push(await testsCheck(ctx, plan, run));
   const start = await startCheck(ctx, plan, run);
-  if (server) checks.push(...(await proveServer(ctx, server.proof, start.check, start.listened, { install, ...(server.page ? { page: server.page } : {}) })));
+  if (server) {
+    const prove = () => proveServer(ctx, server.proof, start.check, start.listened, { install, ...(server.page ? { page: server.page } : {}) });
+    checks.push(...(start.listened ? await runStep(ctx, SERVER_WORDS, prove, (c) => c) : await prove()));
+  }
   else checks.push(start.check);
   return { checks, ...(installed.nodeModules ? { nodeModules: installed.nodeModules } : {}) };
 }

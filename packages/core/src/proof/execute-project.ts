@@ -19,6 +19,7 @@ import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
 import { positiveIntFromEnv, type SandboxLimits } from './sandbox-limits.js';
 import { supportBind } from './support-files.js';
+import { runStep, type StepSink, type StepWords } from './proof-steps.js';
 
 export interface ExecuteOptions {
   /** A sandbox found earlier; by default {@link findSandbox} is asked (once per process). */
@@ -39,6 +40,8 @@ export interface ExecuteOptions {
    * projects were waiting before it. executeProject itself never waits.
    */
   onWait?: (ahead: number) => void;
+  /** Hears each step (install, tests, start, build, render, page loads) start and end, as feed lines. */
+  onStep?: StepSink;
 }
 
 /** What runs a project for Proven Code: {@link executeProject} itself, or the same on a thread (`ExecutionThread.execute`). */
@@ -173,6 +176,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
       binds: [supportBind()],
       startMs,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onStep ? { step: options.onStep } : {}),
     };
     const out: ExecCheck[] = [];
     if (kinds.node) {
@@ -181,8 +185,8 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
       out.push(...node.checks);
       nodeModules = node.nodeModules;
     }
-    if (kinds.python.length > 0) out.push(...(await checkPython(ctx, kinds.python)));
-    if (kinds.pages.length > 0) out.push(...(await checkPages(ctx, kinds.pages, options.page)));
+    if (kinds.python.length > 0) out.push(...(await runStep(ctx, pythonWords(kinds.python.length), () => checkPython(ctx, kinds.python), (c) => c)));
+    if (kinds.pages.length > 0) out.push(...(await runStep(ctx, pagesWords(kinds.pages), () => checkPages(ctx, kinds.pages, options.page), (c) => c)));
     if (kinds.bundle) out.push(...(await checkBundle(ctx, kinds.bundle, nodeModules, options)));
     return out;
   });
@@ -199,10 +203,29 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
 
 /** The build and the render of a bundled app, with the dependencies the Node checks installed. */
 async function checkBundle(ctx: CheckContext, plan: BundlePlan, nodeModules: string | undefined, options: ExecuteOptions): Promise<ExecCheck[]> {
-  const built = await buildSite(ctx, plan, nodeModules);
+  // Without its dependencies nothing is built: no step to show, only the skipped check.
+  const build = () => buildSite(ctx, plan, nodeModules);
+  const built = nodeModules === undefined ? await build() : await runStep(ctx, buildWords(plan.tool), build, (b) => [b.check]);
   if (!built.site) {
     const reason = built.check.status === 'failed' ? `the ${plan.tool} build failed, so there was no page to render` : (built.check.reason ?? 'the app was not built');
     return [built.check, skipped('render', 'web', built.check.files, reason)];
   }
-  return [built.check, await renderSite(ctx, plan, built.site, options.page)];
+  const site = built.site;
+  return [built.check, await runStep(ctx, RENDER_WORDS, () => renderSite(ctx, plan, site, options.page), (c) => [c])];
+}
+
+function buildWords(tool: string): StepWords {
+  return { running: `Building the app with ${tool}`, passed: `Built the app with ${tool}`, noun: 'Build' };
+}
+
+const RENDER_WORDS: StepWords = { running: 'Rendering the built page in Chromium', passed: 'Rendered the built page', noun: 'Render' };
+
+function pagesWords(pages: readonly string[]): StepWords {
+  const what = pages.length === 1 ? pages[0]! : `${pages.length} pages`;
+  return { running: `Loading ${what} in Chromium`, passed: `Loaded ${what}`, noun: `Loading ${what}` };
+}
+
+function pythonWords(files: number): StepWords {
+  const what = files === 1 ? '1 Python file' : `${files} Python files`;
+  return { running: `Checking ${what} (syntax, imports, tests, start)`, passed: `Checked ${what}`, noun: `Checking ${what}` };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ProjectCheck, VerifyCheck } from '../pipeline/verify.js';
 import { executeProject, type ExecuteOptions, type ProjectExecutor } from './execute-project.js';
 import type { ExecCheckName, ExecutionReport } from './report.js';
+import type { StepSink } from './proof-steps.js';
 
 /** How an executed check is named among the pipeline's checks (Python's compile and imports are syntax and imports). */
 const AS_VERIFY_CHECK: Record<ExecCheckName, VerifyCheck> = {
@@ -23,9 +24,10 @@ export interface ExecutionGate {
   check: ProjectCheck;
   /**
    * The execution report of exactly these files: the last one when the files did not change
-   * since, else a new run. `note` hears, as a sentence, when the run waits for a sandbox.
+   * since, else a new run. `note` hears, as a sentence, when the run waits for a sandbox; `step`,
+   * each step of a new run as it starts and ends (a reused report has none).
    */
-  reportFor(files: Readonly<Record<string, string>>, signal?: AbortSignal, note?: (message: string) => void): Promise<ExecutionReport>;
+  reportFor(files: Readonly<Record<string, string>>, signal?: AbortSignal, note?: (message: string) => void, step?: StepSink): Promise<ExecutionReport>;
 }
 
 export interface ExecutionGateOptions extends ExecuteOptions {
@@ -41,17 +43,17 @@ export interface ExecutionGateOptions extends ExecuteOptions {
 export function createExecutionGate(options: ExecutionGateOptions = {}): ExecutionGate {
   const { execute = executeProject, ...executeOptions } = options;
   let last: { key: string; report: ExecutionReport } | undefined;
-  const reportFor = async (files: Readonly<Record<string, string>>, signal?: AbortSignal, note?: (message: string) => void) => {
+  const reportFor = async (files: Readonly<Record<string, string>>, signal?: AbortSignal, note?: (message: string) => void, step?: StepSink) => {
     const key = filesKey(files);
     if (last?.key !== key) {
       const onWait = note ? (ahead: number) => note(waitingForSandbox(ahead)) : undefined;
-      last = { key, report: await execute(files, { ...executeOptions, ...(signal ? { signal } : {}), ...(onWait ? { onWait } : {}) }) };
+      last = { key, report: await execute(files, { ...executeOptions, ...(signal ? { signal } : {}), ...(onWait ? { onWait } : {}), ...(step ? { onStep: step } : {}) }) };
     }
     return last.report;
   };
   return {
     reportFor,
-    check: async (files, context) => asVerifyReport(await reportFor(files, context.signal, context.note)),
+    check: async (files, context) => asVerifyReport(await reportFor(files, context.signal, context.note, context.step)),
   };
 }
 

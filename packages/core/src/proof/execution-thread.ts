@@ -4,18 +4,23 @@ import { Worker } from 'node:worker_threads';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
 import type { ExecutionReport } from './report.js';
 import { sandboxTurnedOff } from './sandbox.js';
+import type { StepLine, StepSink } from './proof-steps.js';
 
 /** Messages to the thread (execution-worker.ts). */
 export type ToExecutionWorker =
-  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal' | 'onWait'> }
+  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal' | 'onWait' | 'onStep'> }
   | { type: 'abort'; id: number };
 
-/** Messages from the thread. */
-export type FromExecutionWorker = { type: 'done'; id: number; report: ExecutionReport } | { type: 'failed'; id: number; name: string; message: string };
+/** Messages from the thread: a job's steps as they start and end (feed lines), then its end. */
+export type FromExecutionWorker =
+  | { type: 'step'; id: number; line: StepLine }
+  | { type: 'done'; id: number; report: ExecutionReport }
+  | { type: 'failed'; id: number; name: string; message: string };
 
 interface Job {
   resolve(report: ExecutionReport): void;
   reject(error: Error): void;
+  onStep?: StepSink;
   /** Stops listening to the caller's signal. */
   forget(): void;
 }
@@ -57,17 +62,17 @@ export class ExecutionThread {
     this.onIdleEnd = options.onIdleEnd;
   }
 
-  /** As {@link executeProject}, on the thread (which finds its own sandbox: `options.sandbox` and `onWait` cannot cross). */
+  /** As {@link executeProject}, on the thread (which finds its own sandbox: `options.sandbox` and `onWait` cannot cross; steps come back as messages). */
   execute(files: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
     // With the sandbox turned off nothing runs: the report is a sentence, not worth a thread.
     if (sandboxTurnedOff(options.env ?? process.env)) return executeProject(files, options);
-    const { signal, sandbox: _sandbox, onWait: _onWait, ...rest } = options;
+    const { signal, sandbox: _sandbox, onWait: _onWait, onStep, ...rest } = options;
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<ExecutionReport>((resolve, reject) => {
       const onAbort = () => worker.postMessage({ type: 'abort', id } satisfies ToExecutionWorker);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.jobs.set(id, { resolve, reject, forget: () => signal?.removeEventListener('abort', onAbort) });
+      this.jobs.set(id, { resolve, reject, ...(onStep ? { onStep } : {}), forget: () => signal?.removeEventListener('abort', onAbort) });
       worker.postMessage({ type: 'run', id, files, options: rest } satisfies ToExecutionWorker);
       if (signal?.aborted) onAbort();
     });
@@ -110,6 +115,11 @@ export class ExecutionThread {
   private answer(message: FromExecutionWorker): void {
     const job = this.jobs.get(message.id);
     if (!job) return;
+    // A step is news of a job under way, not its end.
+    if (message.type === 'step') {
+      job.onStep?.(message.line);
+      return;
+    }
     this.jobs.delete(message.id);
     job.forget();
     switch (message.type) {

@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { executeProject } from './execute-project.js';
 import type { FromExecutionWorker, ToExecutionWorker } from './execution-thread.js';
+import type { StepLine } from './proof-steps.js';
 
 const port = parentPort;
 if (!port) throw new Error('execution-worker.ts runs as a worker thread (see ExecutionThread)');
@@ -18,7 +19,8 @@ port.on('message', (message: ToExecutionWorker) => {
       const { id } = message;
       const controller = new AbortController();
       aborts.set(id, controller);
-      executeProject(message.files, { ...message.options, signal: controller.signal })
+      const onStep = (line: StepLine) => answer({ type: 'step', id, line });
+      executeProject(message.files, { ...message.options, signal: controller.signal, onStep })
         .then(
           (report) => answer({ type: 'done', id, report }),
           (error: unknown) => {

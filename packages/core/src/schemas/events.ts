@@ -60,6 +60,25 @@ export const stageEvent = z.object({
   reason: z.string().min(1).optional(),
 });
 
+/** How a step of Checking or Proven Code stands (see proof/proof-steps.ts). */
+export const STEP_STATES = ['running', 'passed', 'failed', 'skipped', 'stopped'] as const;
+
+/**
+ * A feed line that starts or ends a step of Checking or Proven Code (an install, the type check, a
+ * build…): both lines of a step share its id and start time. While no end line of the same id has
+ * arrived, a client shows the running line's elapsed time ticking from `startedAt`. Lines without
+ * it (runs stored before steps, every other line) are plain lines.
+ */
+export const logStep = z.object({
+  id: z.string().min(1),
+  state: z.enum(STEP_STATES),
+  /** When the step started (ISO 8601). */
+  startedAt: z.string().min(1),
+  /** How long the step took: on its end line. */
+  elapsedMs: count.optional(),
+});
+export type LogStep = z.infer<typeof logStep>;
+
 /** One line of the Activity Feed. */
 export const logEvent = z.object({
   type: z.literal('log'),
@@ -67,6 +86,7 @@ export const logEvent = z.object({
   level: logLevel,
   message: z.string(),
   timestamp: z.string(),
+  step: logStep.optional(),
 });
 
 /** What the Proven Code gate verified and what still fails, file by file and check by check. */
