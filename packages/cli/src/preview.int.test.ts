@@ -2,7 +2,7 @@
  * `wolfpack preview ID` prints the link "Open Preview" goes to, on the project's own origin, and
  * the link works in any client without a session: the built binary against a real server.
  */
-import { request } from 'node:http';
+import { PreviewClient } from '@wolfpack/server/testing';
 import { projectDetailReply } from '@wolfpack/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGet, parseJsonLines, signedInHome, startTestServer, storedToken, type CliResult, type SignedInHome, type TestServer } from './testing/cli-harness.js';
@@ -22,24 +22,6 @@ afterAll(async () => {
 
 const wolfpack = (args: string[]): Promise<CliResult> => user.run(args);
 
-/**
- * A GET as a browser would send it to `url`, whose `*.localhost` host Node's resolver does not
- * know (browsers resolve it to the loopback): sent to 127.0.0.1 with the URL's host as Host.
- */
-function viaHost(url: string, cookie?: string): Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; text: string }> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: target.port, path: `${target.pathname}${target.search}`, headers: { host: target.host, ...(cookie ? { cookie } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('wolfpack preview', () => {
   it('prints the signed link of a project by its short id; the link serves its page to anyone holding it', async () => {
     const built = await wolfpack(['build', 'a pomodoro timer with a task list', '--json']);
@@ -54,11 +36,11 @@ describe('wolfpack preview', () => {
     expect(note).toBe(`(the project on its own origin, ${origin}: its files as they are; the link lets a browser in for about 6 hours)`);
 
     // No cookie, no token: the link alone lets a browser in, and the page is at the origin's root.
-    const entered = await viaHost(url!);
+    const browser = new PreviewClient();
+    const entered = await browser.request(url!);
     expect(entered.status).toBe(302);
     expect(entered.headers.location).toBe('/');
-    const cookie = entered.headers['set-cookie']!.map((c) => c.split(';')[0]).join('; ');
-    const page = await viaHost(`${origin}/`, cookie);
+    const page = await browser.request(`${origin}/`);
     expect(page.status).toBe(200);
     const token = await storedToken(user.configFile, server.url);
     const files = projectDetailReply.parse(await apiGet(server.url, token, `/api/projects/${projectId}`)).project.fsIndex;
@@ -78,17 +60,16 @@ describe('wolfpack preview', () => {
       expect(built.code, built.stderr).toBe(0);
       const projectId = parseJsonLines(built.stdout).at(-1)!['projectId'] as string;
       const link = (await other.run(['preview', projectId])).stdout.split('\n')[0]!;
-      const entered = await viaHost(link);
-      expect(entered.status).toBe(302);
-      const cookie = entered.headers['set-cookie']!.map((c) => c.split(';')[0]).join('; ');
+      const browser = new PreviewClient();
+      expect((await browser.request(link)).status).toBe(302);
       const origin = new URL(link).origin;
-      expect((await viaHost(`${origin}/`, cookie)).status).toBe(200);
+      expect((await browser.request(`${origin}/`)).status).toBe(200);
 
       const out = await other.run(['logout', '--everywhere']);
       expect(out.code, out.stderr).toBe(0);
       expect(out.stdout).toBe(`Signed out everywhere on ${server.url}: every browser, every API token and every preview link of the account\n`);
-      expect((await viaHost(`${origin}/`, cookie)).status).toBe(404);
-      expect((await viaHost(link)).status).toBe(404);
+      expect((await browser.request(`${origin}/`)).status).toBe(404);
+      expect((await new PreviewClient().request(link)).status).toBe(404);
       const whoami = await other.run(['whoami']);
       expect(whoami.code).not.toBe(0);
     } finally {

@@ -3,3 +3,4 @@ export { startFakeGithub, type FakeGithub, type FakeGithubOptions } from './fake
 export { startFakeStripe, type FakeStripe, type FakeStripeOptions, type FakeCard, type FakeSession } from './fake-stripe.js';
 export { TEST_PASSWORD_COST } from './password-cost.js';
 export { copyPgliteTemplate, createDatabaseTemplates, type DatabaseTemplates } from './database-template.js';
+export { PreviewClient, type PreviewReply } from './preview-client.js';
