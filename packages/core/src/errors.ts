@@ -46,6 +46,8 @@ export interface AppErrorDetails {
   retryAfterSeconds?: number;
   /** njin: why each candidate patch failed, when none passed (422). */
   candidates?: Array<{ engine: string; passed: boolean; failedChecks: string[] }>;
+  /** PAYMENT_REQUIRED for credits: what the stage needed, so the message can be told again with the balance once holds are back. */
+  neededCents?: number;
 }
 
 export class AppError extends Error {

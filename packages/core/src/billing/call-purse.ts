@@ -188,7 +188,8 @@ export class CallPurse implements CallBudget {
         await this.returned();
         continue;
       }
-      throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(full, answer.balanceCents + this.free));
+      // The balance here leaves out what this stage still holds; whoever gives that back says it again.
+      throw new AppError('PAYMENT_REQUIRED', notEnoughCreditsMessage(full, answer.balanceCents + this.free), { neededCents: full });
     }
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { CallPurse, type HeldAnswer, type PipelineRole, type StageKey } from '@wolfpack/core';
+import { AppError, CallPurse, notEnoughCreditsMessage, type CostEvent, type HeldAnswer, type PipelineRole, type StageKey } from '@wolfpack/core';
 import type { EngineCallRecord } from '@wolfpack/core/pipeline';
 import type { LedgerService, WalletTx } from './ledger-service.js';
 import { plainSql } from '../db/plain-sql.js';
@@ -176,6 +176,18 @@ export class RunBilling {
       description: 'Repair rounds that did not pass the Proven Code gate',
     });
     return posted.duplicate ? 0 : cents;
+  }
+
+  /**
+   * How a run stopped after its holds went back: the stop message told with the balance as it is
+   * now (the one the purse saw left out what the stopped stage held), and a cost event when what the
+   * run showed as spent included calls of that stage, which were given back uncharged.
+   */
+  async afterStop(error: unknown, message: string, shownCents: number): Promise<{ message: string; cost: CostEvent | null }> {
+    const needed = error instanceof AppError && error.code === 'PAYMENT_REQUIRED' ? error.details?.neededCents : undefined;
+    const told = needed === undefined ? message : notEnoughCreditsMessage(needed, (await this.ledger.balance(this.userId)).balanceCents);
+    const charged = await RunBilling.spentCents(this.orm, this.runId);
+    return { message: told, cost: charged !== shownCents ? { type: 'cost', spentCents: charged } : null };
   }
 
   /** What a run has been billed so far (over every attempt). */

@@ -476,10 +476,13 @@ export class RunService {
       // Stages that finished are stored (or their failure is known) before anything is given back.
       await commits.settled().catch(() => {});
       if (commits.failed instanceof LeaseLostError) return;
-      const message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
+      let message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
       await this.retrying(() => billing.releaseLeftoverHolds()).catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
+      // Told with the balance and the cost as they are now that the holds are back.
+      const told = await billing.afterStop(error, message, billing.purse.spentCents).catch(() => ({ message, cost: null }));
+      message = told.message;
       // Out of credits (or over its own cap): stopped before a stage, resumable after a top-up.
       const stopped = error instanceof AppError && error.code === 'PAYMENT_REQUIRED';
       await this.retrying(() => this.orm.em.fork().nativeUpdate(
@@ -489,6 +492,7 @@ export class RunService {
       ));
       // The database may have stayed away long enough to stop the writer: the end must still be stored.
       if (!writer.reset()) return;
+      if (told.cost) emit(told.cost);
       emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
     }
   }
