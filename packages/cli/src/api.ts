@@ -9,6 +9,8 @@ export interface ApiClientOptions {
   server: string;
   /** API token sent as `Authorization: Bearer`. */
   token?: string | undefined;
+  /** Where the token came from, named in the sentence when the server refuses it (`WOLFPACK_TOKEN`). */
+  tokenSource?: string | undefined;
   /** @default DEFAULT_TIMEOUT_MS */
   timeoutMs?: number | undefined;
 }
@@ -42,6 +44,16 @@ export interface DownloadOptions {
   signal?: AbortSignal | undefined;
 }
 
+/**
+ * The server refused a token the person gave us directly (WOLFPACK_TOKEN): its sentence says
+ * whether the token is unknown, revoked or expired, and no "log in again" rewording replaces it.
+ */
+export class TokenRefused extends AppError {
+  constructor(message: string) {
+    super('UNAUTHORIZED', message);
+  }
+}
+
 /** The sentence every command shows when nothing answers at the server URL. */
 export function unreachableMessage(server: string): string {
   return `Cannot reach the Wolfpack server at ${server}. Is it running? Start one with \`wolfpack serve\`.`;
@@ -55,11 +67,13 @@ export function unreachableMessage(server: string): string {
 export class ApiClient {
   readonly server: string;
   readonly #token: string | undefined;
+  readonly #tokenSource: string | undefined;
   readonly #timeoutMs: number;
 
   constructor(options: ApiClientOptions) {
     this.server = options.server;
     this.#token = options.token;
+    this.#tokenSource = options.tokenSource;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -194,6 +208,9 @@ export class ApiClient {
       ...(issues === undefined ? {} : { issues }),
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     };
+    if (code === 'UNAUTHORIZED' && this.#token !== undefined && this.#tokenSource !== undefined) {
+      return new TokenRefused(`${this.#tokenSource} was refused by ${this.server}: ${error}`);
+    }
     return new AppError(code, error, details);
   }
 

@@ -73,3 +73,10 @@ export function pageNumber(value: string): number {
   if (!(page >= 1)) throw new InvalidArgumentError('Use a page number from 1.');
   return page;
 }
+
+/** `tokens create --expires`: a whole number of days (the server words the range), or never. */
+export function tokenDays(value: string): number | null {
+  if (value.trim().toLowerCase() === 'never') return null;
+  if (!/^-?\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number of days, or never.');
+  return Number(value);
+}

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '@wolfpack/core';
 import type { Command } from 'commander';
-import { ApiClient } from './api.js';
+import { ApiClient, TokenRefused } from './api.js';
 import { configPath, findLogin, readConfig, type CliConfig } from './config.js';
 import type { CliIo } from './io.js';
 import { createOutput, wantsColor, type Output } from './output.js';
@@ -42,8 +42,21 @@ export function spinnerOptions(context: CommandContext): SpinnerOptions {
   return { enabled: output.live, color: wantsColor(io.stderr, io.env, globals.color), stream: io.stderr };
 }
 
-/** An API client with the stored token for the server; fails with a hint when not logged in. */
+/** The environment variable that signs every command in with a personal access token. */
+export const TOKEN_VARIABLE = 'WOLFPACK_TOKEN';
+
+/**
+ * An API client signed in with WOLFPACK_TOKEN, else with the stored token for the server; fails
+ * with a hint when neither is there. With WOLFPACK_TOKEN and a server given (--server or
+ * WOLFPACK_URL), no config file is read or needed.
+ */
 export async function loggedInApi(context: CommandContext): Promise<ApiClient> {
+  const envToken = context.io.env[TOKEN_VARIABLE]?.trim();
+  const given = context.globals.server ?? context.io.env['WOLFPACK_URL'];
+  if (envToken) {
+    const server = given ? resolveServer({ flag: context.globals.server, env: context.io.env['WOLFPACK_URL'] }) : serverFor(context, await readConfig(context.configPath));
+    return new ApiClient({ server, token: envToken, tokenSource: TOKEN_VARIABLE });
+  }
   const config = await readConfig(context.configPath);
   const server = serverFor(context, config);
   const stored = findLogin(config, server);
@@ -53,6 +66,7 @@ export async function loggedInApi(context: CommandContext): Promise<ApiClient> {
 
 /** A 401 for a stored token means it expired or was revoked: say what to do about it. */
 export function explainLoggedOut(error: unknown, server: string): unknown {
+  if (error instanceof TokenRefused) return error;
   if (isAppError(error) && error.code === 'UNAUTHORIZED') {
     return new AppError('UNAUTHORIZED', `Your login to ${server} has expired or was revoked. Run \`wolfpack login\` again.`, undefined, { cause: error });
   }

@@ -8,6 +8,7 @@ import {
   listingLimit,
   MAX_USAGE_LIMIT,
   pageNumber,
+  tokenDays,
   parseEngineList,
   parsePort,
   PROJECT_SORTS,
@@ -30,6 +31,7 @@ import type { PullOptions } from './commands/pull.js';
 import type { RepairOptions } from './commands/repair.js';
 import type { ServeOptions } from './commands/serve.js';
 import type { ShowcaseGetOptions, ShowcaseListOptions } from './commands/showcase.js';
+import type { TokensCreateOptions } from './commands/tokens.js';
 import type { UsageOptions } from './commands/usage.js';
 import type { VerifyOptions } from './commands/verify.js';
 import type { CommandContext } from './context.js';
@@ -44,6 +46,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const ENVIRONMENT_HELP = `
 Environment:
   WOLFPACK_URL        server to talk to, like --server
+  WOLFPACK_TOKEN      personal access token (\`wolfpack tokens create\`): no login or config file needed
   WOLFPACK_CONFIG     config file (default: $XDG_CONFIG_HOME/wolfpack/config.json or ~/.config/wolfpack/config.json)
   GITHUB_TOKEN        GitHub token for \`wolfpack publish\` (else the one saved in Settings on the server)
   WOLFPACK_ADMIN_SECRET  the server's admin secret, for \`wolfpack admin\` (else --secret-stdin, or asked)
@@ -96,6 +99,25 @@ export function createProgram(io: CliIo): Command {
     .description('revoke and forget the API token for the server')
     .option('--everywhere', 'sign out everywhere: every browser session, every API token and every preview link of the account')
     .action(async (options: LogoutOptions, command: Command) => (await import('./commands/logout.js')).logout(options, await ctx(command)));
+
+  const tokens = program.command('tokens').description('create, list and revoke personal access tokens for scripts and CI (WOLFPACK_TOKEN)');
+  tokens
+    .command('list', { isDefault: true })
+    .alias('ls')
+    .description('list your API tokens: name, id, created, last used and expiry (the default)')
+    .action(async (options: object, command: Command) => (await import('./commands/tokens.js')).tokensList(options, await ctx(command)));
+  tokens
+    .command('create')
+    .description('create a named API token and print it on stdout, this once')
+    .argument('<name>', 'what the token is for, such as github-actions')
+    .addOption(new Option('--expires <days>', 'days until it stops working, 1 to 365, or never (default: never)').argParser(tokenDays))
+    .addHelpText('after', TOKENS_CREATE_HELP)
+    .action(async (name: string, options: TokensCreateOptions, command: Command) => (await import('./commands/tokens.js')).tokensCreate(name, options, await ctx(command)));
+  tokens
+    .command('revoke')
+    .description('revoke an API token: it stops working at once')
+    .argument('<id>', 'the token id, as `wolfpack tokens list` shows it (its first 8 characters are enough)')
+    .action(async (id: string, options: object, command: Command) => (await import('./commands/tokens.js')).tokensRevoke(id, options, await ctx(command)));
 
   program
     .command('whoami')
@@ -311,6 +333,12 @@ export function createProgram(io: CliIo): Command {
 
   return program;
 }
+
+const TOKENS_CREATE_HELP = `
+stdout carries the token alone (TOKEN=$(wolfpack tokens create ci)); a note on stderr says it is
+shown once. The server keeps only a hash of it. In CI, set WOLFPACK_TOKEN and WOLFPACK_URL and
+every command runs without \`wolfpack login\`. --json prints {"id", "name", "token", "createdAt",
+"expiresAt"}.`;
 
 const ITERATE_HELP = `
 Needs an njin licence ($29/month; on a server that takes no payments, its operator grants one

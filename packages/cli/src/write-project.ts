@@ -2,7 +2,8 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AppError } from '@wolfpack/core';
-import { sanitizePath } from '@wolfpack/core/pipeline';
+// The path rule alone: the pipeline's index loads the type checker and esbuild.
+import { sanitizePath } from '@wolfpack/core/safe-path';
 import { UsageError } from './usage-error.js';
 
 export interface WriteProjectOptions {

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './schemas/common.js';
 export * from './schemas/api.js';
+export * from './schemas/api-tokens.js';
 export * from './schemas/events.js';
 export * from './schemas/projects.js';
 export * from './schemas/previews.js';

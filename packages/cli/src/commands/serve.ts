@@ -40,7 +40,7 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
   // One of several server processes (--workers): the primary ran this same command line and
   // speaks for all of them; this one serves until the primary tells it to stop.
   if (cluster.isWorker) {
-    const { serveClusterWorker } = await import('@wolfpack/server');
+    const { serveClusterWorker } = await loadServer();
     await serveClusterWorker({ port, host, dataDir, logger: stderrLogger(context.io.stderr, false) });
     return;
   }
@@ -55,7 +55,7 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
       'Starting Wolfpack',
       async () => {
         // Loaded here, not at the top: the other commands should not pay for the server and database.
-        const { startServing } = await import('@wolfpack/server');
+        const { startServing } = await loadServer();
         return startServing({ port, host, dataDir, logger, workers: options.workers });
       },
       spinnerOptions(context),
@@ -71,6 +71,21 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
   context.output.result(`Wolfpack is running at ${running.url}${processes}`, { url: running.url, dataDir, workers: running.workers });
   await stopped.promise;
   await running.close();
+}
+
+/** What `wolfpack serve` says when run from the npm package, which carries the client commands alone. */
+export const SERVE_NEEDS_FULL_INSTALL =
+  '`wolfpack serve` needs the full Wolfpack install (a clone of the repository, started with `npm start`): the npm package of the CLI holds the client commands only.';
+
+/** The server, which the CLI's npm package (pnpm pack:cli) leaves out. */
+async function loadServer(): Promise<typeof import('@wolfpack/server')> {
+  try {
+    return await import('@wolfpack/server');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && (error as Error).message.includes("'@wolfpack/server'");
+    if (missing) throw new AppError('SERVICE_UNAVAILABLE', SERVE_NEEDS_FULL_INSTALL, undefined, { cause: error });
+    throw error;
+  }
 }
 
 type ServerLogger = NonNullable<StartServerOptions['logger']>;

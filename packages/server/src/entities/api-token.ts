@@ -12,5 +12,7 @@ export const ApiToken = defineEntity({
     createdAt: p.datetime(),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    /** Null: never expires (the CLI's login tokens, and named tokens made without an expiry). */
+    expiresAt: p.datetime().nullable(),
   },
 });

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { AppError } from '@wolfpack/core';
 import { signedInAs, type AuthenticatedUser, type AuthService } from '../services/auth-service.js';
 import type { SessionUserRow } from '../services/session-store.js';
-import type { TokenService } from '../services/token-service.js';
+import { tokenRefusalError, type TokenService } from '../services/token-service.js';
 
 /** How often an active session's idle deadline is pushed back (each push is one write). */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -31,11 +31,11 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
     // An njin API key (issue 10) is not a login: only /api/njin/iterate reads it, itself.
     if (header && !/^Bearer\s+njin_/i.test(header)) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
-      const resolved = match ? await tokens.resolve(match[1]!) : null;
-      const user = resolved ? await auth.findById(resolved.userId) : null;
-      if (!resolved || !user) {
-        throw new AppError('UNAUTHORIZED', 'The API token is invalid or was revoked. Run `wolfpack login` again.');
-      }
+      const resolved = match ? await tokens.resolve(match[1]!) : { refused: 'unknown' as const };
+      if ('refused' in resolved) throw tokenRefusalError(resolved);
+      const user = await auth.findById(resolved.userId);
+      // The account was closed: its tokens mean nothing here any more.
+      if (!user) throw tokenRefusalError({ refused: 'unknown' });
       state.user = user;
       state.tokenId = resolved.tokenId;
       return next();

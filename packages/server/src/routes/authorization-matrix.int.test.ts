@@ -9,7 +9,7 @@
  * the admin metrics and nothing else; and no caller ever gets a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capsulesReply, folderReply, listingReply, njinKeyCreatedReply, startExperimentReply } from '@wolfpack/core';
+import { capsulesReply, folderReply, listingReply, newApiTokenReply, njinKeyCreatedReply, startExperimentReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
@@ -29,6 +29,7 @@ interface Ids {
   experimentId: string;
   keyId: string;
   apiKey: string;
+  apiTokenId: string;
   previewToken: string;
 }
 
@@ -61,6 +62,12 @@ const MATRIX: Record<string, RouteCase> = {
   // The CLI's sign-in: credentials, not a session.
   'POST /api/auth/tokens': { visitor: [401], other: [401], body: () => ({ username: 'nobody-at-all', password: 'wrong-password' }) },
   'DELETE /api/auth/tokens/current': { visitor: [400, 401], other: [400, 401], last: 3 },
+  // Named personal access tokens: each user sees and revokes their own only.
+  'GET /api/tokens': { visitor: NEED_ACCOUNT, other: [200] },
+  'POST /api/tokens': { visitor: NEED_ACCOUNT, other: [201], body: () => ({ name: 'matrix' }) },
+  'DELETE /api/tokens/:id': { visitor: NEED_ACCOUNT, other: [404], owner: [204], last: 1 },
+  // The CLI's npm tarball is public, like the CLI.
+  'GET /cli/wolfpack-cli.tgz': { visitor: [200], other: [200] },
 
   // Starting builds and enhancements is covered elsewhere; an empty body shows who gets past authentication.
   'POST /api/wolfpack/stream': { visitor: NEED_ACCOUNT, other: [400], body: () => ({}) },
@@ -187,6 +194,7 @@ function fill(path: string, ids: Ids): string {
     '/api/capsules/:id': ids.capsuleId,
     '/api/experiments/:id': ids.experimentId,
     '/api/njin/keys/:id': ids.keyId,
+    '/api/tokens/:id': ids.apiTokenId,
   };
   let filled = path;
   for (const [prefix, id] of Object.entries(byParam)) {
@@ -235,6 +243,8 @@ describe.each(testDatabases())('authorization matrix on %s', (kind) => {
     const keyRes = await owner.post('/api/njin/keys');
     expect(keyRes.status, keyRes.text).toBe(201);
     const key = njinKeyCreatedReply.parse(keyRes.json);
+    const apiTokenRes = await owner.post('/api/tokens', { name: 'owner-ci' });
+    expect(apiTokenRes.status, apiTokenRes.text).toBe(201);
     const preview = await fetch(`${server.url}/preview/${projectId}`, { headers: { cookie: owner.cookieHeader() }, redirect: 'manual' });
     const token = new URL(preview.headers.get('location') ?? '', server.url).searchParams.get('token');
     if (!token) throw new Error(`no preview link: ${preview.status} ${preview.headers.get('location')}`);
@@ -248,6 +258,7 @@ describe.each(testDatabases())('authorization matrix on %s', (kind) => {
       experimentId: startExperimentReply.parse(experimentRes.json).experimentId,
       keyId: key.id,
       apiKey: key.apiKey,
+      apiTokenId: newApiTokenReply.parse(apiTokenRes.json).apiToken.id,
       previewToken: token,
     };
   }, 120_000);

@@ -165,7 +165,7 @@ describe.each(testDatabases())('session security on %s', (kind) => {
       expect((await as(laptop).post('/api/auth/logout')).status).toBe(200);
       const dead = await as(laptop).get('/api/projects');
       expect(dead.status).toBe(401);
-      expect(dead.json.error).toBe('The API token is invalid or was revoked. Run `wolfpack login` again.');
+      expect(dead.json.error).toBe('The API token was revoked. Create a new one under API tokens in Settings, or run `wolfpack login` again.');
       expect((await as(laptop).post('/api/folders', { name: 'x', parentFolderId: null })).status).toBe(401);
       expect((await as(ci).get('/api/auth/me')).status).toBe(200);
       expect((await client.get('/api/auth/me')).status).toBe(200);

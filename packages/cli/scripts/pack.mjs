@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+/**
+ * `pnpm pack:cli`: one self-contained tarball of the CLI, dist-cli/wolfpack-cli-<version>.tgz,
+ * that `npm i -g` installs on any machine with Node 20+ and npm, without this workspace.
+ *
+ * The client commands, @wolfpack/core's client parts and the CLI's libraries are bundled with
+ * esbuild from the TypeScript sources (no build of the workspace needed first); the package it
+ * makes declares no dependencies. The server is left out: `wolfpack serve` from the tarball says
+ * it needs the full install. Chunks are split at the CLI's dynamic imports, so `wolfpack --help`
+ * loads the program alone and each command loads only what it uses.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const cliDir = fileURLToPath(new URL('..', import.meta.url));
+const rootDir = join(cliDir, '..', '..');
+const outDir = join(rootDir, 'dist-cli');
+
+/** The CLI's own package.json, made into one that needs nothing from the workspace. */
+export async function packCli({ quiet = false } = {}) {
+  const manifest = JSON.parse(await readFile(join(cliDir, 'package.json'), 'utf8'));
+  const stage = await mkdtemp(join(tmpdir(), 'wolfpack-cli-pack-'));
+  try {
+    const result = await build({
+      entryPoints: { bin: join(cliDir, 'src', 'bin.ts') },
+      outdir: join(stage, 'dist'),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      // The workspace packages' TypeScript sources, as the tests use them.
+      conditions: ['@wolfpack/source'],
+      jsx: 'automatic',
+      // The server stays out; Ink loads its devtools only when asked to (DEV=true).
+      external: ['@wolfpack/server', 'react-devtools-core'],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      // CommonJS libraries inside an ES module bundle still call require() for Node's modules.
+      banner: { js: "import { createRequire as __wolfpackRequire } from 'node:module'; const require = __wolfpackRequire(import.meta.url);" },
+      chunkNames: 'chunks/[name]-[hash]',
+      legalComments: 'none',
+      minify: true,
+      metafile: true,
+      logLevel: 'error',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    const server = inputs.filter((path) => path.includes('packages/server/'));
+    if (server.length > 0) throw new Error(`The CLI bundle would contain server code: ${server.slice(0, 3).join(', ')}`);
+
+    const packaged = {
+      name: manifest.name,
+      version: manifest.version,
+      description: 'Wolfpack from your terminal and CI: build projects from an idea, publish them to GitHub.',
+      type: 'module',
+      bin: { wolfpack: './dist/bin.js' },
+      files: ['dist'],
+      engines: { node: '>=20' },
+      license: 'UNLICENSED',
+    };
+    await writeFile(join(stage, 'package.json'), `${JSON.stringify(packaged, null, 2)}\n`);
+    await writeFile(
+      join(stage, 'README.md'),
+      '# wolfpack\n\nThe Wolfpack CLI. `wolfpack --help` lists the commands; with `WOLFPACK_URL` and `WOLFPACK_TOKEN` set, every command runs without `wolfpack login`.\n',
+    );
+    await mkdir(outDir, { recursive: true });
+    const fileName = `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
+    execFileSync(npmCommand(), ['pack', '--pack-destination', stage, '--silent'], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
+    // Moved into place whole, so a server serving dist-cli never sends half a tarball.
+    const target = join(outDir, fileName);
+    await rename(join(stage, fileName), `${target}.tmp`);
+    await rename(`${target}.tmp`, target);
+    if (!quiet) process.stdout.write(`${target}\n`);
+    return target;
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+/** npm beside the node running this, else the one on PATH. */
+function npmCommand() {
+  const beside = join(dirname(process.execPath), 'npm');
+  return existsSync(beside) ? beside : 'npm';
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await packCli();
+}
