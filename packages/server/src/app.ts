@@ -35,6 +35,8 @@ import { previewRoutes } from './routes/preview-routes.js';
 import { previewSite } from './routes/preview-site-routes.js';
 import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
+import { cliRoutes } from './routes/cli-routes.js';
+import { tokenRoutes } from './routes/token-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { VerificationService } from './services/verification-service.js';
 import { referralRoutes } from './routes/referral-routes.js';
@@ -76,6 +78,7 @@ import { PasswordHasher, type ScryptCost } from './services/password.js';
 import { DatabaseSessionStore } from './services/session-store.js';
 import { StatsService } from './services/stats-service.js';
 import { TokenService } from './services/token-service.js';
+import { CliTarball } from './services/cli-tarball.js';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -130,7 +133,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
   const auth = new AuthService(db.orm, undefined, undefined, new PasswordHasher(passwordCost));
-  const tokens = new TokenService(db.orm);
+  const tokens = new TokenService(db.orm, clock);
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
   // Proven Code's work in JavaScript (Playwright driving Chromium, the sandboxes' output) on a
@@ -195,6 +198,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const health = healthRoutes(db);
   koa.use(health.routes());
   koa.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
+  // The CLI's npm tarball needs no session either.
+  const cli = cliRoutes(new CliTarball({ log }));
+  koa.use(cli.routes());
   koa.use(
     session(
       {
@@ -237,7 +243,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
       throw new AppError('NOT_FOUND', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
+  const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), tokenRoutes(tokens), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, relief: new MemoryRelief(log, limits.memoryReliefMs), listPages: new ReplyCache(limits.listCacheBytes), log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
@@ -259,7 +265,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
 
   if (config.webDir) koa.use(serveWeb(config.webDir, { openGraph: openGraphLookup({ capsules, listings }), publicOrigin: config.publicOrigin }));
 
-  const routes = [health, ...routers].flatMap((router) =>
+  const routes = [health, cli, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
   const wolfpack = streamLane({ sessions, keys: signingKeys, runs, heartbeatMs: config.sseHeartbeatMs, app: koa, koa: koa.callback() });
