@@ -37,6 +37,7 @@ import { publishRoutes } from './routes/publish-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { cliRoutes } from './routes/cli-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
+import { askDatabase, DatabaseProbe } from './services/database-probe.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { VerificationService } from './services/verification-service.js';
 import { referralRoutes } from './routes/referral-routes.js';
@@ -156,7 +157,11 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const listings = new ListingService(db.orm, ledger, payments, projects, { clock, platformSharePercent: config.showcasePlatformSharePercent });
   const capsules = new CapsuleService(db.orm, log, clock, limits.capsuleCountHours);
   const njin = new NjinService(db.orm, engines, payments, capsules, log, { clock, maxKeysPerUser: limits.njinKeysPerUser });
+  // GET /api/health's question to the database, told also of writes refused for want of disk space.
+  const databaseProbe = new DatabaseProbe(askDatabase(db, config.dataDir));
   const runs = new RunService(db.orm, engines, projects, new RunHub(), log, ledger, {
+    databaseRetryMs: config.databaseRetryMs,
+    onDiskFull: (error) => databaseProbe.noteDiskFull(error),
     verifications,
     proofEnv: env,
     executeProject: executeProof,
@@ -195,7 +200,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   koa.use(refuseUnstorableText());
   // Health answers before the session is read: a load balancer's check needs none, and under load
   // it costs a query and a signature check on every probe that carries a cookie.
-  const health = healthRoutes(db);
+  const health = healthRoutes(db, databaseProbe);
   koa.use(health.routes());
   koa.use(health.allowedMethods({ throw: true, methodNotAllowed: methodNotAllowed, notImplemented: methodNotAllowed }));
   // The CLI's npm tarball needs no session either.

@@ -22,7 +22,14 @@ export type ErrorReply = z.infer<typeof errorReply>;
 // Health
 // ---------------------------------------------------------------------------------------------
 
-export const healthReply = z.object({ ok: z.literal(true), database: z.enum(['pglite', 'postgres']) });
+/**
+ * GET /api/health: 200 with `ok: true`, or 503 with `ok: false` and why (the database cannot be
+ * reached, or cannot store anything), for a load balancer to take the server out of rotation.
+ */
+export const healthReply = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), database: z.enum(['pglite', 'postgres']) }),
+  z.object({ ok: z.literal(false), database: z.enum(['pglite', 'postgres']), reason: z.string() }),
+]);
 export type HealthReply = z.infer<typeof healthReply>;
 
 // ---------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ const envSchema = z.object({
   WOLFPACK_SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   WOLFPACK_RUN_LEASE_SECONDS: z.coerce.number().positive().default(3),
   WOLFPACK_RUN_POLL_SECONDS: z.coerce.number().positive().default(5),
+  WOLFPACK_DB_RETRY_SECONDS: z.coerce.number({ error: 'WOLFPACK_DB_RETRY_SECONDS must be a number of seconds' }).min(0, 'WOLFPACK_DB_RETRY_SECONDS must be 0 or more').default(120),
   WOLFPACK_WORKERS: z.coerce.number({ error: WORKERS_RANGE }).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(256, WORKERS_RANGE).optional(),
   WOLFPACK_LISTENERS: z.coerce.number({ error: LISTENERS_RANGE }).int(LISTENERS_RANGE).min(1, LISTENERS_RANGE).max(64, LISTENERS_RANGE).default(DEFAULT_LISTENERS),
   WOLFPACK_SHOWCASE_FEE_PERCENT: z.coerce.number().int('WOLFPACK_SHOWCASE_FEE_PERCENT must be a whole percent').min(0).max(100).default(20),
@@ -78,6 +79,8 @@ export interface ServerConfig {
   /** A running run whose server has not reported for this long counts as interrupted. */
   /** A run whose server has not renewed its lease for this long is taken over by a live server. */
   runLeaseMs: number;
+  /** How long a run waits for a database it lost before it stops, resumable (WOLFPACK_DB_RETRY_SECONDS). */
+  databaseRetryMs: number;
   /**
    * PostgreSQL: how often a server following another server's run looks at the database anyway,
    * in case a NOTIFY was lost (notices bring events at once).
@@ -134,6 +137,7 @@ export function loadConfig(
     githubApiUrl: e.GITHUB_API_URL.replace(/\/+$/, ''),
     sseHeartbeatMs: e.WOLFPACK_SSE_HEARTBEAT_MS,
     runLeaseMs: e.WOLFPACK_RUN_LEASE_SECONDS * 1000,
+    databaseRetryMs: e.WOLFPACK_DB_RETRY_SECONDS * 1000,
     runPollMs: e.WOLFPACK_RUN_POLL_SECONDS * 1000,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,

@@ -27,6 +27,8 @@ export interface RunBillingHooks {
   whenBusy?: () => Promise<void>;
   /** Throws what stopped the run's commits (a lost lease), before anything more is held. */
   check?: () => void;
+  /** How a hold is tried again while the database is unreachable (the run's RunDatabaseRetry). */
+  retry?: <T>(write: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -80,7 +82,8 @@ export class RunBilling {
     const n = this.taken.get(stage.position) ?? 0;
     this.taken.set(stage.position, n + 1);
     const id = `run:${this.runId}:${this.stageKey(stage.position)}${n === 0 ? '' : `.${n}`}`;
-    const result = await this.ledger.reserve(this.userId, id, cents, { conversationId: this.runId }, atLeastCents);
+    const reserve = () => this.ledger.reserve(this.userId, id, cents, { conversationId: this.runId }, atLeastCents);
+    const result = await (this.hooks.retry ? this.hooks.retry(reserve) : reserve());
     if (!result.ok) return { heldCents: 0, balanceCents: result.balanceCents };
     if (result.heldCents > 0) this.holds.push({ id, cents: result.heldCents, role: stage.role });
     return { heldCents: result.heldCents, balanceCents: result.balanceCents };

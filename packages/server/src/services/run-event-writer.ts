@@ -10,12 +10,6 @@ export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
 }
 
-/**
- * How long a batch the database refused for a passing reason (a restart, a dropped connection) is
- * tried again, with waits growing to 2 s: the run's events must not be lost to a blip.
- */
-const RETRY_FOR_MS = 30_000;
-const retryWait = (attempt: number) => Math.min(2000, 100 * 2 ** attempt);
 const BATCH = 200;
 const UNIQUE_VIOLATION = '23505';
 
@@ -46,6 +40,12 @@ export class RunEventWriter {
     private readonly onStored: (batch: readonly StoredEvent[]) => void,
     /** Awaited before each batch is stored (when the thread is free for the database). */
     private readonly beforeStore: () => Promise<void> = yieldToIo,
+    /**
+     * How a batch is tried again while the database is unreachable (the run's RunDatabaseRetry):
+     * the run's events must not be lost to a restart. Any other failure (a full disk) stops the
+     * writer at once.
+     */
+    private readonly retry: <T>(write: () => Promise<T>) => Promise<T> = (write) => write(),
   ) {}
 
   push(seq: number, event: PipelineEvent): void {
@@ -65,6 +65,15 @@ export class RunEventWriter {
   /** Resolves once no batch is on its way (what is held stays pending). */
   async idle(): Promise<void> {
     while (this.draining) await this.draining.catch(() => {});
+  }
+
+  /** What stopped the writer (a lost lease, a database gone too long or full), while it is stopped. */
+  get stoppedBy(): Error | undefined {
+    return this.failure;
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
   }
 
   /**
@@ -98,12 +107,17 @@ export class RunEventWriter {
       while (this.pending.length > 0 && (all || !this.holding)) {
         // Taken out before it is stored: takeHeld takes only what no batch has started on.
         const batch = this.pending.splice(0, BATCH);
-        await this.store(batch);
+        try {
+          await this.store(batch);
+        } catch (error) {
+          // Kept, in order: a run stopped by a database that went away stores them once it is back (reset).
+          this.pending.unshift(...batch);
+          throw error;
+        }
         this.onStored(batch);
       }
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error));
-      this.pending = [];
     } finally {
       this.draining = undefined;
     }
@@ -139,20 +153,14 @@ export class RunEventWriter {
   }
 
   private async store(batch: readonly StoredEvent[]): Promise<void> {
-    const started = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.insert(batch);
-        return;
-      } catch (error) {
-        if (error instanceof LeaseLostError) throw error;
-        // Those numbers are taken: another process stores this run's events now.
-        if (sqlState(error) === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
-          throw new LeaseLostError(`run ${this.runId} is run by another server now`);
-        }
-        if (Date.now() - started > RETRY_FOR_MS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, retryWait(attempt)));
+    try {
+      await this.retry(() => this.insert(batch));
+    } catch (error) {
+      // Those numbers are taken: another process stores this run's events now.
+      if (sqlState(error) === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
+        throw new LeaseLostError(`run ${this.runId} is run by another server now`);
       }
+      throw error;
     }
   }
 }

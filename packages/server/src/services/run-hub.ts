@@ -2,6 +2,14 @@ import type { PipelineEvent } from '@wolfpack/core';
 
 export type RunListener = (seq: number, event: PipelineEvent) => void;
 
+/**
+ * The number a listener gets with a notice: an event that could not be stored (the database is
+ * unreachable, or full), sent live to the run's followers here and never replayed.
+ */
+export const NOTICE = -1;
+/** How long the last words of a run that could not store its end are kept for a stream that opens late. */
+const LAST_WORDS_MS = 60_000;
+
 /** A run's events published in this process, in order and without gaps from `firstSeq`. */
 interface Tail {
   firstSeq: number;
@@ -24,6 +32,7 @@ export class RunHub {
   private readonly listeners = new Map<string, Set<RunListener>>();
   private readonly finished = new Map<string, Set<() => void>>();
   private readonly tails = new Map<string, Tail>();
+  private readonly lastWords = new Map<string, { event: PipelineEvent; timer: NodeJS.Timeout }>();
 
   /**
    * This process starts running the run, its next event numbered `nextSeq`: from now on the hub
@@ -70,8 +79,31 @@ export class RunHub {
     };
   }
 
-  /** Called when this process stops running the run (done, failed or shutting down). */
-  end(runId: string): void {
+  /** Sends `event` to the run's followers in this process now, unstored and unnumbered (see {@link NOTICE}). */
+  notice(runId: string, event: PipelineEvent): void {
+    for (const listener of this.listeners.get(runId) ?? []) listener(NOTICE, event);
+  }
+
+  /**
+   * What ended a run whose end could not be stored (its `error` event), for a stream that opens
+   * after the run stopped here: the database does not have it.
+   */
+  lastWordsOf(runId: string): PipelineEvent | undefined {
+    return this.lastWords.get(runId)?.event;
+  }
+
+  /**
+   * Called when this process stops running the run (done, failed or shutting down). `lastWords`:
+   * the run's end could not be stored, and this (an `error` event) is what its followers hear instead.
+   */
+  end(runId: string, lastWords?: PipelineEvent): void {
+    if (lastWords) {
+      clearTimeout(this.lastWords.get(runId)?.timer);
+      const timer = setTimeout(() => this.lastWords.delete(runId), LAST_WORDS_MS);
+      timer.unref();
+      this.lastWords.set(runId, { event: lastWords, timer });
+      this.notice(runId, lastWords);
+    }
     this.tails.delete(runId);
     for (const done of this.finished.get(runId) ?? []) done();
     this.finished.delete(runId);

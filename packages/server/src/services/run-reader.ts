@@ -3,7 +3,7 @@ import { AppError, type PipelineEvent, type RunInfo } from '@wolfpack/core';
 import { Conversation } from '../entities/index.js';
 import { isUuid } from './project-service.js';
 import type { SqlAll } from './run-event-writer.js';
-import type { RunHub } from './run-hub.js';
+import { NOTICE, type RunHub } from './run-hub.js';
 import { ANY_RUN, type RunNotifier } from './run-notifier.js';
 
 type Owner = { id: string };
@@ -81,7 +81,9 @@ export class RunReader {
    * The run's events after `afterSeq`: stored ones first, then new ones as they come, until the
    * run ends. Live events of a run in this process come from memory once stored; a run of another
    * process (or one about to be taken over) is followed through the notifier, with a slow poll
-   * in case a notice was lost.
+   * in case a notice was lost. A notice the hub sends (an event that could not be stored) comes
+   * numbered as the last event before it, so that Last-Event-ID stays right; an `error` one ends
+   * the stream (the run stopped, and the database does not know it yet).
    */
   async *events(user: Owner, runId: string, afterSeq: number, signal: AbortSignal, checked = false): AsyncGenerator<{ seq: number; event: PipelineEvent }> {
     if (!checked) await this.assertOwned(user, runId);
@@ -122,6 +124,11 @@ export class RunReader {
         if (this.isLocal(runId)) {
           while (!signal.aborted) {
             for (let next = live.shift(); next; next = live.shift()) {
+              if (next.seq === NOTICE) {
+                yield { seq: after, event: next.event };
+                if (next.event.type === 'error') return;
+                continue;
+              }
               if (next.seq <= after) continue;
               after = next.seq;
               yield next;
@@ -136,6 +143,12 @@ export class RunReader {
         }
         const end = await this.hasEnded(user, runId, after);
         if (end === true) return;
+        // The run stopped here without storing its end: what it said instead.
+        const lastWords = end === false ? this.hub.lastWordsOf(runId) : undefined;
+        if (lastWords) {
+          yield { seq: after, event: lastWords };
+          return;
+        }
         if (end === 'more') continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.notifier.fallbackPollMs);

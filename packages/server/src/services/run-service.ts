@@ -21,6 +21,8 @@ import { RunLeases } from './run-leases.js';
 import { localRunNotifier, type RunNotifier } from './run-notifier.js';
 import { RunReader } from './run-reader.js';
 import { traceStep } from './run-trace.js';
+import { DatabaseGoneError, describeWait, RunDatabaseRetry, type OutageHooks } from './run-database-retry.js';
+import { databaseErrorText, isDatabaseUnreachable, isDiskFull } from '../db/database-faults.js';
 import type { VerificationService } from './verification-service.js';
 
 export interface RunServiceOptions {
@@ -38,6 +40,13 @@ export interface RunServiceOptions {
   proofEnv?: NodeJS.ProcessEnv;
   /** What runs a project for Proven Code: the app's `ExecutionThread`. @default executeProject, on this thread */
   executeProject?: ProjectExecutor | undefined;
+  /**
+   * How long a run waits for a database it lost (its writes tried again with backoff, its work kept
+   * in memory) before it stops, left interrupted and resumable. @default 120000 (WOLFPACK_DB_RETRY_SECONDS)
+   */
+  databaseRetryMs?: number;
+  /** Told of every write a run's database refused for want of disk space (GET /api/health reports it). */
+  onDiskFull?: (error: unknown) => void;
   /** Called once a run's project is saved (links the enhancement the run's idea came from). */
   onProjectSaved?: (run: { userId: string; idea: string; conversationId: string; projectId: string }) => Promise<void>;
 }
@@ -93,6 +102,8 @@ export class RunService {
   private readonly verifications: VerificationService | undefined;
   private readonly proofEnv: NodeJS.ProcessEnv;
   private readonly executeProject: ProjectExecutor;
+  private readonly databaseRetryMs: number;
+  private readonly onDiskFull: (error: unknown) => void;
   /**
    * Runs this process runs; `stored` once the run's row exists (a lease can be renewed); `owner`
    * when known without a query (a run started or resumed here; not one taken over).
@@ -119,6 +130,8 @@ export class RunService {
     this.verifications = options.verifications;
     this.proofEnv = options.proofEnv ?? process.env;
     this.executeProject = options.executeProject ?? executeProject;
+    this.databaseRetryMs = options.databaseRetryMs ?? 120_000;
+    this.onDiskFull = options.onDiskFull ?? (() => {});
     // Every stream's open reads through it (ownership, then the stored events): prepared on PostgreSQL.
     this.reader = new RunReader(orm, (sql, params) => hotRead(orm, sql, params), hub, this.notifier, (runId) => this.local.has(runId));
     this.estimates = new RunEstimates(this.sql, engines, projects);
@@ -206,8 +219,22 @@ export class RunService {
     // The run starts before its row is stored: the insert waits (briefly) until the first engine
     // request is on the wire, and nothing of the run is stored, renewed or sent before it is in.
     // The caller hears of the run once it is stored; a failed insert stops the run and is thrown.
-    await this.launch(row.id, row.userId, 1, 'start', 0, row, (activity) => activity.quiet(EVENT_WAIT_MS).then(() => this.orm.em.fork().insert(Conversation, row)));
+    try {
+      await this.launch(row.id, row.userId, 1, 'start', 0, row, (activity) => activity.quiet(EVENT_WAIT_MS).then(() => this.orm.em.fork().insert(Conversation, row)));
+    } catch (error) {
+      throw this.unstorable(error) ?? error;
+    }
     return row.id;
+  }
+
+  /** What the client is told when a run cannot even be stored (the insert of its row failed): a 503 with the reason, not a 500. */
+  private unstorable(error: unknown): AppError | undefined {
+    if (isDiskFull(error)) {
+      this.onDiskFull(error);
+      return new AppError('SERVICE_UNAVAILABLE', `The server cannot store a new run: its database's disk is full (${databaseErrorText(error)}). Nothing was started or charged. Try again later.`);
+    }
+    if (isDatabaseUnreachable(error)) return new AppError('SERVICE_UNAVAILABLE', 'The server cannot reach its database right now, so the run was not started (nothing was charged). Try again in a minute.');
+    return undefined;
   }
 
   /**
@@ -303,6 +330,15 @@ export class RunService {
   ): Promise<void> {
     const controller = new AbortController();
     const activity = new EngineActivity();
+    const outage: OutageHooks = {
+      onLost: (reason) => {
+        this.log.warn(`run ${runId}: the database is unreachable (${reason}); retrying for up to ${describeWait(this.databaseRetryMs)}`);
+        // Unstored (nothing can be), to the run's followers here: the feed must not just go quiet.
+        this.hub.notice(runId, logEvent('warning', `The database is unreachable; retrying for up to ${describeWait(this.databaseRetryMs)}. The run's work so far is kept.`));
+      },
+      onBack: (waitedMs) => this.log.info(`run ${runId}: the database answered again after ${Math.round(waitedMs / 1000)} s`),
+    };
+    const retry = new RunDatabaseRetry(this.databaseRetryMs, outage, controller.signal);
     const local = { controller, done: Promise.resolve(), stored: !store, ...(owner === undefined ? {} : { owner }) };
     const stored = (store ? store(activity) : Promise.resolve()).then(
       () => void (local.stored = true),
@@ -323,8 +359,9 @@ export class RunService {
       },
       // Events wait (briefly) for the engines to be busy (see EngineActivity), and for the run's row.
       () => stored.then(() => activity.quiet(EVENT_WAIT_MS)),
+      (write) => retry.attempt(write),
     );
-    const done = this.execute(runId, nextSeq, mode, attempt, { writer, activity, isStored: () => local.stored }, controller.signal, row)
+    const done = this.execute(runId, nextSeq, mode, attempt, { writer, activity, retry, outage, isStored: () => local.stored }, controller.signal, row)
       .catch((error) => this.log.error(`run ${runId} crashed`, error))
       // What was pushed is stored before followers are told the run ended here.
       .then(() => writer.flush())
@@ -346,25 +383,35 @@ export class RunService {
     firstSeq: number,
     mode: LaunchMode,
     attempt: number,
-    { writer, activity, isStored }: { writer: RunEventWriter; activity: EngineActivity; isStored: () => boolean },
+    { writer, activity, retry, outage, isStored }: { writer: RunEventWriter; activity: EngineActivity; retry: RunDatabaseRetry; outage: OutageHooks; isStored: () => boolean },
     signal: AbortSignal,
     row?: RunRow,
   ): Promise<void> {
     let seq = firstSeq;
     // Write-behind: the pipeline never waits for an event's insert (the checkpoint does).
     const emit = (event: PipelineEvent) => writer.push(seq++, event);
-    const run = row ?? (await this.orm.em.fork().findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] }));
+    // Every statement of the run waits out a lost database (see RunDatabaseRetry).
+    const attempt_ = <T>(write: () => Promise<T>) => retry.attempt(write);
+    const onBack = outage.onBack;
+    let goingOn = true;
+    outage.onBack = (waitedMs) => {
+      onBack(waitedMs);
+      // Stored with the run's events (the writer is what just got through, or about to).
+      if (goingOn && !writer.failed) emit(logEvent('info', `The database answered again after ${describeWait(waitedMs)}; the run goes on.`));
+    };
+    const run = row ?? (await attempt_(() => this.orm.em.fork().findOneOrFail(Conversation, { id: runId }, { populate: ['attachments', 'checkpoint'] })));
     const checkpoint = (run.checkpoint ?? undefined) as PipelineCheckpoint | undefined;
     // What this run's engine calls cost: earlier attempts' stored usage, plus this attempt's stages.
-    let costMillicents = mode === 'start' ? 0 : await this.totalCost(runId);
+    let costMillicents = mode === 'start' ? 0 : await attempt_(() => this.totalCost(runId));
     // What earlier attempts were billed: where the run's cost so far starts, and what counts against its limit.
-    const spentBefore = mode === 'start' ? 0 : await RunBilling.spentCents(this.orm, runId);
+    const spentBefore = mode === 'start' ? 0 : await attempt_(() => RunBilling.spentCents(this.orm, runId));
     // Each engine call holds what it may cost as it starts (core's CallPurse); a call refused for
     // credits first waits for earlier stages' settlements, which commit behind the pipeline.
     const billing = new RunBilling(this.orm, this.ledger, run.userId, runId, run.maxCostCents ?? null, attempt, spentBefore, {
       settleEarlier: () => commits.settled(),
       whenBusy: () => activity.quiet(EVENT_WAIT_MS),
       check: () => commits.check(),
+      retry: attempt_,
     });
     const mine = { id: runId, instanceId: this.instanceId };
     const engines = this.engines.resolve(run.modelOrder);
@@ -374,13 +421,13 @@ export class RunService {
     const commits = new StageCommits(async (stages) => {
       // The stages' events are stored before their checkpoint: a crash loses only what the next owner redoes.
       await writer.flush();
-      await this.saveCheckpoint(billing, stages, engines);
+      await attempt_(() => this.saveCheckpoint(billing, stages, engines));
     }, activity);
     try {
       if (mode === 'start') emit({ type: 'run', runId, conversationId: runId, ...(run.onlyStages ? { stages: run.onlyStages } : {}) });
       // A fresh run has no holds yet; a continued one may have the dead attempt's.
-      else await billing.releaseLeftoverHolds();
-      const existingFiles = run.projectId && !checkpoint ? await this.projects.files(run.userId, run.projectId) : undefined;
+      else await attempt_(() => billing.releaseLeftoverHolds());
+      const existingFiles = run.projectId && !checkpoint ? await attempt_(() => this.projects.files(run.userId, run.projectId!)) : undefined;
       if (mode !== 'start') emit(logEvent(mode === 'takeover' ? 'warning' : 'info', continuedMessage(mode, checkpoint?.completedStages ?? 0)));
       const pipeline = runPipeline({
         idea: run.idea,
@@ -435,9 +482,10 @@ export class RunService {
       if (!outcome.verification.passed) {
         // The refund reads what the repair rounds were billed, the last stages' included: they commit first.
         await writer.flush();
-        if (last.length > 0) await this.saveCheckpoint(billing, last, engines);
+        const stages = last;
+        if (stages.length > 0) await attempt_(() => this.saveCheckpoint(billing, stages, engines));
         last = [];
-        const refunded = await billing.refundRepairs();
+        const refunded = await attempt_(() => billing.refundRepairs());
         if (refunded > 0) {
           emit(logEvent('info', `Refunded ${formatCents(refunded)} for repair rounds that did not make the code pass: you pay for proof, not for failed fixes.`));
           emit({ type: 'cost', spentCents: Math.max(0, billing.purse.spentCents - refunded) });
@@ -447,8 +495,9 @@ export class RunService {
       // One statement (one transaction when stages move money): the last stages' usage and charges,
       // the project, the run completed, its last events and `complete` event. (Should it fail,
       // those stages' holds go back below uncharged.)
-      const { projectId, stored } = await this.finish(billing, last, engines, result, (project) => {
-        const { write, batch } = writer.takeHeld(seq++, {
+      const endSeq = seq++;
+      const { projectId, stored } = await attempt_(() => this.finish(billing, last, engines, result, (project) => {
+        const { write, batch } = writer.takeHeld(endSeq, {
           type: 'complete',
           projectId: project.id,
           filesGenerated: Object.keys(outcome.files).length,
@@ -458,7 +507,11 @@ export class RunService {
         // The verification record of the version this run saved, kept with it.
         const proof = this.verifications?.recordWrite(project.id, { ...record, version: project.version });
         return { writes: [...(proof ? [['verification', proof] as const] : []), ['events', write] as const], stored: batch };
-      });
+      }).catch((error: unknown) => {
+        // Not stored: the events it took go back first, for the next try.
+        writer.reset();
+        throw error;
+      }));
       traceStep('end-stored');
       writer.announce(stored);
       // The result reaches the user before the after-save work's queries take this thread (PGlite).
@@ -466,6 +519,7 @@ export class RunService {
       // After the user has the result (the run is already completed either way); never fails the run.
       await this.onProjectSaved?.({ userId: run.userId, idea: run.idea, conversationId: runId, projectId }).catch((e) => this.log.warn(`run ${runId}: after-save work failed`, e));
     } catch (error) {
+      goingOn = false;
       // Shutting down, or another process owns the run now: it stays as it is, for whoever continues it.
       if (signal.aborted || error instanceof LeaseLostError) {
         // Unless its row was never stored: nobody can continue it, so what it held goes back.
@@ -476,6 +530,13 @@ export class RunService {
       // Stages that finished are stored (or their failure is known) before anything is given back.
       await commits.settled().catch(() => {});
       if (commits.failed instanceof LeaseLostError) return;
+      // The database itself may have stopped the run: full, or gone for longer than the run waits.
+      const causes = [error, commits.failed, writer.stoppedBy];
+      const full = causes.find((cause) => cause !== undefined && isDiskFull(cause));
+      if (full !== undefined) return await this.stopUnstorable(runId, full, billing);
+      if (causes.some((cause) => cause instanceof DatabaseGoneError || (cause !== undefined && isDatabaseUnreachable(cause)))) {
+        return await this.stopUntilDatabaseBack(runId, billing, signal, () => writer.reset() && (emit(this.databaseGoneEvent()), true));
+      }
       let message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
@@ -495,6 +556,61 @@ export class RunService {
       if (told.cost) emit(told.cost);
       emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
     }
+  }
+
+  /**
+   * A run whose events (or stages) the database refused for want of disk space: it stops at once,
+   * and its followers hear why from memory (nothing more of it can be stored). Only what was stored
+   * was charged: the stages committed before. The holds of the rest go back, and the run is left
+   * interrupted, when the database lets anything be written.
+   */
+  private async stopUnstorable(runId: string, error: unknown, billing: RunBilling): Promise<void> {
+    this.onDiskFull(error);
+    this.log.error(`run ${runId}: the database cannot store it (${databaseErrorText(error)}); the run stopped`);
+    const message = `The run stopped: the server could not store it, because its database's disk is full (${databaseErrorText(error)}). Nothing was charged for work that was not stored. Try again once the server has disk space.`;
+    this.hub.end(runId, { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' });
+    await this.retrying(() => billing.releaseLeftoverHolds()).catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
+    await this.retrying(() => this.orm.em.fork().nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId }, { status: 'interrupted', error: message, updatedAt: new Date() })).catch(
+      (e) => this.log.warn(`run ${runId}: storing that it stopped failed`, e),
+    );
+  }
+
+  private databaseGoneEvent(): PipelineEvent {
+    const message = `The run stopped because the database was unreachable for more than ${describeWait(this.databaseRetryMs)}. Its finished stages are kept and were charged once: resume it to continue from the last one.`;
+    return { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' };
+  }
+
+  /**
+   * A run whose database stayed away past the window: it stops (the engines' work of the unfinished
+   * stage is lost, nothing of it charged), its followers here hear so at once, and, whenever the
+   * database answers again (until this server stops), the unfinished stage's holds go back and
+   * the run is left interrupted, resumable from its last stored stage, its events stored up to
+   * `storeEnd`'s error event. Never failed: nothing about the run was wrong.
+   */
+  private async stopUntilDatabaseBack(runId: string, billing: RunBilling, signal: AbortSignal, storeEnd: () => boolean): Promise<void> {
+    const window = describeWait(this.databaseRetryMs);
+    this.log.warn(`run ${runId}: the database stayed unreachable for ${window}; the run stopped and is left interrupted once the database answers`);
+    this.hub.notice(
+      runId,
+      logEvent('error', `The database stayed unreachable for ${window}, so the run stopped. Its finished stages are kept; once the database answers, the run is marked interrupted and can be resumed from its last finished stage.`),
+    );
+    const { error } = this.databaseGoneEvent() as { error: string };
+    for (let tries = 0; !signal.aborted; tries++) {
+      try {
+        await billing.releaseLeftoverHolds();
+        // Fenced: a run another server took over meanwhile is that server's.
+        const changed = await this.orm.em.fork().nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId, status: 'running' }, { status: 'interrupted', error, updatedAt: new Date() });
+        if (changed === 0) return;
+        break;
+      } catch (e) {
+        if (!isDatabaseUnreachable(e)) {
+          this.log.warn(`run ${runId}: leaving it interrupted failed`, e);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** tries)));
+      }
+    }
+    if (!signal.aborted) storeEnd();
   }
 
   /**
