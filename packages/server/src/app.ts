@@ -61,7 +61,7 @@ import { PreviewBuilds } from './services/preview-builds.js';
 import { PreviewServers } from './services/preview-servers.js';
 import { PreviewService } from './services/preview-service.js';
 import { ProofCapabilityService } from './services/proof-capability.js';
-import { admittedRuns, RunAdmission } from './services/run-admission.js';
+import { admittedRuns, RunAdmission, SandboxShares } from './services/run-admission.js';
 import { SecretBox } from './services/secret-box.js';
 import { SubscriptionCloser } from './services/subscription-closer.js';
 import { mallocTrim, MemoryRelief } from './services/memory-relief.js';
@@ -145,8 +145,10 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs, onIdleEnd: trimAfterThread });
   // Every project Proven Code runs, for runs and for verifications, takes one of these slots.
   const proofSlots = new Slots(limits.proofConcurrency);
+  // Turns go user by user; each user's and project's sandboxes are counted, re-checks refused over them.
   const executeProof = boundedExecutor(proofThread ? proofThread.execute.bind(proofThread) : executeProject, proofSlots);
-  const verifications = new VerificationService(db.orm, projects, { env }, executeProof);
+  const sandboxShares = new SandboxShares(limits.sandboxesPerUser);
+  const verifications = new VerificationService(db.orm, projects, { env }, executeProof, sandboxShares);
   const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
@@ -164,7 +166,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     onDiskFull: (error) => databaseProbe.noteDiskFull(error),
     verifications,
     proofEnv: env,
-    executeProject: executeProof,
+    executeProject: sandboxShares.counted(executeProof),
     leaseMs: config.runLeaseMs,
     // One process owns an embedded database: whatever it finds running at start-up was its own.
     orphansAtStart: db.kind === 'pglite',
@@ -184,7 +186,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   // What a stopped server left of closed accounts' njin cancellations is tried again at start.
   void subscriptions.sweep();
 
-  const previewServers = new PreviewServers({ env, idleMs: limits.previewIdleMs, max: limits.previewServers });
+  const previewServers = new PreviewServers({ env, idleMs: limits.previewIdleMs, max: limits.previewServers, perUser: limits.previewServersPerUser });
   const previews = new PreviewService(db.orm, secretKey, clock, new PreviewBuilds({ cacheDir: join(config.dataDir, 'preview-cache'), env, concurrency: limits.previewBuilds }), previewServers);
 
   koa.on('error', (error: NodeJS.ErrnoException) => {

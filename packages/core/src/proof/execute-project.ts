@@ -37,11 +37,22 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /**
    * Called when the project has to wait for a sandbox (see {@link boundedExecutor}), with how many
-   * projects were waiting before it. executeProject itself never waits.
+   * projects will start before it. executeProject itself never waits.
    */
   onWait?: (ahead: number) => void;
   /** Hears each step (install, tests, start, build, render, page loads) start and end, as feed lines. */
   onStep?: StepSink;
+  /**
+   * Whose project it is: {@link boundedExecutor} gives the sandboxes' turns user by user, and the
+   * server counts each user's and project's sandboxes by it. executeProject itself ignores it.
+   */
+  owner?: SandboxOwner;
+}
+
+/** The user a sandboxed run is for, and the saved project it checks (none before a new project is saved). */
+export interface SandboxOwner {
+  userId: string;
+  projectId?: string;
 }
 
 /** What runs a project for Proven Code: {@link executeProject} itself, or the same on a thread (`ExecutionThread.execute`). */

@@ -8,7 +8,7 @@ import type { StepLine, StepSink } from './proof-steps.js';
 
 /** Messages to the thread (execution-worker.ts). */
 export type ToExecutionWorker =
-  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal' | 'onWait' | 'onStep'> }
+  | { type: 'run'; id: number; files: Readonly<Record<string, string>>; options: Omit<ExecuteOptions, 'sandbox' | 'signal' | 'onWait' | 'owner' | 'onStep'> }
   | { type: 'abort'; id: number };
 
 /** Messages from the thread: a job's steps as they start and end (feed lines), then its end. */
@@ -66,7 +66,7 @@ export class ExecutionThread {
   execute(files: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
     // With the sandbox turned off nothing runs: the report is a sentence, not worth a thread.
     if (sandboxTurnedOff(options.env ?? process.env)) return executeProject(files, options);
-    const { signal, sandbox: _sandbox, onWait: _onWait, onStep, ...rest } = options;
+    const { signal, sandbox: _sandbox, onWait: _onWait, owner: _owner, onStep, ...rest } = options;
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<ExecutionReport>((resolve, reject) => {

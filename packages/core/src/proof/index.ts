@@ -21,6 +21,7 @@ export {
   type ExecuteOptions,
   type ProjectExecutor,
   type ProjectKinds,
+  type SandboxOwner,
 } from './execute-project.js';
 export {
   executionFailed,

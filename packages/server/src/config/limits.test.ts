@@ -29,6 +29,14 @@ describe('loadLimits', () => {
     for (const value of ['0', '1.5', 'many']) expect(() => loadLimits({ WOLFPACK_PROOF_CONCURRENCY: value })).toThrow(/WOLFPACK_PROOF_CONCURRENCY/);
   });
 
+  it('gives each user 2 sandboxes running or waiting and 2 preview servers unless the operator says how many', () => {
+    expect(loadLimits({})).toMatchObject({ sandboxesPerUser: 2, previewServersPerUser: 2 });
+    expect(loadLimits({ WOLFPACK_SANDBOXES_PER_USER: '5', WOLFPACK_PREVIEW_SERVERS_PER_USER: '1' })).toMatchObject({ sandboxesPerUser: 5, previewServersPerUser: 1 });
+    for (const name of ['WOLFPACK_SANDBOXES_PER_USER', 'WOLFPACK_PREVIEW_SERVERS_PER_USER']) {
+      for (const value of ['0', '1.5', 'few']) expect(() => loadLimits({ [name]: value })).toThrow(new RegExp(name));
+    }
+  });
+
   it('forces the memory relief 5 s after the last export at the latest unless the operator sets another delay or 0 (never)', () => {
     expect(loadLimits({}).memoryReliefMs).toBe(5000);
     expect(loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: '2.5' }).memoryReliefMs).toBe(2500);

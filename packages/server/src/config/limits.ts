@@ -28,8 +28,15 @@ const limitsSchema = z.object({
   WOLFPACK_CAPSULE_COUNT_HOURS: positive('WOLFPACK_CAPSULE_COUNT_HOURS').max(8760, 'WOLFPACK_CAPSULE_COUNT_HOURS must be at most 8760 (a year)').default(24),
   /** Minutes without a request after which a previewed HTTP server is stopped (fractions allowed). */
   WOLFPACK_PREVIEW_IDLE_MINUTES: z.coerce.number('WOLFPACK_PREVIEW_IDLE_MINUTES must be a number of minutes').positive('WOLFPACK_PREVIEW_IDLE_MINUTES must be more than 0').default(10),
-  /** Previewed HTTP servers running at once in this process; one more stops the least recently used. */
+  /** Previewed HTTP servers running at once in this process (see WOLFPACK_PREVIEW_SERVERS_PER_USER for who makes room). */
   WOLFPACK_PREVIEW_SERVERS: positive('WOLFPACK_PREVIEW_SERVERS').default(3),
+  /** Previewed HTTP servers one user may have running at once; one more stops their own least recently used. */
+  WOLFPACK_PREVIEW_SERVERS_PER_USER: positive('WOLFPACK_PREVIEW_SERVERS_PER_USER').default(2),
+  /**
+   * Projects one user may have running or waiting in Proven Code's sandboxes at once, builds' checks
+   * and re-checks alike (a project: one at a time); a re-check beyond it is refused (429).
+   */
+  WOLFPACK_SANDBOXES_PER_USER: positive('WOLFPACK_SANDBOXES_PER_USER').default(2),
   /**
    * Projects Proven Code runs at once in this process (each a sandbox: an install, tests, a
    * server, a Chromium); the others wait their turn. Default: half the CPUs, at least 1.
@@ -73,6 +80,9 @@ export interface AbuseLimits {
   capsuleCountHours: number;
   previewIdleMs: number;
   previewServers: number;
+  previewServersPerUser: number;
+  /** Sandboxes one user may have running or waiting (re-checks beyond it are refused). */
+  sandboxesPerUser: number;
   previewBuilds: number;
   /** Projects Proven Code runs at once in this process. */
   proofConcurrency: number;
@@ -103,6 +113,8 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     capsuleCountHours: e.WOLFPACK_CAPSULE_COUNT_HOURS,
     previewIdleMs: Math.round(e.WOLFPACK_PREVIEW_IDLE_MINUTES * 60_000),
     previewServers: e.WOLFPACK_PREVIEW_SERVERS,
+    previewServersPerUser: e.WOLFPACK_PREVIEW_SERVERS_PER_USER,
+    sandboxesPerUser: e.WOLFPACK_SANDBOXES_PER_USER,
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
     proofConcurrency: e.WOLFPACK_PROOF_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
     memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,

@@ -1,8 +1,11 @@
 /**
  * The running HTTP servers behind previews of server projects, one per project version: started in the sandbox on the first request to a link, stopped after
  * WOLFPACK_PREVIEW_IDLE_MINUTES (10) without requests, at most WOLFPACK_PREVIEW_SERVERS (3) at
- * once (starting one more stops the least recently used first), and all stopped when the
- * Wolfpack server closes. A server that crashes, or never listens, stays "failed" with its output
+ * once and WOLFPACK_PREVIEW_SERVERS_PER_USER (2) per user, and all stopped when the Wolfpack
+ * server closes. A new server never stops another user's: it takes the place of its owner's own
+ * least recently used one when the owner has their share, or when the process is full and they
+ * have one; a user with none while others fill the process is told so, and the page tries again
+ * (another user's preview holds what its users typed into it). A server that crashes, or never listens, stays "failed" with its output
  * until its owner opens the preview again from Wolfpack (or a new version replaces it).
  *
  * A server is the project's own, never shared with another project whose files are the same (a
@@ -18,15 +21,19 @@ export type PreviewServerState =
   | { status: 'running'; command: string }
   /** `crashed`: it ran, then stopped by itself; otherwise it never listened. */
   | { status: 'failed'; command: string; problem: ExecProblem; crashed: boolean }
-  | { status: 'unavailable'; reason: string };
+  | { status: 'unavailable'; reason: string }
+  /** Every server of the process is another user's, each within their share: nothing was started. */
+  | { status: 'no-room'; reason: string };
 
 export interface PreviewServersOptions {
   /** The sandbox's settings and WOLFPACK_PREVIEW_*; never passed to the servers themselves. */
   env: NodeJS.ProcessEnv;
   /** Without a request for this long a server is stopped (WOLFPACK_PREVIEW_IDLE_MINUTES, checked in config/limits.ts). */
   idleMs: number;
-  /** Servers running at once; one more stops the least recently used (WOLFPACK_PREVIEW_SERVERS). */
+  /** Servers running at once (WOLFPACK_PREVIEW_SERVERS). */
   max: number;
+  /** Servers one user may have running at once; one more stops their own least recently used (WOLFPACK_PREVIEW_SERVERS_PER_USER). @default max */
+  perUser?: number;
   limits?: ProxyLimits;
 }
 
@@ -56,10 +63,12 @@ export class PreviewServers {
   private readonly entries = new Map<string, Entry>();
   private readonly idleMs: number;
   private readonly max: number;
+  private readonly perUser: number;
   private closing = false;
 
   constructor(private readonly options: PreviewServersOptions) {
     ({ idleMs: this.idleMs, max: this.max } = options);
+    this.perUser = Math.min(options.perUser ?? options.max, options.max);
   }
 
   /**
@@ -76,9 +85,9 @@ export class PreviewServers {
     }
     if (this.closing) return { key, state: { status: 'unavailable', reason: 'the Wolfpack server is shutting down' } };
     for (const older of [...this.entries.values()].filter((e) => e.projectId === projectId)) void this.stop(older);
+    if (!this.makeRoom(ownerId)) return { key, state: { status: 'no-room', reason: this.noRoomReason() } };
     const entry: Entry = { key, projectId, ownerId, state: { status: 'starting', step: 'installing' }, abort: new AbortController(), active: 0 };
     this.entries.set(key, entry);
-    this.makeRoom(entry);
     entry.startup = this.start(entry, plan, files);
     return { key, state: entry.state };
   }
@@ -150,12 +159,26 @@ export class PreviewServers {
     return entry.state.status === 'starting' || entry.state.status === 'running';
   }
 
-  /** Stops the least recently used servers until `incoming` fits, and forgets the oldest failures. */
-  private makeRoom(incoming: Entry): void {
-    const live = [...this.entries.values()].filter((e) => e !== incoming && this.holdsProcess(e));
-    for (const entry of live.slice(0, Math.max(0, live.length - (this.max - 1)))) void this.stop(entry);
-    const failures = [...this.entries.values()].filter((e) => !this.holdsProcess(e) && e !== incoming);
+  /**
+   * Makes room for one more server of `ownerId` by stopping their own least recently used ones
+   * (never another user's), and forgets the oldest failures; false when there is no room to make.
+   */
+  private makeRoom(ownerId: string): boolean {
+    const failures = [...this.entries.values()].filter((e) => !this.holdsProcess(e));
     for (const entry of failures.slice(0, Math.max(0, failures.length - FAILURES_KEPT))) this.entries.delete(entry.key);
+    const live = [...this.entries.values()].filter((e) => this.holdsProcess(e));
+    const mine = live.filter((e) => e.ownerId === ownerId);
+    const others = live.length - mine.length;
+    // What the owner must give up: beyond their share, and beyond what the others leave of the process.
+    const keep = Math.min(this.perUser - 1, this.max - 1 - others);
+    if (keep < 0) return false;
+    for (const entry of mine.slice(0, Math.max(0, mine.length - keep))) void this.stop(entry);
+    return true;
+  }
+
+  private noRoomReason(): string {
+    const minutes = Math.round((this.idleMs / 60_000) * 10) / 10;
+    return `this server runs at most ${this.max} app servers for previews at once, and other people's previews use them all, each within its owner's share (${this.perUser} per account), so none of them is stopped for yours. Yours starts as soon as one of them stops (a preview stops after ${minutes} minute${minutes === 1 ? '' : 's'} without use)`;
   }
 
   private async stop(entry: Entry): Promise<void> {

@@ -224,6 +224,9 @@ export class PreviewService {
           command: state.command,
           repairHref: `/projects/${projectId}`,
         };
+      case 'no-room':
+        // Nothing was started or kept: the page's next refresh asks again.
+        return { kind: 'page', status: 503, title: 'No room for this preview yet', text: `This app is an HTTP server, and it is not running yet: ${state.reason}. This page tries again every 10 seconds.`, refreshSeconds: 10 };
       case 'unavailable':
         // Not the project's fault: tried again by the next request.
         this.servers?.retry(projectId, hash);

@@ -416,7 +416,7 @@ export class RunService {
     const mine = { id: runId, instanceId: this.instanceId };
     const engines = this.engines.resolve(run.modelOrder);
     // Proven Code runs the generated project in the sandbox (when this server has one).
-    const gate = createExecutionGate({ env: this.proofEnv, execute: this.executeProject });
+    const gate = createExecutionGate({ env: this.proofEnv, execute: this.executeProject, owner: { userId: run.userId, ...(run.projectId ? { projectId: run.projectId } : {}) } });
     // Checkpoints commit behind the pipeline, while the next stage's engines work.
     const commits = new StageCommits(async (stages) => {
       // The stages' events are stored before their checkpoint: a crash loses only what the next owner redoes.

@@ -3,6 +3,7 @@ import { buildVerificationRecord, verificationRecord, type VerificationRecord } 
 import { verifyProject } from '@wolfpack/core/pipeline';
 import { executeProject, type ExecuteOptions, type ProjectExecutor } from '@wolfpack/core/proof';
 import type { ProjectService } from './project-service.js';
+import type { SandboxShares } from './run-admission.js';
 import { plainSql } from '../db/plain-sql.js';
 import { sqlPart, ungated, type GatedWrite } from '../db/one-statement.js';
 
@@ -20,6 +21,8 @@ export class VerificationService {
     private readonly execute: ExecuteOptions = {},
     /** What runs it: the app's `ExecutionThread`, or executeProject on this thread. */
     private readonly run: ProjectExecutor = executeProject,
+    /** Each user's and project's sandboxes: a re-check over its share is refused (429). None: no bound. */
+    private readonly shares?: SandboxShares,
   ) {}
 
   /** Stores `record` as the record of its version of the project, in the caller's transaction. */
@@ -56,13 +59,24 @@ export class VerificationService {
     return parsed?.success ? parsed.data : null;
   }
 
-  /** Runs every check again on the project's current files and stores the new record. */
+  /**
+   * Runs every check again on the project's current files and stores the new record. Counted like a
+   * build's checks, and refused (429) while the project is being checked or the user has their
+   * share of sandboxes; it waits for a sandbox in its user's turn.
+   */
   async recheck(userId: string, projectId: string, signal?: AbortSignal): Promise<VerificationRecord> {
     const project = await this.projects.getOwned(userId, projectId);
-    const files = await this.projects.files(userId, projectId);
-    const execution = await this.run(files, { ...this.execute, ...(signal ? { signal } : {}) });
-    const record = buildVerificationRecord({ version: project.version, paths: Object.keys(files), staticReport: verifyProject(files), execution });
-    await this.orm.em.fork().transactional((em) => this.saveIn(em, projectId, record));
-    return record;
+    const owner = { userId, projectId };
+    // Right after the ownership check, with no wait in between: two re-checks cannot both pass.
+    const release = this.shares?.hold(owner, true);
+    try {
+      const files = await this.projects.files(userId, projectId);
+      const execution = await this.run(files, { ...this.execute, owner, ...(signal ? { signal } : {}) });
+      const record = buildVerificationRecord({ version: project.version, paths: Object.keys(files), staticReport: verifyProject(files), execution });
+      await this.orm.em.fork().transactional((em) => this.saveIn(em, projectId, record));
+      return record;
+    } finally {
+      release?.();
+    }
   }
 }
