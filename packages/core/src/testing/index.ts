@@ -9,3 +9,5 @@ export { workspaceTree } from '../proof/testing/workspace-tree.js';
 // Apps the proof checks run, reused by the browser tests of their preview.
 export { viteRouterApp } from '../proof/fixtures/bundled.js';
 export { expressNotes } from '../proof/fixtures/full-stack.js';
+// The project whose every step of Proven Code runs, for the tests of the step lines.
+export { STEPPED_PACKAGES, steppedProject, steppedReply } from '../proof/fixtures/stepped.js';
