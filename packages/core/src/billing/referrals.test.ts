@@ -158,3 +158,13 @@ describe('referralLink', () => {
     expect(referralLink('https://wolfpack.example///', 'WPAB12CD')).toBe('https://wolfpack.example/?ref=WPAB12CD');
   });
 });
+
+describe('referral code form', () => {
+  it('takes "WP" plus 6 letters or digits in any case, and names anything else as malformed', async () => {
+    const { normalizeReferralCode, malformedReferralCodeMessage } = await import('./referrals.js');
+    expect(normalizeReferralCode(' wp4k7q2z ')).toBe('WP4K7Q2Z');
+    for (const bad of ['WP4K7Q2', 'WP4K7Q2ZZ', 'XX4K7Q2Z', 'WP-K7Q2Z', 'WP🙂🙂🙂', '', null, undefined]) expect(normalizeReferralCode(bad)).toBeUndefined();
+    expect(malformedReferralCodeMessage('WP🙂')).toBe('The invitation code "WP🙂" is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.');
+    expect(malformedReferralCodeMessage('A'.repeat(300))).toBe(`The invitation code "${'A'.repeat(24)}…" (300 characters) is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.`);
+  });
+});

@@ -93,6 +93,25 @@ export function referralCodeFrom(randomBytes: (n: number) => Uint8Array): string
   return code;
 }
 
+/** A referral code's form (companion §3 Referral): "WP" plus 6 uppercase letters or digits. */
+export const REFERRAL_CODE_PATTERN = /^WP[A-Z0-9]{6}$/;
+
+/** The code in `value` (any case, surrounding spaces ignored), or undefined when it is not of that form. */
+export function normalizeReferralCode(value: string | null | undefined): string | undefined {
+  const code = value?.trim().toUpperCase();
+  return code && REFERRAL_CODE_PATTERN.test(code) ? code : undefined;
+}
+
+/**
+ * The sentence for a referral code that cannot be one (wrong characters or length), naming it (its
+ * first 24 characters, and its length when longer) and the form a code has.
+ */
+export function malformedReferralCodeMessage(value: string): string {
+  const chars = Array.from(value.trim());
+  const shown = chars.length > 24 ? `"${chars.slice(0, 24).join('')}…" (${chars.length} characters)` : `"${chars.join('')}"`;
+  return `The invitation code ${shown} is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.`;
+}
+
 /** The shareable link: the site's origin with ?ref=CODE. */
 export function referralLink(origin: string, code: string): string {
   return `${origin.replace(/\/+$/, '')}/?ref=${encodeURIComponent(code)}`;

@@ -169,10 +169,11 @@ describe('capsules', () => {
     expect(subscriptionStatusReply.parse({ referralCode: null }).referralCode).toBeNull();
   });
 
-  it('reads a referral code to look up: letters and digits, upper-cased; anything else says what a code is', () => {
+  it('reads a referral code to look up: WP and 6 letters or digits, upper-cased; anything else is named as malformed', () => {
     expect(referralCodeLookup.parse({ code: ' wpab12cd ' })).toEqual({ code: 'WPAB12CD' });
-    expect(messages(referralCodeLookup, { code: 'WP-AB12' })).toEqual(['A referral code is letters and digits, such as WP4K7Q2Z.']);
-    expect(messages(referralCodeLookup, { code: 'x'.repeat(33) })).toEqual(['A referral code is letters and digits, such as WP4K7Q2Z.']);
+    expect(messages(referralCodeLookup, { code: 'WP-AB12' })).toEqual(['The invitation code "WP-AB12" is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.']);
+    expect(messages(referralCodeLookup, { code: 'WPAB12' })).toEqual(['The invitation code "WPAB12" is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.']);
+    expect(messages(referralCodeLookup, { code: 'x'.repeat(33) })).toEqual([`The invitation code "${'x'.repeat(24)}…" (33 characters) is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.`]);
     expect(referralCodeCheckReply.parse({ valid: false })).toEqual({ valid: false });
     expect(referralCodeCheckReply.safeParse({ valid: 'yes' }).success).toBe(false);
   });

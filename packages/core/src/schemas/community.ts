@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { verificationVerdict } from './verification.js';
 import { booleanLike, cents, countLike, entityId, numberLike, timestamp } from './common.js';
 import { checkoutReply } from './billing.js';
+import { malformedReferralCodeMessage, normalizeReferralCode } from '../billing/referrals.js';
 
 // ---------------------------------------------------------------------------------------------
 // Showcase: GET /api/listings, GET /api/listings/{id}, POST /api/listings/{id}/purchase
@@ -88,6 +89,18 @@ export const LISTING_MAX_TAGS = 10;
 export const LISTING_MAX_TECH = 20;
 /** The longest listing title; the draft cuts a longer first line of the idea to this. */
 export const LISTING_TITLE_MAX_LENGTH = 120;
+export const LISTING_SUMMARY_MAX_LENGTH = 2000;
+
+/**
+ * The sentence for a listing title or summary over its limit, the same in the form (as it is typed
+ * or pasted: nothing is cut) and in the API's 400: the limit, and how long the text is.
+ */
+export function listingTextTooLong(field: 'title' | 'summary', length: number): string {
+  const limit = field === 'title' ? LISTING_TITLE_MAX_LENGTH : LISTING_SUMMARY_MAX_LENGTH;
+  return `The ${field} must be at most ${limit.toLocaleString('en-US')} characters; this one has ${length.toLocaleString('en-US')}.`;
+}
+
+const tooLong = (field: 'title' | 'summary') => ({ error: (issue: { input?: unknown }) => listingTextTooLong(field, typeof issue.input === 'string' ? issue.input.length : 0) });
 
 const httpUrl = (field: string) =>
   z
@@ -99,8 +112,8 @@ const httpUrl = (field: string) =>
 const optionalUrl = (field: string) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), httpUrl(field).nullish());
 
 const listingFields = {
-  title: z.string({ error: 'Give the listing a title' }).trim().min(1, 'Give the listing a title').max(LISTING_TITLE_MAX_LENGTH, 'The title must be at most 120 characters'),
-  summary: z.string({ error: 'Give the listing a summary' }).trim().min(1, 'Give the listing a summary').max(2000, 'The summary must be at most 2,000 characters'),
+  title: z.string({ error: 'Give the listing a title' }).trim().min(1, 'Give the listing a title').max(LISTING_TITLE_MAX_LENGTH, tooLong('title')),
+  summary: z.string({ error: 'Give the listing a summary' }).trim().min(1, 'Give the listing a summary').max(LISTING_SUMMARY_MAX_LENGTH, tooLong('summary')),
   visibility: z.enum(LISTING_VISIBILITIES, { error: 'visibility must be "free" or "commercial"' }),
   priceCents: z.number({ error: 'priceCents must be a whole number of cents' }).int('priceCents must be a whole number of cents').min(0).max(LISTING_MAX_PRICE_CENTS, 'priceCents must be at most 1000000 ($10,000)').optional(),
   techStack: z.array(z.string().trim().min(1).max(40, 'Each tech stack entry must be at most 40 characters')).max(LISTING_MAX_TECH, 'At most 20 tech stack entries').optional(),
@@ -229,23 +242,21 @@ export type CapsulesReply = z.infer<typeof capsulesReply>;
 
 export const SHARE_METHODS = ['twitter', 'linkedin', 'copy'] as const;
 
-/** A referral code as the client sends it; generated ones are 'WP' + 6 of A-Z 0-9. */
-export const REFERRAL_CODE_PATTERN = /^WP[A-Z0-9]{6}$/;
+/** A referral code as the client sends it; generated ones are 'WP' + 6 of A-Z 0-9 (REFERRAL_CODE_PATTERN). */
 export const referralCode = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9_-]{1,32}$/, 'Referral codes contain only letters, digits, hyphens and underscores');
 
 /**
- * GET /api/referrals/code/{code}: the code as a sign-up would send it (letters and digits, any
- * case), upper-cased as codes are stored.
+ * GET /api/referrals/code/{code}: a code of the referral form (any case), upper-cased as codes are
+ * stored; any other is refused as malformed, naming it.
  */
 export const referralCodeLookup = z.object({
   code: z
     .string('Send the referral code in the path: /api/referrals/code/WPXXXXXX.')
-    .trim()
-    .regex(/^[A-Za-z0-9]{1,32}$/, 'A referral code is letters and digits, such as WP4K7Q2Z.')
-    .transform((code) => code.toUpperCase()),
+    .refine((code) => normalizeReferralCode(code) !== undefined, { error: (issue) => malformedReferralCodeMessage(String(issue.input)) })
+    .transform((code) => normalizeReferralCode(code)!),
 });
 export type ReferralCodeLookup = z.infer<typeof referralCodeLookup>;
 

@@ -245,12 +245,15 @@ describe.each(testDatabases())('referrals on %s', (kind) => {
     expect((await check('WPBOGUS1')).json).toEqual({ valid: false });
     // A closed account's code credits nobody, so it is not known either.
     expect((await check(closing.code)).json).toEqual({ valid: false });
+    // Codes are "WP" plus 6 letters or digits: anything else is named as malformed, never looked up.
     const malformed = await check('WP-BOGUS');
     expect(malformed.status).toBe(400);
-    expect(malformed.json).toMatchObject({ error: 'A referral code is letters and digits, such as WP4K7Q2Z.', code: 'BAD_REQUEST' });
+    expect(malformed.json).toMatchObject({ error: 'The invitation code "WP-BOGUS" is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.', code: 'BAD_REQUEST' });
+    expect((await check('WP🙂🙂')).json).toMatchObject({ error: 'The invitation code "WP🙂🙂" is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.' });
+    expect((await check('W'.repeat(300))).json).toMatchObject({ error: `The invitation code "${'W'.repeat(24)}…" (300 characters) is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z.` });
 
     // 30 lookups a minute per address: the next one is refused with when to try again.
-    const used = 5;
+    const used = 7;
     for (let i = used; i < 30; i++) expect((await check('WPBOGUS1')).status).toBe(200);
     const refused = await visitor.get('/api/referrals/code/WPBOGUS1');
     expect(refused.status).toBe(429);
