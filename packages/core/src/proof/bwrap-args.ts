@@ -25,6 +25,8 @@ const INNER_UID = 1000;
 /** Exit status of the prelude when the sandbox could not even start the command. */
 export const PRELUDE_FAILED = 125;
 export const PRELUDE_MARK = 'wolfpack-sandbox:';
+/** The line (on stderr) by which the prelude says a tmpfs of the sandbox was full when the program ended. */
+export const DISK_FULL_MARK = `${PRELUDE_MARK} full`;
 
 export interface ReadOnlyBind {
   /** Host path. */
@@ -129,7 +131,22 @@ function prelude(command: BwrapCommand): string {
     );
   }
   const limits = prlimitArgs(command.limits).filter((a) => !(command.addressSpaceUnlimited && a.startsWith('--as=')));
-  lines.push(`exec ${command.tools.prlimit} ${limits.join(' ')} -- "$@"`);
+  if (command.seed === undefined) {
+    lines.push(`exec ${command.tools.prlimit} ${limits.join(' ')} -- "$@"`);
+    return lines.join('\n');
+  }
+  // With a project, the shell waits for the program, then measures its tmpfs mounts: "the disk
+  // was full" is said only when statfs found one with under 1 MiB (or 2 %) left, never because a
+  // program printed ENOSPC. Its status passes through (128 + a signal's number, as bwrap's would).
+  lines.push(
+    // Bash's own stderr is /dev/null meanwhile, so its "Aborted" or "Killed" line is not taken for
+    // the program's; and the "_" variable bash hands its commands is none of the program's business.
+    `{ (exec 2>&3 3>&-; exec env -u _ ${command.tools.prlimit} ${limits.join(' ')} -- "$@"); } 3>&2 2>/dev/null`,
+    'status=$?',
+    // Only a failed program is asked about (one stat for both mounts: its exit is not delayed by more).
+    `[ $status -ne 0 ] && fs=$(stat -f -c '%a %b %S' ${SANDBOX_PROJECT_DIR} /tmp 2>/dev/null) && set -- $fs && for mount in ${SANDBOX_PROJECT_DIR} /tmp; do [ $(($1 * $3)) -lt 1048576 -o $(($1 * 50)) -lt $2 ] && echo "${DISK_FULL_MARK} $mount" >&2; shift 3; done`,
+    'exit $status',
+  );
   return lines.join('\n');
 }
 

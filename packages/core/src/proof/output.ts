@@ -90,16 +90,18 @@ export function limitSentence(result: SandboxResult, wallMs: number): string | u
       return `it was still running after ${Math.round(wallMs / 100) / 10} s and was stopped (the time limit)`;
     case 'cpu':
       return 'it used up its CPU time and was stopped';
+    case 'cpu-budget':
+      return 'it kept the CPU busy past its budget and was stopped (the preview CPU limit)';
     case 'memory':
       return 'it ran out of memory (the sandbox memory limit)';
     case 'output':
       return 'it printed more than the output limit and was stopped';
     case 'processes':
-      return 'it started more processes than the sandbox allows';
+      return 'it started more processes than the sandbox allows (the process limit)';
     case 'file-size':
       return 'it wrote a file larger than the sandbox allows';
     case 'disk':
-      return 'it filled the disk space the sandbox gives it';
+      return 'it filled the disk space the sandbox gives it (its copy or /tmp was full)';
     case 'aborted':
       return 'the run was cancelled';
     default:

@@ -23,7 +23,7 @@ import { RELAY_DIR, RELAY_MARK, relayBind } from './preview-relay.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecProblem } from './report.js';
 import { findSandbox, type Sandbox, type SandboxResult } from './sandbox.js';
-import { positiveIntFromEnv } from './sandbox-limits.js';
+import { positiveIntFromEnv, type StopReason } from './sandbox-limits.js';
 import type { ServerPlan } from './server-plan.js';
 import { supportBind, TYPESCRIPT_NODE_OPTIONS } from './support-files.js';
 
@@ -36,6 +36,14 @@ export const PREVIEW_SERVER_LIFETIME_MS = 60 * 60_000;
 export const PREVIEW_SERVER_CPU_SECONDS = 300;
 const PORTS = { node: 3000, python: 8000 } as const;
 
+/**
+ * A previewed server's CPU budget: an app that answers requests idles; one that keeps a core busy
+ * (a loop, a bomb of timers) is stopped long before its lifetime's end.
+ */
+export function previewCpuBudget(env: NodeJS.ProcessEnv): { percent: number; windowMs: number } {
+  return { percent: positiveIntFromEnv(env, 'WOLFPACK_PREVIEW_CPU_PERCENT') ?? 50, windowMs: (positiveIntFromEnv(env, 'WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS') ?? 60) * 1000 };
+}
+
 export type PreviewServerStep = 'installing' | 'starting';
 
 export interface PreviewServerOptions {
@@ -47,6 +55,11 @@ export interface PreviewServerOptions {
   startMs?: number;
   /** @default {@link PREVIEW_SERVER_LIFETIME_MS} */
   lifetimeMs?: number;
+  /**
+   * The server is stopped once its whole sandbox used more than `percent` of a core over `windowMs`.
+   * @default 50 % over 60 s (WOLFPACK_PREVIEW_CPU_PERCENT, WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS)
+   */
+  cpuBudget?: { percent: number; windowMs: number };
   /** Where the socket's private folder is made (a Unix socket path has at most 107 bytes). @default os.tmpdir() */
   socketParent?: string;
   onStep?: (step: PreviewServerStep) => void;
@@ -63,7 +76,7 @@ export type PreviewServerExit =
   /** It ran for its whole lifetime. */
   | { reason: 'lifetime' }
   /** It exited or crashed by itself, or met a limit: the project's fault. */
-  | { reason: 'crashed'; problem: ExecProblem; command: string };
+  | { reason: 'crashed'; problem: ExecProblem; command: string; stopped?: StopReason; usage?: SandboxResult['usage'] };
 
 export interface PreviewServer {
   /** Send HTTP here. */
@@ -201,6 +214,7 @@ export async function startPreviewServer(allFiles: Readonly<Record<string, strin
       readOnlyBinds: [supportBind(), relayBind()],
       ...(nodeModules !== undefined ? { nodeModules } : {}),
       limits: { wallMs: options.lifetimeMs ?? PREVIEW_SERVER_LIFETIME_MS, cpuSeconds: PREVIEW_SERVER_CPU_SECONDS },
+      cpuBudget: options.cpuBudget ?? previewCpuBudget(env),
       passFds: [socket.fd],
       onOutput: (chunk, stream) => {
         if (stream === 'stderr') watch.take(chunk);
@@ -231,12 +245,19 @@ export async function startPreviewServer(allFiles: Readonly<Record<string, strin
   if ('listening' in first) {
     await socket.handOff();
     const exited = outcome.then((end): PreviewServerExit => {
-      if (why === 'stopped') return { reason: 'stopped' };
+      // Stopped by its owner, unless it had ended by itself (a crash, a limit) before the stop reached it.
+      if (why === 'stopped' && ('error' in end || end.result.stopped === 'aborted')) return { reason: 'stopped' };
       if ('error' in end) return { reason: 'crashed', problem: { path: plan.entry, message: `the server stopped: ${end.error.message}`, command: plan.display }, command: plan.display };
       if (end.result.stopped === 'time') return { reason: 'lifetime' };
       const result = end.result;
       const said = limitSentence(result, 0) ?? (errorLine(`${result.stderr}\n${result.stdout}`) || `it exited with status ${result.exitCode}`);
-      return { reason: 'crashed', problem: problemOf(result, `the server stopped while the preview was open: ${said}`), command: plan.display };
+      return {
+        reason: 'crashed',
+        problem: problemOf(result, `the server stopped while the preview was open: ${said}`),
+        command: plan.display,
+        ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
+        ...(result.usage !== undefined ? { usage: result.usage } : {}),
+      };
     });
     return {
       ok: true,

@@ -36,6 +36,15 @@ export interface SandboxLimits {
   tmpBytes: number;
   /** Open file descriptors per process (RLIMIT_NOFILE). @default 512 */
   openFiles: number;
+  /**
+   * Memory of the whole sandbox: all its processes and its tmpfs (project copy, /tmp, /dev/shm)
+   * together, in its control group (a sampled sum of RSS where there is none). @default 1 GiB
+   */
+  sandboxMemoryBytes: number;
+  /** Processes and threads of the whole sandbox at once (its group's pids.max). @default 128 */
+  sandboxProcesses: number;
+  /** CPU of the whole sandbox, in percent of one core (its group's CPU quota; 100: one core). @default 100 */
+  sandboxCpuPercent: number;
 }
 
 /**
@@ -55,6 +64,9 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   diskBytes: 256 * MiB,
   tmpBytes: 64 * MiB,
   openFiles: 512,
+  sandboxMemoryBytes: 1024 * MiB,
+  sandboxProcesses: 128,
+  sandboxCpuPercent: 100,
 });
 
 // WOLFPACK_PROOF_<NAME> overrides a default, e.g. WOLFPACK_PROOF_MEMORY_BYTES=268435456.
@@ -69,6 +81,9 @@ const ENV_NAMES: Record<keyof SandboxLimits, string> = {
   diskBytes: 'WOLFPACK_PROOF_DISK_BYTES',
   tmpBytes: 'WOLFPACK_PROOF_TMP_BYTES',
   openFiles: 'WOLFPACK_PROOF_OPEN_FILES',
+  sandboxMemoryBytes: 'WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES',
+  sandboxProcesses: 'WOLFPACK_PROOF_SANDBOX_PROCESSES',
+  sandboxCpuPercent: 'WOLFPACK_PROOF_SANDBOX_CPU_PERCENT',
 };
 
 /** A positive integer from the environment, or undefined when unset or not one. */
@@ -113,34 +128,53 @@ export function nodeHeapOption(limits: SandboxLimits): string {
   return `--max-old-space-size=${Math.max(16, Math.floor(limits.memoryBytes / MiB))}`;
 }
 
-export type StopReason = 'time' | 'cpu' | 'memory' | 'output' | 'processes' | 'file-size' | 'disk' | 'listening' | 'aborted';
+export type StopReason = 'time' | 'cpu' | 'cpu-budget' | 'memory' | 'output' | 'processes' | 'file-size' | 'disk' | 'listening' | 'aborted';
 
-// What each limit looks like from outside once it has bitten. bwrap exits 128 + the signal of a
-// sandboxed process killed by one; the rest is how Node, Python, libc and the shell say it.
+// What a per-program limit looks like from outside once it has bitten: bwrap exits 128 + the
+// signal of a sandboxed process killed by one; the runtimes say the rest. The sandbox-wide limits
+// are never read from output: their group's counters say when they were hit.
 const SIGXCPU_EXIT = 128 + 24;
 const SIGXFSZ_EXIT = 128 + 25;
 const MEMORY_TEXT = /JavaScript heap out of memory|Failed to allocate memory|ERR_MEMORY_ALLOCATION_FAILED|Fatal process out of memory|MemoryError|Cannot allocate memory|std::bad_alloc|ENOMEM|Allocation failed|Out of memory/;
 const PROCESS_TEXT = /Cannot fork|fork: retry|fork: Resource temporarily unavailable|spawn [^\n]*EAGAIN|BlockingIOError: \[Errno 11\]|pthread_create|Resource temporarily unavailable/;
 const FILE_SIZE_TEXT = /EFBIG|File too large/;
-const DISK_TEXT = /ENOSPC|No space left on device/;
 
-/**
- * Names the limit that ended (or, for processes, was hit by) a command that exited on its own: by its exit status where a signal
- * says it, else by what the runtime printed. Undefined when nothing points at a limit.
- */
-export function limitFromExit(exitCode: number | null, output: string): StopReason | undefined {
-  if (exitCode === SIGXCPU_EXIT) return 'cpu';
-  if (exitCode === SIGXFSZ_EXIT) return 'file-size';
-  // A fork bomb often dies out by itself once forks fail, and exits 0: it still hit the limit.
-  if (exitCode === 0) return PROCESS_TEXT.test(output) ? 'processes' : undefined;
-  if (MEMORY_TEXT.test(output)) return 'memory';
-  if (FILE_SIZE_TEXT.test(output)) return 'file-size';
-  if (DISK_TEXT.test(output)) return 'disk';
-  if (PROCESS_TEXT.test(output)) return 'processes';
-  return undefined;
+/** What the sandbox measured of a run, beside its exit: its group's counters and its tmpfs. */
+export interface Measured {
+  /** The limit the group's counters (or the watchdog) say was hit. */
+  hit?: 'memory' | 'processes';
+  /** Most processes (threads included) the sandbox had at once, when known. */
+  processesPeak?: number;
+  /** Most memory the sandbox held at once, when known. */
+  memoryPeakBytes?: number;
+  /** The project copy or /tmp had (almost) no space left when the program ended (statfs inside). */
+  diskFull: boolean;
 }
 
-/** A command stopped at its deadline that had already hit the process limit is named for that. */
-export function limitFromTimeout(output: string): StopReason {
-  return PROCESS_TEXT.test(output) ? 'processes' : 'time';
+/**
+ * Names the limit that ended a run: the one `stopped` already says (the deadline, the output cap),
+ * corrected by what the group measured (a deadline met after a refused fork is the process limit);
+ * else the group's counters, the tmpfs the sandbox found full, then the per-program limits by their
+ * signal, or by the runtime dying of its memory limit. Undefined when nothing points at a limit.
+ */
+export function stopVerdict(stopped: StopReason | undefined, exitCode: number | null, output: string, measured: Measured, limits: SandboxLimits): StopReason | undefined {
+  if (stopped !== undefined && stopped !== 'time') return stopped;
+  if (measured.hit !== undefined) return measured.hit;
+  // RLIMIT_NPROC (per program) has no counter: a refused fork it is when the sandbox did reach that many.
+  const forkRefused = PROCESS_TEXT.test(output) && (measured.processesPeak ?? 0) >= limits.processes * 0.9;
+  if (stopped === 'time') return forkRefused ? 'processes' : 'time';
+  if (exitCode === SIGXCPU_EXIT) return 'cpu';
+  if (exitCode === SIGXFSZ_EXIT) return 'file-size';
+  if (measured.diskFull) return 'disk';
+  // A fork bomb often dies out by itself once forks fail, and exits 0: it still hit the limit.
+  if (forkRefused) return 'processes';
+  if (exitCode === 0) return undefined;
+  // The heap limit and RLIMIT_AS have no counter either: the runtime died of one (a signal, or its
+  // last lines say so) when the sandbox did hold half that memory at once.
+  const tail = output.trim().split('\n').slice(-5).join('\n');
+  const nearLimit = (measured.memoryPeakBytes ?? 0) >= limits.memoryBytes / 2;
+  if (nearLimit && MEMORY_TEXT.test(exitCode !== null && exitCode > 128 ? output : tail)) return 'memory';
+  // Python ignores SIGXFSZ and raises EFBIG instead.
+  if (FILE_SIZE_TEXT.test(tail)) return 'file-size';
+  return undefined;
 }

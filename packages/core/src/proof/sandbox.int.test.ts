@@ -103,12 +103,17 @@ describe.skipIf(!bwrapInstalled)('sandbox', () => {
 
   it('contains a fork bomb, leaves no process behind, and the host still spawns', { timeout: 20_000 }, async () => {
     const marker = `m${Date.now()}`;
-    const result = await run(hostile.forkBomb(marker), ['sh', `bomb-${marker}.sh`], { wallMs: 3000, processes: 64 });
-    // Named for the process limit it hit: it dies out once forks fail, or the wall-time kill ends
-    // it (a tree that outlived that kill would keep the run open until the test's timeout).
+    const result = await run(hostile.forkBomb(marker), ['sh', `bomb-${marker}.sh`], { wallMs: 3000, processes: 64, sandboxProcesses: 48 });
+    // Named from what the sandbox counted: its group's refused forks (or, without control groups,
+    // the watchdog's sample past the limit, with RLIMIT_NPROC bounding each program meanwhile).
     expect(result.stopped).toBe('processes');
-    // The kernel reaps the killed namespace's processes a moment after bwrap is gone.
-    await until(() => processes((argv) => argv.join(' ').includes(marker)).length === 0);
+    const peak = result.usage?.processesPeak ?? Infinity;
+    if (sandbox.limitMode === 'watchdog') expect(peak).toBeLessThanOrEqual(64 + 4);
+    else expect(peak).toBeLessThanOrEqual(48);
+    // Stopped at the limit, well before its deadline, and gone as the run returns: no process of it is left to reap.
+    expect(result.durationMs).toBeLessThan(3000);
+    expect(result.stopMs).toBeLessThan(1000);
+    expect(processes((argv) => argv.join(' ').includes(marker))).toEqual([]);
     const after = await run({ 'ok.js': 'console.log("alive")' }, ['node', 'ok.js']);
     expect(after.stdout.trim()).toBe('alive');
   });

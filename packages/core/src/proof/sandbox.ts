@@ -7,11 +7,12 @@
  * code never runs unsandboxed.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join, posix } from 'node:path';
 import { contentDir } from './content-dir.js';
 import {
   bwrapArgs,
+  DISK_FULL_MARK,
   PRELUDE_FAILED,
   PRELUDE_MARK,
   SANDBOX_ETC_FILES,
@@ -20,7 +21,9 @@ import {
   type HostTools,
   type ReadOnlyBind,
 } from './bwrap-args.js';
-import { limitFromExit, limitFromTimeout, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
+import { treeCpuMs } from './process-tree.js';
+import { createGroup, groupMode, groupModeLine, launchGroupScript, sweepLaunchGroups, WATCHDOG_SAMPLE_MS, type GroupLimits, type GroupMode, type GroupUsage, type SandboxGroup } from './sandbox-group.js';
+import { resolveLimits, stopVerdict, type SandboxLimits, type StopReason } from './sandbox-limits.js';
 
 export { SANDBOX_PROJECT_DIR, SANDBOX_NODE_DIR, shellQuote, type ReadOnlyBind } from './bwrap-args.js';
 
@@ -50,6 +53,12 @@ export interface SandboxRun {
    * made, so the program can be reached without any host path being writable in the sandbox.
    */
   passFds?: number[];
+  /**
+   * Stop the run (`stopped: 'cpu-budget'`) once the whole sandbox used more than `percent` of one
+   * core over the last `windowMs`: for a long-lived preview server, which a busy loop must not
+   * keep on a core for its whole lifetime.
+   */
+  cpuBudget?: { percent: number; windowMs: number };
   /** Sees the output as it arrives (it is collected as well, within the output limit). */
   onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   signal?: AbortSignal;
@@ -75,6 +84,10 @@ export interface SandboxResult {
    * a run stopped by the deadline, when /proc could be read.
    */
   cpuMs?: number;
+  /** What the sandbox as a whole used, from its control group's counters (sampled by the watchdog where there is none). */
+  usage?: GroupUsage & { mode: GroupMode['kind'] };
+  /** For a run the sandbox stopped (a limit, its deadline, a cancel): ms from that stop until no process of it was left. */
+  stopMs?: number;
   /**
    * Set when the sandbox itself could not start (a bind source it cannot read, a bad working
    * folder): nothing of the project ran, and the output is bwrap's, not the program's.
@@ -84,6 +97,8 @@ export interface SandboxResult {
 
 export interface Sandbox {
   kind: 'bubblewrap';
+  /** What bounds each sandbox as a whole: its own control group (v2 or v1), or the /proc watchdog. */
+  limitMode: GroupMode['kind'];
   /** What this sandbox does not contain on this machine, in sentences (empty when everything is enforced). */
   notes: string[];
   /** The Python interpreter inside the sandbox, or null when the machine has none. */
@@ -110,7 +125,6 @@ const SIGNALS = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KIL
 // Who owns a sandbox when the server is root: RLIMIT_NPROC is never enforced for real uid 0, so
 // a fork bomb would only meet the wall-time kill. As "nobody", each sandbox gets its own count.
 const NOBODY = 65534;
-const LISTEN_POLL_MS = 100;
 /** The first descriptor of {@link SandboxRun.passFds} inside: after stdin, stdout, stderr and bwrap's info pipe. */
 const PASSED_FD_BASE = 4;
 
@@ -154,50 +168,6 @@ function listening(pid: number): boolean {
   return false;
 }
 
-// /proc/<pid>/stat counts CPU in clock ticks of USER_HZ, which the kernel's ABI fixes at 100 a second.
-const MS_PER_TICK = 10;
-
-/**
- * CPU time of `root` and every process below it, from /proc/<pid>/stat (readable by anyone);
- * undefined when `root` is gone or /proc cannot be read. Only live processes count: a build that
- * ran and exited before the start does not (its time sits in its parent's cutime, left out on
- * purpose).
- */
-function treeCpuMs(root: number): number | undefined {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return undefined; // no /proc here: the figure is unknown, never a reason not to stop the run
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // gone since the listing
-    }
-    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    // From there: state, ppid, … utime (field 14) and stime (field 15).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const pid = Number(name);
-    const ppid = Number(fields[1]);
-    cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK);
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  }
-  if (!cpu.has(root)) return undefined;
-  let total = 0;
-  const queue = [root];
-  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
-    total += cpu.get(pid) ?? 0;
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
-
 class Bubblewrap implements Sandbox {
   readonly kind = 'bubblewrap' as const;
   constructor(
@@ -207,7 +177,19 @@ class Bubblewrap implements Sandbox {
     readonly python: string | null,
     readonly notes: string[],
     private readonly env: NodeJS.ProcessEnv,
+    private readonly mode: GroupMode,
+    /** setpriv, to give the sandbox its owner after it joined its group (which needs root). */
+    private readonly setpriv: string | null,
   ) {}
+
+  get limitMode(): GroupMode['kind'] {
+    return this.mode.kind;
+  }
+
+  /** The command that becomes the sandbox's owner, then runs `argv` (nothing to add when there is no owner). */
+  private asOwner(argv: string[]): string[] {
+    return this.owner && this.setpriv ? [this.setpriv, `--reuid=${this.owner.uid}`, `--regid=${this.owner.gid}`, '--clear-groups', ...argv] : argv;
+  }
 
   run(projectDir: string, command: SandboxRun): Promise<SandboxResult> {
     const limits = resolveLimits({ ...this.defaults, ...command.limits }, this.env);
@@ -240,25 +222,51 @@ class Bubblewrap implements Sandbox {
       keepFds: options.keepFds,
       addressSpaceUnlimited: options.addressSpaceUnlimited,
     });
-    // Playwright spawns the launcher as the server's user; setpriv gives it the same owner as run().
-    const setpriv = this.owner && findExecutable('setpriv', ['/usr/bin/setpriv']);
-    const prefix = setpriv ? [setpriv, `--reuid=${this.owner!.uid}`, `--regid=${this.owner!.gid}`, '--clear-groups'] : [];
-    const line = [...prefix, this.tools.bwrap, ...args, program].map(shellQuote).join(' ');
-    return join(contentDir('wolfpack-sandbox-launcher', { run: `#!/bin/sh\nexec ${line} "$@"\n` }, ['run']), 'run');
+    // Playwright spawns the launcher as the server's user: the script makes the browser's group
+    // and joins it, then setpriv gives it the same owner as run().
+    sweepLaunchGroups(this.mode);
+    const join_ = launchGroupScript(this.mode, groupLimits(limits), PRELUDE_FAILED);
+    const line = this.asOwner([this.tools.bwrap, ...args, program]).map(shellQuote).join(' ');
+    return join(contentDir('wolfpack-sandbox-launcher', { run: `#!/bin/sh\n${join_ ? `${join_}\n` : ''}exec ${line} "$@"\n` }, ['run']), 'run');
   }
 
-  private spawnRun(args: string[], command: SandboxRun, limits: SandboxLimits): Promise<SandboxResult> {
+  /**
+   * How bwrap is started: in the run's group from its first instruction. A shell (as the server's
+   * user: joining a group needs root or a delegated subtree) writes its own pid into the group,
+   * then execs setpriv, which gives the sandbox its owner and execs bwrap.
+   */
+  private launch(group: SandboxGroup, args: string[]): { file: string; argv: string[]; env: Record<string, string>; owner?: { uid: number; gid: number } } {
+    if (group.procsFiles.length === 0) return { file: this.tools.bwrap, argv: args, env: { PATH: '/usr/bin:/bin' }, ...(this.owner ? { owner: this.owner } : {}) };
+    const joinGroup = `for f in $WOLFPACK_CGROUP_PROCS; do echo $$ > "$f" || { echo "${PRELUDE_MARK} could not join the sandbox's control group ($f)" >&2; exit ${PRELUDE_FAILED}; }; done; unset WOLFPACK_CGROUP_PROCS; exec "$@"`;
+    return {
+      file: '/bin/sh',
+      argv: ['-c', joinGroup, 'wolfpack-sandbox', ...this.asOwner([this.tools.bwrap, ...args])],
+      env: { PATH: '/usr/bin:/bin', WOLFPACK_CGROUP_PROCS: group.procsFiles.join(' ') },
+    };
+  }
+
+  private async spawnRun(args: string[], command: SandboxRun, limits: SandboxLimits): Promise<SandboxResult> {
     const started = performance.now();
     const display = command.argv.map(shellQuote).join(' ');
-    return new Promise((resolve) => {
-      const child = spawn(this.tools.bwrap, args, {
+    let group: SandboxGroup;
+    try {
+      group = createGroup(this.mode, groupLimits(limits));
+    } catch (error) {
+      const setupError = `the sandbox's control group could not be made (${(error as Error).message})`;
+      return { exitCode: null, signal: null, stdout: '', stderr: setupError, durationMs: 0, outputTruncated: false, command: display, usage: { mode: this.mode.kind }, setupError };
+    }
+    const launch = this.launch(group, args);
+    let stoppedAt: number | undefined;
+    const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; stopped?: StopReason; truncated: boolean; cpuMs?: number }>((resolve) => {
+      const child = spawn(launch.file, launch.argv, {
         stdio: [command.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', ...(command.passFds ?? [])],
         // Its own process group, so a kill reaches bwrap's helpers too; bwrap's pid namespace and
         // --die-with-parent take everything inside down with it.
         detached: true,
-        env: { PATH: '/usr/bin:/bin' },
-        ...this.owner,
+        env: launch.env,
+        ...launch.owner,
       });
+      if (child.pid !== undefined) group.attach(child.pid);
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let bytes = 0;
@@ -268,6 +276,8 @@ class Bubblewrap implements Sandbox {
       let cpuMs: number | undefined;
       const kill = (reason: StopReason) => {
         stopped ??= reason;
+        stoppedAt ??= performance.now();
+        void group.kill().catch(() => undefined);
         try {
           process.kill(-child.pid!, 'SIGKILL');
         } catch {
@@ -316,45 +326,99 @@ class Bubblewrap implements Sandbox {
         if (pid !== undefined) innerPid = Number(pid);
       });
       infoStream?.on('error', () => undefined);
-      const poll = command.stopWhenListening
-        ? setInterval(() => {
-            if (innerPid !== undefined && listening(innerPid)) kill('listening');
-          }, LISTEN_POLL_MS)
-        : undefined;
+      const budget = command.cpuBudget ? new CpuBudget(command.cpuBudget, () => cpuNow(group, child.pid)) : undefined;
+      // The group's counters say at once when a limit was hit: the whole sandbox goes then, not at its deadline.
+      const poll = setInterval(() => {
+        if (stopped !== undefined) return;
+        const hit = group.check();
+        if (hit !== undefined) kill(hit);
+        else if (budget?.spent()) kill('cpu-budget');
+        else if (command.stopWhenListening && innerPid !== undefined && listening(innerPid)) kill('listening');
+      }, WATCHDOG_SAMPLE_MS);
       const onAbort = () => kill('aborted');
       command.signal?.addEventListener('abort', onAbort, { once: true });
       if (command.signal?.aborted) onAbort();
       child.on('error', (error) => err.push(Buffer.from(`${error.message}\n`)));
       child.on('close', (code, signal) => {
         clearTimeout(deadline);
-        if (poll) clearInterval(poll);
+        clearInterval(poll);
         command.signal?.removeEventListener('abort', onAbort);
-        const stdout = Buffer.concat(out).toString('utf8');
-        const stderr = Buffer.concat(err).toString('utf8');
-        const output = `${stdout}\n${stderr}`;
-        if (stopped === 'time') stopped = limitFromTimeout(output);
-        if (stopped === undefined && code !== PRELUDE_FAILED) stopped = limitFromExit(code, output);
-        if (stopped === undefined && code === PRELUDE_FAILED && /does not fit/.test(stderr)) stopped = 'disk';
-        // bwrap reports its own failures as "bwrap: …" and status 1, before anything of the project runs.
-        const setupError =
-          (code === 1 && stdout === '' && stderr.startsWith('bwrap: ')) || (code === PRELUDE_FAILED && stopped === undefined && stderr.includes(PRELUDE_MARK))
-            ? stderr.trim().split('\n')[0]
-            : undefined;
-        resolve({
-          exitCode: code,
-          signal: signal ?? signalName(code),
-          stdout,
-          stderr,
-          durationMs: Math.round(performance.now() - started),
-          ...(stopped ? { stopped } : {}),
-          outputTruncated: truncated,
-          command: display,
-          ...(stopped === 'time' && cpuMs !== undefined ? { cpuMs } : {}),
-          ...(setupError ? { setupError } : {}),
-        });
+        resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stopped, truncated, cpuMs });
       });
     });
+    // The counters once more (an OOM kill just before the end), then nothing of the group may outlive the run.
+    const hit = group.check();
+    const usage = group.usage();
+    let leftover: string | undefined;
+    await group.close().catch((error: unknown) => (leftover = (error as Error).message));
+    const { code, stdout } = outcome;
+    const diskFull = outcome.stderr.includes(DISK_FULL_MARK);
+    const stderr = diskFull ? outcome.stderr.split('\n').filter((line) => !line.startsWith(DISK_FULL_MARK)).join('\n') : outcome.stderr;
+    let stopped = code === PRELUDE_FAILED ? outcome.stopped : stopVerdict(outcome.stopped, code, `${stdout}\n${stderr}`, { hit, processesPeak: usage.processesPeak, memoryPeakBytes: usage.memoryPeakBytes, diskFull }, limits);
+    if (stopped === undefined && code === PRELUDE_FAILED && /does not fit/.test(stderr)) stopped = 'disk';
+    // bwrap reports its own failures as "bwrap: …" and status 1, before anything of the project runs.
+    const setupError =
+      (code === 1 && stdout === '' && stderr.startsWith('bwrap: ')) || (code === PRELUDE_FAILED && stopped === undefined && stderr.includes(PRELUDE_MARK))
+        ? stderr.trim().split('\n')[0]
+        : undefined;
+    return {
+      exitCode: code,
+      signal: outcome.signal ?? signalName(code),
+      stdout,
+      stderr: leftover ? `${stderr}\n${PRELUDE_MARK} ${leftover}` : stderr,
+      durationMs: Math.round(performance.now() - started),
+      ...(stopped ? { stopped } : {}),
+      outputTruncated: outcome.truncated,
+      command: display,
+      usage: { mode: this.mode.kind, ...usage },
+      ...(stoppedAt !== undefined ? { stopMs: Math.round(performance.now() - stoppedAt) } : {}),
+      ...(stopped === 'time' && outcome.cpuMs !== undefined ? { cpuMs: outcome.cpuMs } : {}),
+      ...(setupError ? { setupError } : {}),
+    };
   }
+}
+
+/** The sandbox-wide part of `limits`. */
+function groupLimits(limits: SandboxLimits): GroupLimits {
+  return { memoryBytes: limits.sandboxMemoryBytes, processes: limits.sandboxProcesses, cpuPercent: limits.sandboxCpuPercent };
+}
+
+/** CPU the sandbox used so far, in ms: its group's counter, else its live processes' from /proc. */
+function cpuNow(group: SandboxGroup, pid: number | undefined): number | undefined {
+  const ns = group.usage().cpuNs;
+  if (ns !== undefined) return ns / 1e6;
+  return pid === undefined ? undefined : treeCpuMs(pid);
+}
+
+/** CPU use over a sliding window, sampled once a second. */
+class CpuBudget {
+  private samples: { at: number; cpuMs: number }[] = [];
+
+  constructor(
+    private readonly budget: { percent: number; windowMs: number },
+    private readonly read: () => number | undefined,
+  ) {}
+
+  /** Whether the last full window used more than the budget. */
+  spent(): boolean {
+    const at = performance.now();
+    const last = this.samples.at(-1);
+    if (last !== undefined && at - last.at < 1000) return false;
+    const cpuMs = this.read();
+    if (cpuMs === undefined) return false;
+    this.samples.push({ at, cpuMs });
+    // Keep one sample at or before the window's start.
+    while (this.samples.length > 2 && this.samples[1]!.at <= at - this.budget.windowMs) this.samples.shift();
+    const first = this.samples[0]!;
+    const span = at - first.at;
+    return span >= this.budget.windowMs && cpuMs - first.cpuMs > (this.budget.percent / 100) * span;
+  }
+}
+
+/** The one start-up line saying what bounds each sandbox on this machine (see {@link groupModeLine}). */
+export function sandboxLimitsLine(env: NodeJS.ProcessEnv = process.env): string {
+  const limits = resolveLimits({}, env);
+  return groupModeLine(groupMode(env), groupLimits(limits), { memoryBytes: limits.memoryBytes, processes: limits.processes });
 }
 
 function bwrapFeatures(bwrap: string): { hasSize: boolean; hasDisableUserns: boolean } {
@@ -406,13 +470,17 @@ async function probe(options: FindSandboxOptions, env: NodeJS.ProcessEnv): Promi
     ...bwrapFeatures(bwrap),
   };
   const notes: string[] = [];
+  const mode = groupMode(env);
+  // Without setpriv, the owner could only be given by Node before the shell that joins the group runs, which then may not join.
+  const setpriv = findExecutable('setpriv', ['/usr/bin/setpriv']);
+  if (mode.kind === 'watchdog') notes.push(`no control group bounds the sandbox as a whole here (${mode.why}); a watchdog sampling its processes kills it past its memory and process limits`);
   if (!tools.hasSize) notes.push('this bwrap has no --size, so the project and /tmp tmpfs are bounded only by the kernel default (half the memory)');
   const emptyProject = contentDir('wolfpack-sandbox-empty', {});
   const isRoot = process.getuid?.() === 0;
   const owners = isRoot ? [{ uid: NOBODY, gid: NOBODY }, undefined] : [undefined];
   let lastError = '';
   for (const owner of owners) {
-    const sandbox = new Bubblewrap(tools, options.limits ?? {}, owner, python?.path ?? null, notes, env);
+    const sandbox = new Bubblewrap(tools, options.limits ?? {}, owner && (setpriv || mode.kind === 'watchdog') ? owner : undefined, python?.path ?? null, notes, env, mode, setpriv);
     const result = await sandbox.run(emptyProject, { argv: ['node', '-e', 'process.exit(0)'], limits: { wallMs: 10_000 } });
     if (result.exitCode === 0) {
       if (isRoot && owner === undefined) {

@@ -1,0 +1,75 @@
+/**
+ * A process and everything below it, read from /proc (readable by anyone): what the sandbox knows
+ * of a run where no control group counts for it, and its CPU time at a deadline.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+// /proc/<pid>/stat counts CPU in clock ticks of USER_HZ, which the kernel's ABI fixes at 100 a second.
+const MS_PER_TICK = 10;
+
+/** Bytes per page, from this process's own RSS in kB (status) and in pages (statm); 4 KiB if unreadable. */
+const PAGE_BYTES = (() => {
+  try {
+    const kb = Number(/^VmRSS:\s*(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+    const pages = Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[1]);
+    const size = (kb * 1024) / pages;
+    return [4096, 16384, 65536].reduce((best, p) => (Math.abs(p - size) < Math.abs(best - size) ? p : best), 4096);
+  } catch {
+    return 4096;
+  }
+})();
+
+export interface TreeProcess {
+  pid: number;
+  /** Resident memory in bytes. */
+  rssBytes: number;
+  /** Its threads (tasks), itself included. */
+  threads: number;
+  /** User + system CPU time in ms, all its threads. */
+  cpuMs: number;
+}
+
+/** `root` and every process below it (empty when `root` is gone or /proc cannot be read). */
+export function processTree(root: number): TreeProcess[] {
+  const children = new Map<number, number[]>();
+  const info = new Map<number, TreeProcess>();
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
+    // From there (field n at n - 3): ppid (4), utime (14), stime (15), num_threads (20), rss in pages (24).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(name);
+    const ppid = Number(fields[1]);
+    info.set(pid, { pid, cpuMs: (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK, threads: Number(fields[17]), rssBytes: Number(fields[21]) * PAGE_BYTES });
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const tree: TreeProcess[] = [];
+  const queue = info.has(root) ? [root] : [];
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+    tree.push(info.get(pid)!);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/**
+ * CPU time of `root` and every process below it; undefined when `root` is gone or /proc cannot be
+ * read. Only live processes count: a build that ran and exited before the start does not (its time
+ * sits in its parent's cutime, left out on purpose).
+ */
+export function treeCpuMs(root: number): number | undefined {
+  const tree = processTree(root);
+  return tree.length === 0 ? undefined : tree.reduce((sum, p) => sum + p.cpuMs, 0);
+}

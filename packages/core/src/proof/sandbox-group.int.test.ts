@@ -1,0 +1,141 @@
+// Each sandbox bounded as a whole, with real processes: many children that together pass the
+// memory limit, a fork bomb, a tree left running at the deadline. The peak the group allowed is
+// read from its own counters, the whole tree is gone when the run returns, the group is removed,
+// and the verdict names the limit the counters say was hit. Then the same without control groups
+// (the /proc watchdog), and a program that only says the disk is full.
+import { existsSync, readdirSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { needTool } from '../testing/required-tool.js';
+import { survivors } from '../testing/survivors.js';
+import { withProjectCopy } from './project-copy.js';
+import { findSandbox, type Sandbox, type SandboxRun } from './sandbox.js';
+import { groupMode } from './sandbox-group.js';
+import * as hostile from './fixtures/hostile.js';
+
+const MiB = 1024 * 1024;
+const bwrapInstalled = needTool({ tool: 'bubblewrap', available: existsSync('/usr/bin/bwrap') }, 'the sandbox group tests');
+const mode = groupMode(process.env);
+// Control groups need root here (or a delegated subtree); the watchdog tests run anywhere.
+const withGroups = bwrapInstalled && mode.kind !== 'watchdog';
+
+let grouped: Sandbox;
+let watched: Sandbox;
+
+beforeAll(async () => {
+  if (!bwrapInstalled) return;
+  const found = await findSandbox();
+  const off = await findSandbox({ env: { ...process.env, WOLFPACK_PROOF_CGROUP: 'off' } });
+  if (!('sandbox' in found) || !('sandbox' in off)) throw new Error('bwrap is installed but unusable');
+  grouped = found.sandbox;
+  watched = off.sandbox;
+});
+
+const run = (sandbox: Sandbox, files: Record<string, string>, argv: string[], limits: SandboxRun['limits']) =>
+  withProjectCopy(files, (dir) => sandbox.run(dir, { argv, limits }));
+
+/** This process's run groups still present in any hierarchy. */
+function groupsLeft(): string[] {
+  if (mode.kind === 'watchdog') return [];
+  const parents = mode.kind === 'cgroup2' ? [mode.dir] : Object.values(mode.dirs);
+  return parents.flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(`run-${process.pid}-`)));
+}
+
+const marker = () => `m${process.pid}x${Math.random().toString(36).slice(2, 8)}`;
+
+describe.skipIf(!withGroups)(`a sandbox in its own control group (${mode.kind})`, () => {
+  it('holds four memory-hungry children to the group limit together, then kills them all', { timeout: 30_000 }, async () => {
+    const m = marker();
+    // 4 × 160 MB against 256 MiB: each child alone is far below every per-program limit.
+    const started = performance.now();
+    const result = await run(grouped, hostile.hogsMemoryInChildren(m, 4, 160), ['node', 'main.js', m], { wallMs: 20_000, sandboxMemoryBytes: 256 * MiB });
+    const tookMs = performance.now() - started;
+    expect(result.stopped).toBe('memory');
+    expect(result.usage?.mode).toBe(mode.kind);
+    // The peak the group allowed: at its limit, never past it.
+    expect(result.usage?.memoryPeakBytes).toBeLessThanOrEqual(256 * MiB);
+    expect(result.usage?.memoryPeakBytes).toBeGreaterThan(200 * MiB);
+    // Killed at the limit, long before its deadline (the children's start is most of that), and all gone within a second of it.
+    expect(tookMs).toBeLessThan(10_000);
+    expect(result.stopMs).toBeLessThan(1000);
+    expect(survivors(m)).toEqual([]);
+    expect(groupsLeft()).toEqual([]);
+  });
+
+  it('stops a fork bomb at the group process limit and leaves no process of it', { timeout: 30_000 }, async () => {
+    const m = marker();
+    const started = performance.now();
+    const result = await run(grouped, hostile.forkBomb(m), ['sh', `bomb-${m}.sh`], { wallMs: 10_000, sandboxProcesses: 32, processes: 256 });
+    const tookMs = performance.now() - started;
+    expect(result.stopped).toBe('processes');
+    expect(result.usage?.processesPeak).toBeLessThanOrEqual(32);
+    expect(result.usage?.processesPeak).toBeGreaterThanOrEqual(24);
+    expect(tookMs).toBeLessThan(5000);
+    expect(result.stopMs).toBeLessThan(1000);
+    expect(survivors(m)).toEqual([]);
+    expect(groupsLeft()).toEqual([]);
+  });
+
+  it('kills the whole tree at the deadline, background processes included', { timeout: 20_000 }, async () => {
+    const m = marker();
+    // A child, an orphan and one in a session of its own, each a shell (named by the marker) waiting on a sleep.
+    const sleeper = `sh -c 'sleep 1000; :' ${m}`;
+    const files = { [`tree-${m}.sh`]: `${sleeper} &\n(${sleeper} &)\nsetsid ${sleeper} &\nwait\n` };
+    const started = performance.now();
+    const result = await run(grouped, files, ['sh', `tree-${m}.sh`], { wallMs: 1000 });
+    expect(result.stopped).toBe('time');
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(result.stopMs).toBeLessThan(1000);
+    expect(survivors(m)).toEqual([]);
+    expect(groupsLeft()).toEqual([]);
+  });
+
+  it('bounds CPU to its share: two busy processes get one core between them', { timeout: 20_000 }, async () => {
+    const files = { 'main.js': `const { fork } = require('node:child_process');\nif (process.argv[2] !== 'child') { fork(__filename, ['child']); fork(__filename, ['child']); }\nelse for (;;) {}\n` };
+    const result = await run(grouped, files, ['node', 'main.js'], { wallMs: 2000, sandboxCpuPercent: 50 });
+    expect(result.stopped).toBe('time');
+    // Half a core for ~2 s of wall time: about 1 s of CPU (some slack for start-up and the kill), never the 4 s two free cores would give.
+    expect(result.usage?.cpuNs).toBeLessThan(1.5e9);
+    expect(result.usage?.cpuNs).toBeGreaterThan(0.3e9);
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('a sandbox without control groups (the watchdog)', () => {
+  it('says so and still kills memory-hungry children past the limit, from its samples', { timeout: 30_000 }, async () => {
+    expect(watched.limitMode).toBe('watchdog');
+    expect(watched.notes.join(' ')).toContain('watchdog');
+    const m = marker();
+    // Slow growth (4 × 8 MB every 50 ms): a sample every 100 ms sees it cross.
+    const result = await run(watched, hostile.hogsMemoryInChildren(m, 4, 160, 8, 50), ['node', 'main.js', m], { wallMs: 20_000, sandboxMemoryBytes: 256 * MiB });
+    expect(result.stopped).toBe('memory');
+    expect(result.usage?.mode).toBe('watchdog');
+    // The sampled peak that tripped it: past the limit by at most what grows between two samples (and the sampling's own lag).
+    expect(result.usage?.memoryPeakBytes).toBeGreaterThan(256 * MiB);
+    expect(result.usage?.memoryPeakBytes).toBeLessThan(256 * MiB + 160 * MiB);
+    expect(result.stopMs).toBeLessThan(1000);
+    expect(survivors(m)).toEqual([]);
+  });
+
+  it('kills a sandbox past its process limit', { timeout: 30_000 }, async () => {
+    const m = marker();
+    const result = await run(watched, hostile.spawnsSlowly(m, 20), ['sh', `spawn-${m}.sh`], { wallMs: 15_000, sandboxProcesses: 40 });
+    expect(result.stopped).toBe('processes');
+    expect(result.usage?.processesPeak).toBeGreaterThan(40);
+    expect(result.usage?.processesPeak).toBeLessThan(60);
+    expect(survivors(m)).toEqual([]);
+  });
+});
+
+describe.skipIf(!bwrapInstalled)('the verdict', () => {
+  it('does not say "filled the disk" or "out of memory" for a program that only prints so', async () => {
+    const result = await run(grouped, hostile.saysDiskFull, ['node', 'main.js'], {});
+    expect(result.exitCode).toBe(1);
+    expect(result.stopped).toBeUndefined();
+  });
+
+  it('says the disk was full when the sandbox found its copy full', { timeout: 20_000 }, async () => {
+    const result = await run(grouped, hostile.fillsDisk, ['node', 'main.js'], { diskBytes: 32 * MiB });
+    expect(result.stopped).toBe('disk');
+    expect(result.stderr).toContain('ENOSPC');
+    expect(result.stderr).not.toContain('wolfpack-sandbox: full');
+  });
+});

@@ -1,0 +1,474 @@
+/**
+ * Bounds one sandbox as a whole: every process of it, whatever it forks, in one control group of
+ * its own with a memory limit (its tmpfs pages included), a process limit and a CPU share. At the
+ * deadline or at the first limit it hits the whole group is killed, and the verdict is read from
+ * the group's own counters (an OOM kill, a refused fork), never from what the program printed.
+ *
+ * cgroup v2 where the kernel offers its controllers there, else v1 (memory, pids, cpu, cpuacct,
+ * freezer). Where neither can be written (not root, no delegated subtree), a watchdog samples the
+ * sandbox's process tree in /proc and kills it past the same memory (sum of RSS) and process
+ * limits: coarser (a sample every {@link WATCHDOG_SAMPLE_MS}, tmpfs not counted), but bounded.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { processTree } from './process-tree.js';
+
+/** What the group is limited to; see SandboxLimits' sandbox* fields. */
+export interface GroupLimits {
+  memoryBytes: number;
+  processes: number;
+  /** CPU time per wall time, in percent of one core (100: one core's worth). */
+  cpuPercent: number;
+}
+
+export type GroupMode =
+  | { kind: 'cgroup2'; dir: string }
+  | { kind: 'cgroup1'; dirs: V1Dirs }
+  | { kind: 'watchdog'; why: string };
+
+type V1Controller = 'memory' | 'pids' | 'cpu' | 'cpuacct' | 'freezer';
+const V1_CONTROLLERS: readonly V1Controller[] = ['memory', 'pids', 'cpu', 'cpuacct', 'freezer'];
+/** Where groups are made, per v1 controller: memory and pids always, the others when mounted. */
+type V1Dirs = Partial<Record<V1Controller, string>> & Record<'memory' | 'pids', string>;
+
+/** The limit a group's counters say it hit. */
+export type GroupHit = 'memory' | 'processes';
+
+export interface GroupUsage {
+  /** Most memory the group held at once (its processes and its tmpfs pages; RSS only for the watchdog). */
+  memoryPeakBytes?: number;
+  /** Most processes (tasks: threads count) it had at once. */
+  processesPeak?: number;
+  /** CPU time used so far, all its processes together, in ns (absent for the watchdog). */
+  cpuNs?: number;
+}
+
+export interface SandboxGroup {
+  readonly mode: GroupMode['kind'];
+  /** cgroup.procs files the launcher writes its own pid into before it execs bwrap (empty for the watchdog). */
+  readonly procsFiles: string[];
+  /** For the watchdog: the first process of the sandbox, whose tree it samples. */
+  attach(pid: number): void;
+  /** Reads the counters (the watchdog samples /proc): the limit hit, if any. */
+  check(): GroupHit | undefined;
+  usage(): GroupUsage;
+  /** Kills every process of the group and waits until none is left. */
+  kill(): Promise<void>;
+  /** Kills what is left, then removes the group. */
+  close(): Promise<void>;
+}
+
+const CGROUP_ROOT = '/sys/fs/cgroup';
+/** How often the watchdog (and the sandbox's limit poll) looks. */
+export const WATCHDOG_SAMPLE_MS = 100;
+const CPU_PERIOD_US = 100_000;
+/** How long a kill may take to empty a group before it is reported as stuck. */
+const KILL_WAIT_MS = 5000;
+
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** `key value` lines (memory.events, pids.events, cpu.stat, memory.oom_control) as numbers. */
+export function keyedCounters(text: string | undefined): Record<string, number> {
+  const counters: Record<string, number> = {};
+  for (const line of (text ?? '').split('\n')) {
+    const [key, value] = line.trim().split(/\s+/);
+    if (key && value !== undefined && /^\d+$/.test(value)) counters[key] = Number(value);
+  }
+  return counters;
+}
+
+const numberIn = (path: string): number | undefined => {
+  const text = read(path)?.trim();
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
+};
+
+/** Where this process can make groups: a folder it can create and remove a group in, per controller. */
+function writableParent(dir: string): boolean {
+  const probe = join(dir, `probe-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(probe);
+    rmdirSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The mode this machine offers. `WOLFPACK_PROOF_CGROUP=off` forces the watchdog;
+ * `WOLFPACK_PROOF_CGROUP_PARENT` names the folder, inside each hierarchy, where groups are made
+ * (a delegated subtree). @default `wolfpack-sandbox` at the hierarchy's root
+ */
+export function findGroupMode(env: NodeJS.ProcessEnv = process.env, root = CGROUP_ROOT): GroupMode {
+  if (env.WOLFPACK_PROOF_CGROUP === 'off') return { kind: 'watchdog', why: 'control groups are turned off (WOLFPACK_PROOF_CGROUP=off)' };
+  const parent = (env.WOLFPACK_PROOF_CGROUP_PARENT ?? 'wolfpack-sandbox').replace(/^\/+|\/+$/g, '');
+  // v2: the unified hierarchy at the root, or beside v1 at /unified; usable only with its memory and pids controllers.
+  for (const v2 of [root, join(root, 'unified')]) {
+    const controllers = read(join(v2, 'cgroup.controllers'))?.trim().split(/\s+/) ?? [];
+    if (!controllers.includes('memory') || !controllers.includes('pids')) continue;
+    const dir = join(v2, parent);
+    const wanted = ['memory', 'pids', ...(controllers.includes('cpu') ? ['cpu'] : [])];
+    try {
+      mkdirSync(dir, { recursive: true });
+      // Each level from the root down to the groups' parent hands the controllers on (none of them holds a process).
+      const parts = parent.split('/');
+      // In a delegated subtree the levels above are not ours and already hand them on: what counts is the last.
+      for (let depth = 0; depth <= parts.length; depth++) {
+        try {
+          writeFileSync(join(v2, ...parts.slice(0, depth), 'cgroup.subtree_control'), wanted.map((c) => `+${c}`).join(' '));
+        } catch {
+          // checked below
+        }
+      }
+      const handed = read(join(dir, 'cgroup.subtree_control'))?.trim().split(/\s+/) ?? [];
+      if (handed.includes('memory') && handed.includes('pids') && writableParent(dir)) return { kind: 'cgroup2', dir };
+    } catch {
+      // not ours to write: try v1
+    }
+  }
+  const dirs: Partial<Record<V1Controller, string>> = {};
+  for (const controller of V1_CONTROLLERS) {
+    const mount = join(root, controller);
+    if (read(join(mount, 'cgroup.procs')) === undefined) continue;
+    if (writableParent(join(mount, parent))) dirs[controller] = join(mount, parent);
+  }
+  if (dirs.memory !== undefined && dirs.pids !== undefined) return { kind: 'cgroup1', dirs: { ...dirs, memory: dirs.memory, pids: dirs.pids } };
+  const uid = process.getuid?.();
+  return {
+    kind: 'watchdog',
+    why: uid === 0 ? 'no writable memory and pids control group was found under /sys/fs/cgroup' : 'the server is not root and has no delegated control group (set WOLFPACK_PROOF_CGROUP_PARENT to one)',
+  };
+}
+
+let cachedMode: { key: string; mode: GroupMode } | undefined;
+
+/** {@link findGroupMode}, found once per setting. */
+export function groupMode(env: NodeJS.ProcessEnv = process.env): GroupMode {
+  const key = `${env.WOLFPACK_PROOF_CGROUP ?? ''}\0${env.WOLFPACK_PROOF_CGROUP_PARENT ?? ''}`;
+  if (cachedMode?.key !== key) cachedMode = { key, mode: findGroupMode(env) };
+  return cachedMode.mode;
+}
+
+const MiB = 1024 * 1024;
+const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
+
+/** One line for the server's start-up: which mode bounds each sandbox, and with what. */
+export function groupModeLine(mode: GroupMode, limits: GroupLimits, perProgram: { memoryBytes: number; processes: number }): string {
+  const whole = `${mib(limits.memoryBytes)} of memory (tmpfs included), ${limits.processes} processes, ${limits.cpuPercent / 100} CPU core${limits.cpuPercent === 100 ? '' : 's'}`;
+  switch (mode.kind) {
+    case 'cgroup2':
+    case 'cgroup1':
+      return `Sandbox limits: each sandbox runs in a control group of its own (cgroup ${mode.kind === 'cgroup2' ? 'v2' : 'v1'}) with ${whole}, killed whole at its time limit or any of these.`;
+    case 'watchdog':
+      return `Sandbox limits: no control group here (${mode.why}), so memory (${mib(perProgram.memoryBytes)} heap and address space) and processes (${perProgram.processes}) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past ${mib(limits.memoryBytes)} of RSS or ${limits.processes} processes.`;
+    default: {
+      const unreachable: never = mode;
+      return unreachable;
+    }
+  }
+}
+
+interface Setting {
+  /** The v1 controller whose folder holds the file ('' for v2's single folder). */
+  controller: V1Controller | '';
+  file: string;
+  value: string;
+  /** Missing on some kernels (no swap accounting, no cpu controller): the other limits still hold. */
+  optional?: boolean;
+}
+
+/** The files a group's limits are written to, in order. */
+function settings(kind: 'cgroup1' | 'cgroup2', limits: GroupLimits): Setting[] {
+  const quota = String(Math.max(1000, Math.round((limits.cpuPercent / 100) * CPU_PERIOD_US)));
+  if (kind === 'cgroup2') {
+    return [
+      { controller: '', file: 'memory.max', value: String(limits.memoryBytes) },
+      { controller: '', file: 'memory.swap.max', value: '0', optional: true },
+      // At an OOM the kernel kills the whole group, not one process of it.
+      { controller: '', file: 'memory.oom.group', value: '1', optional: true },
+      { controller: '', file: 'pids.max', value: String(limits.processes) },
+      { controller: '', file: 'cpu.max', value: `${quota} ${CPU_PERIOD_US}`, optional: true },
+    ];
+  }
+  return [
+    { controller: 'memory', file: 'memory.limit_in_bytes', value: String(limits.memoryBytes) },
+    // With swap accounting, memory + swap gets the same bound (no swapping past the limit).
+    { controller: 'memory', file: 'memory.memsw.limit_in_bytes', value: String(limits.memoryBytes), optional: true },
+    { controller: 'pids', file: 'pids.max', value: String(limits.processes) },
+    { controller: 'cpu', file: 'cpu.cfs_period_us', value: String(CPU_PERIOD_US), optional: true },
+    { controller: 'cpu', file: 'cpu.cfs_quota_us', value: quota, optional: true },
+  ];
+}
+
+function writeSettings(kind: 'cgroup1' | 'cgroup2', limits: GroupLimits, dirOf: (controller: V1Controller | '') => string | undefined): void {
+  for (const setting of settings(kind, limits)) {
+    const dir = dirOf(setting.controller);
+    if (dir === undefined) continue;
+    try {
+      writeFileSync(join(dir, setting.file), setting.value);
+    } catch (error) {
+      if (!setting.optional) throw error;
+    }
+  }
+}
+
+const LAUNCH_PREFIX = 'launch-';
+
+/**
+ * Shell lines that put the running shell (`$$`) into a new group of its own with `limits`, for a
+ * launcher script another program starts (Playwright's browser): the group is made by the script
+ * itself, so whatever it execs is inside from its first instruction. Empty for the watchdog.
+ * Groups left empty are removed by {@link sweepLaunchGroups}.
+ */
+export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStatus: number): string {
+  if (mode.kind === 'watchdog') return '';
+  const dirs: [V1Controller | '', string][] = mode.kind === 'cgroup2' ? [['', mode.dir]] : (Object.entries(mode.dirs) as [V1Controller, string][]);
+  const q = (path: string) => `'${path}'`;
+  const lines: string[] = [];
+  for (const [controller, parent] of dirs) {
+    const dir = `${q(parent)}/${LAUNCH_PREFIX}$$`;
+    lines.push(`mkdir ${dir} || exit ${failStatus}`);
+    for (const setting of settings(mode.kind, limits).filter((s) => s.controller === controller)) {
+      const value = setting.value.replace(' ', '\\ ');
+      lines.push(setting.optional ? `echo ${value} 2>/dev/null > ${dir}/${setting.file}` : `echo ${value} > ${dir}/${setting.file} || exit ${failStatus}`);
+    }
+    lines.push(`echo $$ > ${dir}/cgroup.procs || exit ${failStatus}`);
+  }
+  return lines.join('\n');
+}
+
+/** Removes the launch groups no process is in any more (a group with one is busy, and stays). */
+export function sweepLaunchGroups(mode: GroupMode): void {
+  if (mode.kind === 'watchdog') return;
+  for (const parent of mode.kind === 'cgroup2' ? [mode.dir] : Object.values(mode.dirs)) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(parent).filter((name) => name.startsWith(LAUNCH_PREFIX));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      try {
+        rmdirSync(join(parent, name));
+      } catch {
+        // still in use
+      }
+    }
+  }
+}
+
+let sequence = 0;
+
+/** A new, empty group with `limits`, in `mode`. Throws when the group cannot be made (the run then does not start). */
+export function createGroup(mode: GroupMode, limits: GroupLimits): SandboxGroup {
+  const name = `run-${process.pid}-${++sequence}-${Date.now().toString(36)}`;
+  switch (mode.kind) {
+    case 'cgroup2':
+      return new CgroupV2(join(mode.dir, name), limits);
+    case 'cgroup1':
+      return new CgroupV1(mode.dirs, name, limits);
+    case 'watchdog':
+      return new Watchdog(limits);
+    default: {
+      const unreachable: never = mode;
+      return unreachable;
+    }
+  }
+}
+
+/** pids of `procs` files until all are empty, or the wait is over. */
+async function waitEmpty(procsFiles: string[], kill: (pids: number[]) => void): Promise<void> {
+  const until = performance.now() + KILL_WAIT_MS;
+  for (;;) {
+    const pids = procsFiles.flatMap((file) => (read(file) ?? '').split('\n').filter(Boolean).map(Number));
+    if (pids.length === 0) return;
+    if (performance.now() > until) throw new Error(`the sandbox's processes ${pids.slice(0, 5).join(', ')} survived its kill`);
+    kill(pids);
+    await sleep(10);
+  }
+}
+
+const killAll = (pids: number[]) => {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+};
+
+const removeDir = async (dir: string) => {
+  // A group whose last process just exited may still be busy for a moment.
+  for (let i = 0; i < 50; i++) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      await sleep(20);
+    }
+  }
+};
+
+class CgroupV2 implements SandboxGroup {
+  readonly mode = 'cgroup2' as const;
+  readonly procsFiles: string[];
+  private peakPids = 0;
+
+  constructor(
+    private readonly dir: string,
+    limits: GroupLimits,
+  ) {
+    mkdirSync(dir);
+    this.procsFiles = [join(dir, 'cgroup.procs')];
+    writeSettings('cgroup2', limits, () => dir);
+  }
+
+  attach(): void {}
+
+  check(): GroupHit | undefined {
+    this.peakPids = Math.max(this.peakPids, numberIn(join(this.dir, 'pids.current')) ?? 0);
+    const memory = keyedCounters(read(join(this.dir, 'memory.events')));
+    if ((memory.oom_kill ?? 0) > 0 || (memory.oom_group_kill ?? 0) > 0) return 'memory';
+    if ((keyedCounters(read(join(this.dir, 'pids.events'))).max ?? 0) > 0) return 'processes';
+    return undefined;
+  }
+
+  usage(): GroupUsage {
+    const usec = keyedCounters(read(join(this.dir, 'cpu.stat'))).usage_usec;
+    return {
+      memoryPeakBytes: numberIn(join(this.dir, 'memory.peak')),
+      processesPeak: Math.max(this.peakPids, numberIn(join(this.dir, 'pids.peak')) ?? 0),
+      ...(usec !== undefined ? { cpuNs: usec * 1000 } : {}),
+    };
+  }
+
+  async kill(): Promise<void> {
+    try {
+      writeFileSync(join(this.dir, 'cgroup.kill'), '1');
+    } catch {
+      // before 5.14: kill what cgroup.procs lists, below
+    }
+    await waitEmpty(this.procsFiles, killAll);
+  }
+
+  async close(): Promise<void> {
+    await this.kill();
+    await removeDir(this.dir);
+  }
+}
+
+class CgroupV1 implements SandboxGroup {
+  readonly mode = 'cgroup1' as const;
+  readonly procsFiles: string[];
+  private readonly dirs: Partial<Record<V1Controller, string>> = {};
+  private peakPids = 0;
+
+  constructor(parents: Partial<Record<V1Controller, string>>, name: string, limits: GroupLimits) {
+    for (const [controller, parent] of Object.entries(parents) as [V1Controller, string][]) {
+      const dir = join(parent, name);
+      mkdirSync(dir);
+      this.dirs[controller] = dir;
+    }
+    this.procsFiles = Object.values(this.dirs).map((dir) => join(dir, 'cgroup.procs'));
+    writeSettings('cgroup1', limits, (controller) => (controller === '' ? undefined : this.dirs[controller]));
+  }
+
+  attach(): void {}
+
+  check(): GroupHit | undefined {
+    this.peakPids = Math.max(this.peakPids, numberIn(join(this.dirs.pids!, 'pids.current')) ?? 0);
+    if ((keyedCounters(read(join(this.dirs.memory!, 'memory.oom_control'))).oom_kill ?? 0) > 0) return 'memory';
+    if ((keyedCounters(read(join(this.dirs.pids!, 'pids.events'))).max ?? 0) > 0) return 'processes';
+    return undefined;
+  }
+
+  usage(): GroupUsage {
+    const cpuNs = this.dirs.cpuacct !== undefined ? numberIn(join(this.dirs.cpuacct, 'cpuacct.usage')) : undefined;
+    return {
+      memoryPeakBytes: numberIn(join(this.dirs.memory!, 'memory.max_usage_in_bytes')),
+      processesPeak: Math.max(this.peakPids, numberIn(join(this.dirs.pids!, 'pids.peak')) ?? 0),
+      ...(cpuNs !== undefined ? { cpuNs } : {}),
+    };
+  }
+
+  async kill(): Promise<void> {
+    // Frozen, no process can fork while the list is read and killed; SIGKILL ends frozen tasks once thawed.
+    const freezer = this.dirs.freezer;
+    const procs = [join(this.dirs.pids!, 'cgroup.procs')];
+    if (freezer !== undefined) {
+      try {
+        writeFileSync(join(freezer, 'freezer.state'), 'FROZEN');
+        const until = performance.now() + 1000;
+        while (read(join(freezer, 'freezer.state'))?.trim() === 'FREEZING' && performance.now() < until) await sleep(5);
+        killAll((read(procs[0]!) ?? '').split('\n').filter(Boolean).map(Number));
+      } finally {
+        writeFileSync(join(freezer, 'freezer.state'), 'THAWED');
+      }
+    }
+    await waitEmpty(procs, killAll);
+  }
+
+  async close(): Promise<void> {
+    await this.kill();
+    for (const dir of Object.values(this.dirs)) await removeDir(dir);
+  }
+}
+
+/** The fallback: samples the sandbox's process tree and calls a limit hit when a sample is past it. */
+class Watchdog implements SandboxGroup {
+  readonly mode = 'watchdog' as const;
+  readonly procsFiles: string[] = [];
+  private root: number | undefined;
+  private peak = { memory: 0, processes: 0 };
+  private hit: GroupHit | undefined;
+  private last: number[] = [];
+
+  constructor(private readonly limits: GroupLimits) {}
+
+  attach(pid: number): void {
+    this.root = pid;
+  }
+
+  check(): GroupHit | undefined {
+    if (this.root === undefined || this.hit !== undefined) return this.hit;
+    const tree = processTree(this.root);
+    if (tree.length === 0) return undefined;
+    this.last = tree.map((p) => p.pid);
+    const memory = tree.reduce((sum, p) => sum + p.rssBytes, 0);
+    // Threads count, as they do for the pids controller and RLIMIT_NPROC.
+    const processes = tree.reduce((sum, p) => sum + p.threads, 0);
+    this.peak = { memory: Math.max(this.peak.memory, memory), processes: Math.max(this.peak.processes, processes) };
+    if (memory > this.limits.memoryBytes) this.hit = 'memory';
+    else if (processes > this.limits.processes) this.hit = 'processes';
+    return this.hit;
+  }
+
+  usage(): GroupUsage {
+    return { memoryPeakBytes: this.peak.memory, processesPeak: this.peak.processes };
+  }
+
+  async kill(): Promise<void> {
+    // No freezer here: kill what the last look found and look again until the tree is gone.
+    const until = performance.now() + KILL_WAIT_MS;
+    let pids = this.root === undefined ? [] : [...new Set([...this.last, ...processTree(this.root).map((p) => p.pid)])];
+    while (pids.length > 0 && performance.now() < until) {
+      killAll(pids);
+      await sleep(10);
+      pids = this.root === undefined ? [] : processTree(this.root).map((p) => p.pid);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.kill();
+  }
+}
