@@ -70,6 +70,18 @@ const node = median(Array.from({ length: RUNS }, () => timeSpawn(['-e', ''])));
 const help = median(Array.from({ length: RUNS }, () => timeSpawn([cliBin, '--help'])));
 row('`wolfpack --help`', `${help.toFixed(0)} ms`, `\`node -e ''\` ${node.toFixed(0)} ms`, '< 300 ms');
 
+// The npm tarball's CLI (pnpm pack:cli), bundled: its --help against the issue's 2.5 × node -e ''.
+const tarball = join(root, 'dist-cli', `wolfpack-cli-${(JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')) as { version: string }).version}.tgz`);
+if (existsSync(tarball)) {
+  const unpacked = await mkdtemp(join(tmpdir(), 'wolfpack-bench-cli-'));
+  spawnSync('tar', ['xzf', tarball, '-C', unpacked]);
+  const packedHelp = median(Array.from({ length: RUNS }, () => timeSpawn([join(unpacked, 'package/dist/bin.js'), '--help'])));
+  row('`wolfpack --help`, npm tarball', `${packedHelp.toFixed(0)} ms (${(packedHelp / node).toFixed(2)} ×)`, `\`node -e ''\` ${node.toFixed(0)} ms`, '≤ 2.5 × node');
+  await rm(unpacked, { recursive: true, force: true });
+} else {
+  console.log('(no dist-cli tarball: `pnpm pack:cli` adds the npm CLI\'s --help to this table)');
+}
+
 const fresh: number[] = [];
 const existing: number[] = [];
 for (let i = 0; i < 3; i++) {

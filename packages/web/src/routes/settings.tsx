@@ -1,7 +1,8 @@
-import { ArrowLeft, Coins, GitBranch, History, Info, Lightbulb, Palette, Settings as SettingsIcon, ShoppingCart } from 'lucide-react';
+import { ArrowLeft, Coins, GitBranch, History, Info, KeyRound, Lightbulb, Palette, Settings as SettingsIcon, ShoppingCart } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useBalance, useBillingHistory, useMe, usePacks } from '../api/queries';
+import { ApiTokensSettings } from '../components/api-tokens-settings';
 import { AppearanceSettings } from '../components/appearance-settings';
 import { BalanceCard } from '../components/balance-card';
 import { CheckoutStatus } from '../components/checkout-status';
@@ -21,7 +22,8 @@ export const RECENT_USAGE_LIMIT = 10;
 
 /**
  * Settings (/settings, companion §2): appearance, credits and usage, how credits work, token
- * pricing and the credit packs, recent usage, GitHub, and an About block.
+ * pricing and the credit packs, recent usage, GitHub, API tokens for scripts and CI, and an About
+ * block.
  */
 export function SettingsPage() {
   const { user, isPending: mePending } = useMe();
@@ -140,6 +142,17 @@ export function SettingsPage() {
       >
         <GithubSettings />
       </SectionCard>
+
+      {visitor ? null : (
+        <SectionCard
+          icon={<KeyRound className="h-5 w-5" aria-hidden />}
+          title="API tokens"
+          description="Personal access tokens for scripts and CI: set WOLFPACK_TOKEN and every wolfpack command runs without logging in. Stored hashed; shown once."
+          testId="settings-api-tokens"
+        >
+          <ApiTokensSettings />
+        </SectionCard>
+      )}
 
       <SectionCard icon={<Info className="h-5 w-5" aria-hidden />} title="About" testId="settings-about">
         <div className="flex flex-col gap-2 text-sm text-zinc-600 dark:text-zinc-400">
