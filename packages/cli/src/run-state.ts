@@ -6,6 +6,7 @@ import {
   stageStatusLabel,
   type ErrorCode,
   type LogLevel,
+  type LogStep,
   type PipelineProgress,
   type PipelineRole,
   type StageStatus,
@@ -36,6 +37,8 @@ export interface LogLine {
   message: string;
   /** ISO time; the CLI's own lines use the time they were reduced. */
   timestamp: string;
+  /** The step of Checking or Proven Code this line starts or ends (its running time ticks in the live view). */
+  step?: LogStep | undefined;
 }
 
 export type RunOutcome =
@@ -150,7 +153,7 @@ function reduceEvent(state: RunState, event: Extract<RunStreamItem, { type: 'eve
     case 'cost':
       return { ...state, spentCents: event.spentCents };
     case 'log':
-      return { ...state, log: [...state.log, { key: event.id, level: event.level, message: event.message, timestamp: event.timestamp }].slice(-LOG_LINES) };
+      return { ...state, log: [...state.log, { key: event.id, level: event.level, message: event.message, timestamp: event.timestamp, ...(event.step ? { step: event.step } : {}) }].slice(-LOG_LINES) };
     case 'complete': {
       const { projectId, filesGenerated, verification, executionSeconds } = event;
       return { ...state, outcome: { type: 'complete', projectId, filesGenerated, verification, executionSeconds } };

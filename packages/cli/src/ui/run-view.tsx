@@ -1,4 +1,4 @@
-import { formatCents, progressDisplay, stageStatusLabel } from '@wolfpack/core';
+import { formatCents, progressDisplay, runningElapsed, runningStepIds, stageStatusLabel } from '@wolfpack/core';
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import type { RunReporter } from '../run-report.js';
@@ -17,7 +17,8 @@ export interface RunViewProps {
  * pending, spinner while running, ✔ when complete, ✘ in red with its words when it failed, – in grey
  * when the run failed before it), a progress bar with percent and the stage under way counted,
  * elapsed time, time left ('—' when unknown) and what the run cost so far, and the newest lines of
- * the activity log coloured by level. Elapsed time keeps ticking between events while the run goes on.
+ * the activity log coloured by level. Elapsed time keeps ticking between events while the run goes on,
+ * and so does that of a step of Checking or Proven Code whose end line has not come ('Running the tests… 7 s').
  */
 export function RunView({ state, color }: RunViewProps) {
   const going = state.outcome === undefined;
@@ -29,6 +30,7 @@ export function RunView({ state, color }: RunViewProps) {
   const shown = state.progress ? progressDisplay(state.progress, running) : undefined;
   const percent = shown?.percent ?? 0;
   const filled = Math.round((percent / 100) * BAR_WIDTH);
+  const steps = going ? runningStepIds(state.log) : new Set<string>();
 
   return (
     <Box flexDirection="column">
@@ -54,6 +56,7 @@ export function RunView({ state, color }: RunViewProps) {
         <Text key={line.key} wrap="truncate-end" color={paint(LEVEL_COLORS[line.level])}>
           <Text dimColor={color}>{clock(line.timestamp)}</Text> {!color && line.level !== 'info' && line.level !== 'success' ? `${line.level}: ` : ''}
           {line.message}
+          {line.step && steps.has(line.step.id) ? <Text color={paint('cyan')}> {runningElapsed(line.step.startedAt, now)}</Text> : null}
         </Text>
       ))}
     </Box>

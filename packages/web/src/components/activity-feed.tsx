@@ -1,4 +1,6 @@
 import { Activity } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { runningElapsed, runningStepIds } from '@wolfpack/core';
 import { formatClock } from '../lib/format-time';
 import type { FeedItem } from '../lib/pipeline-state';
 import { cn } from '../lib/cn';
@@ -29,6 +31,9 @@ export function feedDotClass(type: string): string {
 /** The 'Activity Feed' panel (spec core §2 Activity and progress panels). */
 export function ActivityFeed({ items, processing, onClear }: ActivityFeedProps) {
   const newestFirst = [...items].reverse();
+  // A step whose end line has not come ticks only while the run goes on: a replayed run that
+  // ended without it (its server stopped) does not count on for ever.
+  const running = processing ? runningStepIds(items) : new Set<string>();
   return (
     <Card className="flex flex-col" data-testid="activity-feed">
       <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-5 py-3.5 dark:border-zinc-800">
@@ -68,6 +73,7 @@ export function ActivityFeed({ items, processing, onClear }: ActivityFeedProps) 
                 <span className="min-w-0 flex-1 break-words" data-testid="feed-message">
                   {item.message}
                 </span>
+                {item.step && running.has(item.step.id) ? <StepElapsed startedAt={item.step.startedAt} /> : null}
                 <time dateTime={item.timestamp} className="shrink-0 pt-0.5 text-[11px] text-zinc-400 tabular-nums">
                   {formatClock(item.timestamp)}
                 </time>
@@ -77,6 +83,20 @@ export function ActivityFeed({ items, processing, onClear }: ActivityFeedProps) 
         )}
       </div>
     </Card>
+  );
+}
+
+/** A running step's time, counted here each second from its start line (the server sends no ticks). */
+function StepElapsed({ startedAt }: { startedAt: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="shrink-0 pt-0.5 text-xs font-medium text-brand tabular-nums" data-testid="step-elapsed" title="Running for" aria-hidden>
+      {runningElapsed(startedAt, now)}
+    </span>
   );
 }
 

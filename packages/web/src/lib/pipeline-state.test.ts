@@ -62,6 +62,16 @@ describe('applyPipelineEvent', () => {
     expect(state.feed).toEqual([{ id: 'l1', type: 'success', message: 'Plan ready', timestamp: '2026-11-20T10:00:00Z' }]);
   });
 
+  it("keeps a step line's step (the feed ticks a running step), and lines without one stay plain", () => {
+    const step = { id: 's1', state: 'running' as const, startedAt: '2026-11-20T10:00:00.000Z' };
+    const state = run([
+      { type: 'log', id: 'l1', level: 'info', message: 'Installing 12 dependencies…', timestamp: '2026-11-20T10:00:00Z', step },
+      { type: 'log', id: 'l2', level: 'info', message: 'Checking with engine alpha', timestamp: '2026-11-20T10:00:00Z' },
+    ]);
+    expect(state.feed[0]).toEqual({ id: 'l1', type: 'info', message: 'Installing 12 dependencies…', timestamp: '2026-11-20T10:00:00Z', step });
+    expect(state.feed[1]).not.toHaveProperty('step');
+  });
+
   it('keeps what the run cost so far from its cost events, and a new run starts without one', () => {
     const start = reducePipeline(initialPipelineState, { type: 'start' });
     expect(start.spentCents).toBeNull();

@@ -9,6 +9,7 @@ import {
   settleFailedStages,
   stageStatusAfter,
   type StageStatus as CoreStageStatus,
+  type LogStep,
   type PipelineEvent,
   type PipelineProgress,
   type PipelineRole,
@@ -60,6 +61,8 @@ export interface FeedItem {
   type: FeedItemType | (string & {});
   message: string;
   timestamp: string;
+  /** The step of Checking or Proven Code this line starts or ends (server lines only; see core's step-progress.ts). */
+  step?: LogStep;
 }
 
 /** What a completed run produced. */
@@ -263,6 +266,7 @@ export function applyPipelineEvent(
             type: event.level,
             message: event.message,
             timestamp: event.timestamp,
+            ...(event.step ? { step: event.step } : {}),
           }),
         },
         effects: [],
