@@ -118,6 +118,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One line, the same sentence clients show: a newcomer's verdicts would otherwise be "not proven" without a word why.
     const proofWarning = await proofLine;
     if (proofWarning) log.warn(proofWarning);
+    const limits = await proof.limitsLine();
+    if (limits) log[limits.level](limits.line);
     // Runs whose server stopped are taken over last before listening, after the slow part of the
     // start (the sandbox's probe): what was taken is given back by a close that comes soon after.
     await runs.startBackgroundWork(options.closing);

@@ -199,7 +199,7 @@ export async function withSandboxedBrowser<T>(
   } catch {
     return { unavailable: 'playwright-core is not installed on this server' };
   }
-  const launcher = ctx.sandbox.launcher(chromiumPath, { keepFds: [3, 4], limits: { processes: 1024 }, addressSpaceUnlimited: true });
+  const launcher = ctx.sandbox.launcher(chromiumPath, { keepFds: [3, 4], limits: { processes: 1024, sandboxProcesses: 1024 }, addressSpaceUnlimited: true });
   const started = performance.now();
   const wall = ctx.budget.wallFor(LAUNCH_TIMEOUT_MS);
   if (wall === 0) return { unavailable: ctx.budget.spentReason() };

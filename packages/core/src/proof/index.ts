@@ -13,6 +13,9 @@
 //   WOLFPACK_PREVIEW_START_MS                how long a previewed HTTP server has to listen (30000)
 //   WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS, _CPU_SECONDS, _MEMORY_BYTES, _PROCESSES, _OUTPUT_BYTES,
 //   _FILE_BYTES, _DISK_BYTES, _TMP_BYTES, _OPEN_FILES, _RUNTIME_RESERVE_BYTES   per-command limits (sandbox-limits.ts)
+//   WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES, _SANDBOX_PROCESSES, _SANDBOX_CPU_PERCENT   each whole sandbox (its control group)
+//   WOLFPACK_PROOF_CGROUP=off (watchdog only), WOLFPACK_PROOF_CGROUP_PARENT (where groups are made; sandbox-group.ts)
+//   WOLFPACK_PREVIEW_CPU_PERCENT, WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS   a previewed server's CPU budget (50 % over 60 s)
 // The server's own: WOLFPACK_PROOF_CONCURRENCY, projects run at once a process (boundedExecutor's slots).
 export { boundedExecutor } from './bounded-executor.js';
 export {
@@ -36,6 +39,7 @@ export {
 } from './report.js';
 export {
   findSandbox,
+  sandboxLimitsLine,
   SANDBOX_PROJECT_DIR,
   type FindSandboxOptions,
   type ReadOnlyBind,
@@ -44,6 +48,7 @@ export {
   type SandboxRun,
 } from './sandbox.js';
 export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
+export { groupMode, type GroupMode, type GroupUsage } from './sandbox-group.js';
 export { withProjectCopy } from './project-copy.js';
 export { asVerifyReport, createExecutionGate, type ExecutionGate, type ExecutionGateOptions } from './execution-gate.js';
 export { ExecutionThread, type ExecutionThreadOptions } from './execution-thread.js';

@@ -108,7 +108,7 @@ function writableParent(dir: string): boolean {
  * (a delegated subtree). @default `wolfpack-sandbox` at the hierarchy's root
  */
 export function findGroupMode(env: NodeJS.ProcessEnv = process.env, root = CGROUP_ROOT): GroupMode {
-  if (env.WOLFPACK_PROOF_CGROUP === 'off') return { kind: 'watchdog', why: 'control groups are turned off (WOLFPACK_PROOF_CGROUP=off)' };
+  if (env.WOLFPACK_PROOF_CGROUP === 'off') return { kind: 'watchdog', why: 'turned off with WOLFPACK_PROOF_CGROUP=off' };
   const parent = (env.WOLFPACK_PROOF_CGROUP_PARENT ?? 'wolfpack-sandbox').replace(/^\/+|\/+$/g, '');
   // v2: the unified hierarchy at the root, or beside v1 at /unified; usable only with its memory and pids controllers.
   for (const v2 of [root, join(root, 'unified')]) {

@@ -15,7 +15,7 @@ describe('loadLimits', () => {
   });
 
   it('stops previewed servers after 10 idle minutes, 3 at once and 2 builds at once unless the operator says otherwise', () => {
-    expect(loadLimits({})).toMatchObject({ previewIdleMs: 600_000, previewServers: 3, previewBuilds: 2 });
+    expect(loadLimits({})).toMatchObject({ previewIdleMs: 300_000, previewServers: 3, previewBuilds: 2 });
     expect(loadLimits({ WOLFPACK_PREVIEW_IDLE_MINUTES: '0.5', WOLFPACK_PREVIEW_SERVERS: '8', WOLFPACK_PREVIEW_BUILDS: '1' })).toMatchObject({
       previewIdleMs: 30_000,
       previewServers: 8,
@@ -65,6 +65,13 @@ describe('loadLimits', () => {
       ['WOLFPACK_PREVIEW_SERVERS', '0'],
       ['WOLFPACK_PREVIEW_SERVERS', '2.5'],
       ['WOLFPACK_PREVIEW_BUILDS', '-1'],
+      ['WOLFPACK_PREVIEW_CPU_PERCENT', 'half'],
+      ['WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS', '0'],
+      ['WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES', '1G'],
+      ['WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES', '1024'],
+      ['WOLFPACK_PROOF_SANDBOX_PROCESSES', '4'],
+      ['WOLFPACK_PROOF_SANDBOX_CPU_PERCENT', '0'],
+      ['WOLFPACK_PROOF_CGROUP', 'v1'],
     ] as const) {
       expect(() => loadLimits({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
     }

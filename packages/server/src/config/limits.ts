@@ -27,7 +27,15 @@ const limitsSchema = z.object({
   /** A capsule view or share counts once per visitor per capsule in each period of this many hours (24: a UTC day). */
   WOLFPACK_CAPSULE_COUNT_HOURS: positive('WOLFPACK_CAPSULE_COUNT_HOURS').max(8760, 'WOLFPACK_CAPSULE_COUNT_HOURS must be at most 8760 (a year)').default(24),
   /** Minutes without a request after which a previewed HTTP server is stopped (fractions allowed). */
-  WOLFPACK_PREVIEW_IDLE_MINUTES: z.coerce.number('WOLFPACK_PREVIEW_IDLE_MINUTES must be a number of minutes').positive('WOLFPACK_PREVIEW_IDLE_MINUTES must be more than 0').default(10),
+  WOLFPACK_PREVIEW_IDLE_MINUTES: z.coerce.number('WOLFPACK_PREVIEW_IDLE_MINUTES must be a number of minutes').positive('WOLFPACK_PREVIEW_IDLE_MINUTES must be more than 0').default(5),
+  // Each sandbox as a whole (its control group) and a previewed server's CPU budget: core reads
+  // them from the environment as every run does; checked here so a typo stops the server at start.
+  WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES: positive('WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES').min(64 * 1024 * 1024, 'WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES must be at least 67108864 (64 MiB)').optional(),
+  WOLFPACK_PROOF_SANDBOX_PROCESSES: positive('WOLFPACK_PROOF_SANDBOX_PROCESSES').min(16, 'WOLFPACK_PROOF_SANDBOX_PROCESSES must be at least 16').optional(),
+  WOLFPACK_PROOF_SANDBOX_CPU_PERCENT: positive('WOLFPACK_PROOF_SANDBOX_CPU_PERCENT').optional(),
+  WOLFPACK_PROOF_CGROUP: z.enum(['auto', 'off'], 'WOLFPACK_PROOF_CGROUP must be auto or off').optional(),
+  WOLFPACK_PREVIEW_CPU_PERCENT: positive('WOLFPACK_PREVIEW_CPU_PERCENT').optional(),
+  WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS: positive('WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS').optional(),
   /** Previewed HTTP servers running at once in this process (see WOLFPACK_PREVIEW_SERVERS_PER_USER for who makes room). */
   WOLFPACK_PREVIEW_SERVERS: positive('WOLFPACK_PREVIEW_SERVERS').default(3),
   /** Previewed HTTP servers one user may have running at once; one more stops their own least recently used. */

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { proofCapability } from '@wolfpack/core';
+import { groupMode } from '@wolfpack/core/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeProof, namespaceFix, ProofCapabilityService, type SandboxState } from './proof-capability.js';
 
@@ -106,5 +108,30 @@ describe('ProofCapabilityService', () => {
     expect(capability).toMatchObject({ sandbox: false, browser: false });
     expect(await service.startupLine()).toBe(capability.notice);
     expect(await service.capability()).toBe(capability);
+  });
+});
+
+describe('the start-up line on what bounds each sandbox', () => {
+  const bwrap = existsSync('/usr/bin/bwrap');
+
+  it('says nothing when no sandbox runs here', async () => {
+    expect(await new ProofCapabilityService({ env: { WOLFPACK_SANDBOX: 'off' }, chromiumPaths: [] }).limitsLine()).toBeNull();
+  });
+
+  it.skipIf(!bwrap)('names the mode in effect: its control group, or per-program limits and the watchdog (a warning)', { timeout: 30_000 }, async () => {
+    const mode = groupMode(process.env).kind;
+    const grouped = await new ProofCapabilityService({ env: process.env, chromiumPaths: [] }).limitsLine();
+    if (mode === 'watchdog') expect(grouped).toMatchObject({ level: 'warn', line: expect.stringMatching(/limited per program only/) });
+    else
+      expect(grouped).toEqual({
+        level: 'info',
+        line: `Sandbox limits: each sandbox runs in a control group of its own (cgroup ${mode === 'cgroup2' ? 'v2' : 'v1'}) with 1024 MiB of memory (tmpfs included), 128 processes, 1 CPU core, killed whole at its time limit or any of these.`,
+      });
+    const watched = await new ProofCapabilityService({ env: { ...process.env, WOLFPACK_PROOF_CGROUP: 'off', WOLFPACK_PROOF_SANDBOX_PROCESSES: '64' }, chromiumPaths: [] }).limitsLine();
+    expect(watched).toEqual({
+      level: 'warn',
+      line: "Sandbox limits: no control group here (turned off with WOLFPACK_PROOF_CGROUP=off), so memory (512 MiB heap and address space) and processes (256) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past 1024 MiB of RSS or 64 processes.",
+    });
+    expect(watched!.line).not.toContain('\n');
   });
 });

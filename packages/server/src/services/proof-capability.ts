@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ProofCapability } from '@wolfpack/core';
-import { CHROMIUM_CANDIDATES, findSandbox } from '@wolfpack/core/proof';
+import { CHROMIUM_CANDIDATES, findSandbox, groupMode, sandboxLimitsLine } from '@wolfpack/core/proof';
 
 /**
  * Where Proven Code's page check looks for Chromium, in its order (core's proof/check-page.ts,
@@ -100,6 +100,16 @@ export class ProofCapabilityService {
     const { capability, detail } = await this.find();
     if (capability.notice === null) return null;
     return detail ? `${capability.notice} (bubblewrap said: ${detail})` : capability.notice;
+  }
+
+  /**
+   * The start-up line saying what bounds each sandbox as a whole: a control group of its own (info),
+   * or only per-program limits and a watchdog (a warning); null when nothing runs here at all.
+   */
+  async limitsLine(): Promise<{ level: 'info' | 'warn'; line: string } | null> {
+    if (!(await this.capability()).sandbox) return null;
+    const env = this.options.env ?? process.env;
+    return { level: groupMode(env).kind === 'watchdog' ? 'warn' : 'info', line: sandboxLimitsLine(env) };
   }
 
   private find() {
