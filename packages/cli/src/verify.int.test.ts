@@ -108,5 +108,14 @@ describe.skipIf(!sandboxed)('with the sandbox (bubblewrap)', () => {
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/^passed {3}page-load +ran \(web\) +\d+ files/m);
     expect(verified.stdout).toMatch(/^Proven Code: passed \(version 1, /m);
-  }, 120_000);
+
+    // Two at once: the project is checked one at a time, and the second says what to wait for.
+    const both = await Promise.all([wolfpack(['verify', complete.projectId]), wolfpack(['verify', complete.projectId])]);
+    expect(both.map((r) => r.code).sort()).toEqual([0, 1]);
+    const refused = both.find((r) => r.code === 1)!;
+    expect(refused.stderr).toContain(
+      'This project is already being checked: a re-check or a repair of it is running or waiting for a sandbox, and a project is checked one at a time. Wait for it to finish (its result is shown when it does), then re-check again if you still need to.',
+    );
+    expect(refused.stdout).toBe('');
+  }, 150_000);
 });

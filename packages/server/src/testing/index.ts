@@ -4,3 +4,4 @@ export { startFakeStripe, type FakeStripe, type FakeStripeOptions, type FakeCard
 export { TEST_PASSWORD_COST } from './password-cost.js';
 export { copyPgliteTemplate, createDatabaseTemplates, type DatabaseTemplates } from './database-template.js';
 export { PreviewClient, type PreviewReply } from './preview-client.js';
+export { processesWith, runningTags } from './processes.js';

@@ -2,7 +2,7 @@ import type { VerificationRecord, VerificationVerdict } from '@wolfpack/core';
 import { CircleCheck, CircleX, LoaderCircle, RefreshCw, ShieldQuestion, TriangleAlert, Wrench } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { describeRequestFailure } from '../api/client';
+import { describeRequestFailure, httpErrorParts } from '../api/client';
 import { useRecheckProject } from '../api/verification';
 import { cn } from '../lib/cn';
 import { formatDateTime } from '../lib/format-time';
@@ -49,13 +49,7 @@ export function ProvenCodePanel({ projectId, verification }: ProvenCodePanelProp
   const status = (
     <>
       {recheck.isPending ? <RecheckProgress /> : null}
-      {recheck.isError ? (
-        <p className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200" role="alert" data-testid="recheck-error">
-          <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-          The re-check did not finish:{' '}
-          {describeRequestFailure(recheck.error, { failed: 'the server could not run it.', exception: 'check your connection and try again.' })}
-        </p>
-      ) : null}
+      {recheck.isError ? <RecheckFailure error={recheck.error} /> : null}
     </>
   );
 
@@ -133,6 +127,31 @@ function VerdictHeading({ verdict, version, createdAt }: { verdict: Verification
         </p>
       </div>
     </div>
+  );
+}
+
+/**
+ * Why the re-check gave no record. Refused for the user's share of sandboxes (429: this project is
+ * being checked, or they have as many running or waiting as an account may) it never started, and
+ * the server's sentence says what to wait for; anything else stopped it on the way.
+ */
+function RecheckFailure({ error }: { error: Error }) {
+  const refused = httpErrorParts(error)?.status === 429;
+  return (
+    <p
+      className={cn(
+        'flex items-start gap-2 rounded-lg border p-3 text-sm',
+        refused
+          ? 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200'
+          : 'border-red-200 bg-red-50 text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-200',
+      )}
+      role="alert"
+      data-testid="recheck-error"
+    >
+      <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+      {refused ? 'The re-check did not start: ' : 'The re-check did not finish: '}
+      {describeRequestFailure(error, { failed: 'the server could not run it.', exception: 'check your connection and try again.' })}
+    </p>
   );
 }
 
