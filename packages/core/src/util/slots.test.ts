@@ -98,6 +98,8 @@ describe('Slots', () => {
     // Bob's second waits for Cy and one of Ann's (served before his second turn).
     const bob2 = queue('bob', 'bob1');
     expect(ahead['bob1']).toBe(3);
+    // Ann's waiting ones were told each time someone came before them: her second now has two.
+    expect([ahead['ann1'], ahead['ann7']]).toEqual([2, 9]);
     const order: string[] = [];
     for (const name of ['ann0', 'bob0', 'cy0', 'ann1', 'bob1', 'ann2', 'ann3', 'ann4', 'ann5', 'ann6', 'ann7']) {
       expect(log.at(-1)).toBe(`start ${name}`);

@@ -1,7 +1,11 @@
 export interface SlotOptions {
   /** Takes the work out of the line while it waits: `run` then rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Called once when the work has to wait, with how much work will start before it (see {@link Slots}). */
+  /**
+   * Called when the work has to wait, with how much waiting work will start before it (see
+   * {@link Slots}), and again whenever that number changes (turns given, another user's work
+   * placed before it, work before it aborted).
+   */
   onWait?: (ahead: number) => void;
   /** Whose work it is (a user): the waiting work takes its turns owner by owner. Work without one shares one line. */
   owner?: string;
@@ -11,6 +15,9 @@ interface Waiting {
   /** Order of arrival, across owners: breaks ties between owners. */
   seq: number;
   start(): void;
+  onWait?: ((ahead: number) => void) | undefined;
+  /** What `onWait` was last told. */
+  told?: number;
 }
 
 /** The key of work given without an owner. */
@@ -75,6 +82,7 @@ export class Slots {
         if (line.length === 0 && this.lines.get(owner) === line) this.lines.delete(owner);
         this.forgetIfIdle(owner);
         reject(signal?.reason);
+        this.retell();
       };
       // The slot is counted as taken by giveBack, before this runs: no one passes in between.
       const waiting: Waiting = {
@@ -83,11 +91,12 @@ export class Slots {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
+        onWait,
       };
       line.push(waiting);
       this.lines.set(owner, line);
       signal?.addEventListener('abort', onAbort, { once: true });
-      onWait?.(this.ahead(owner, waiting));
+      this.retell();
     });
   }
 
@@ -105,6 +114,7 @@ export class Slots {
     this.startTurn(next);
     this.forgetIfIdle(owner);
     waiting.start();
+    this.retell();
   }
 
   private startTurn(owner: string): void {
@@ -131,19 +141,28 @@ export class Slots {
     return best?.owner;
   }
 
-  /** How much waiting work starts before `waiting` (of `owner`), the turns given as they would be if nothing else came. */
-  private ahead(owner: string, waiting: Waiting): number {
+  /** Tells each waiting work whose number before it changed (see {@link SlotOptions.onWait}). */
+  private retell(): void {
+    const order = this.order();
+    order.forEach((waiting, ahead) => {
+      if (!waiting.onWait || waiting.told === ahead) return;
+      waiting.told = ahead;
+      waiting.onWait(ahead);
+    });
+  }
+
+  /** The waiting work in the order it will start, if nothing else comes. */
+  private order(): Waiting[] {
     const lines = new Map([...this.lines].map(([o, line]) => [o, [...line]]));
     const served = new Map(this.served);
     let turns = this.turns;
-    for (let ahead = 0; ; ahead += 1) {
-      const next = this.nextOwner(lines, served);
-      const line = next === undefined ? undefined : lines.get(next);
-      if (next === undefined || !line) return ahead; // not reached: it is in the line
-      if (next === owner && line[0] === waiting) return ahead;
-      line.shift();
+    const order: Waiting[] = [];
+    for (let next = this.nextOwner(lines, served); next !== undefined; next = this.nextOwner(lines, served)) {
+      const line = lines.get(next)!;
+      order.push(line.shift()!);
       if (line.length === 0) lines.delete(next);
       served.set(next, ++turns);
     }
+    return order;
   }
 }
