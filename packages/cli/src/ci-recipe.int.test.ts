@@ -143,7 +143,7 @@ describe('a CI job with the npm-installed CLI and WOLFPACK_TOKEN', () => {
     expect(run.code, run.stderr).toBe(0);
     // The token is never printed, logged or written.
     expect(run.stdout + run.stderr).not.toContain(token);
-    expect(existsSync(join(env.HOME, '.config', 'wolfpack'))).toBe(false);
+    expect(existsSync(join(env['HOME']!, '.config', 'wolfpack'))).toBe(false);
 
     const outcome = parseJsonLines(await readFile(join(dir, 'build.jsonl'), 'utf8')).at(-1)!;
     expect(outcome).toMatchObject({ type: 'complete', filesGenerated: expect.any(Number) });

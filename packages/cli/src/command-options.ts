@@ -75,8 +75,9 @@ export function pageNumber(value: string): number {
 }
 
 /** `tokens create --expires`: a whole number of days (the server words the range), or never. */
-export function tokenDays(value: string): number | null {
-  if (value.trim().toLowerCase() === 'never') return null;
+export function tokenDays(value: string): number | 'never' {
+  // Not null: commander stores an option parsed to null as ''.
+  if (value.trim().toLowerCase() === 'never') return 'never';
   if (!/^-?\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number of days, or never.');
   return Number(value);
 }

@@ -5,8 +5,8 @@ import { formatDate, formatTable } from '../format.js';
 import { pickById, shortId } from '../resources.js';
 
 export interface TokensCreateOptions {
-  /** Days until it stops working; null or left out: never. */
-  expires?: number | null | undefined;
+  /** Days until it stops working; never or left out: no expiry. */
+  expires?: number | 'never' | undefined;
 }
 
 const TOKEN_NOT_FOUND = 'There is no such API token. `wolfpack tokens list` shows yours with their ids.';
@@ -19,7 +19,7 @@ const TOKEN_NOT_FOUND = 'There is no such API token. `wolfpack tokens list` show
 export async function tokensCreate(name: string, options: TokensCreateOptions, context: CommandContext): Promise<void> {
   const api = await loggedInApi(context);
   const reply = await api
-    .post('/api/tokens', { body: { name, expiresInDays: options.expires ?? null }, reply: newApiTokenReply })
+    .post('/api/tokens', { body: { name, expiresInDays: typeof options.expires === 'number' ? options.expires : null }, reply: newApiTokenReply })
     .catch((error: unknown) => {
       throw explainLoggedOut(error, api.server);
     });
