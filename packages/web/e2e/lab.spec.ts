@@ -151,6 +151,14 @@ describe('cost-comparison lab', () => {
     await page.getByTestId('costs-submit').click();
     expect((await waitForToast(page, 'The savings are computed below.')).title).toBe('Costs Submitted');
     for (const field of ['cost-assembly', 'cost-assembly-time', 'cost-replit-only']) expect(await page.getByTestId(field).inputValue()).toBe('');
+    // The button says it is done and cannot send the same costs twice; typing a new cost reopens it.
+    const submitButton = page.getByTestId('costs-submit');
+    expect((await submitButton.textContent())?.trim()).toBe('Submitted');
+    expect(await submitButton.isDisabled()).toBe(true);
+    await page.getByTestId('cost-replit-only').fill('2100');
+    expect((await submitButton.textContent())?.trim()).toBe('Submit Costs');
+    expect(await submitButton.isEnabled()).toBe(true);
+    await page.getByTestId('cost-replit-only').fill('');
 
     // Savings from the core formula: Model A = run cost + $3.00 against $20.00 on Replit alone.
     const runCents = Math.round(Number((await text(page, 'wolfpack-cost')).slice(1)) * 100);

@@ -137,6 +137,33 @@ describe('Pack Perks', () => {
     await saveShot(visitor, 'register-unknown-code');
   });
 
+  it('names a malformed invitation code (emoji, 300 characters) on the sign-up form, and asks the server nothing about it', async () => {
+    const visitor = await browser.newPage();
+    const asked: string[] = [];
+    visitor.on('request', (req) => {
+      if (new URL(req.url()).pathname.startsWith('/api/referrals/code/')) asked.push(new URL(req.url()).pathname);
+    });
+    const malformed = visitor.getByTestId('register-referral-malformed');
+    await visitor.goto(`/register?ref=${encodeURIComponent('WP🙂🙂🙂')}`);
+    await malformed.waitFor();
+    expect(await malformed.textContent()).toBe(
+      'The invitation code "WP🙂🙂🙂" is malformed: a referral code is WP followed by 6 letters or digits, such as WP4K7Q2Z. Nobody is credited for this link; check it with whoever sent it. You can create your account all the same.',
+    );
+    await saveShot(visitor, 'register-malformed-code');
+    await visitor.goto(`/?ref=${'WP'.repeat(150)}`);
+    await visitor.getByTestId('prompt-input').waitFor();
+    await visitor.getByTestId('link-register').click();
+    await visitor.waitForURL((url) => url.pathname === '/register');
+    await malformed.filter({ hasText: `The invitation code "${'WP'.repeat(12)}…" (300 characters) is malformed` }).waitFor();
+    expect(await visitor.getByTestId('register-referral').count()).toBe(0);
+    expect(await visitor.evaluate(() => localStorage.getItem('referrerCode'))).toBeNull();
+    // A well-formed link afterwards replaces it: that code is asked about, and the note goes.
+    await visitor.goto('/register?ref=WPBOGUS2');
+    await visitor.getByTestId('register-referral-unknown').waitFor();
+    expect(await malformed.count()).toBe(0);
+    expect(asked).toEqual(['/api/referrals/code/WPBOGUS2']);
+  });
+
   it('explains the rewards to a visitor and asks them to sign in', async () => {
     const page = await browser.newPage();
     await page.goto('/referrals');

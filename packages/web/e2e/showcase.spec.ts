@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useStripeTestServer } from './billing-helpers';
 import { uniqueUsername, useBrowser } from './harness';
-import { buildProjectViaApi, pathOf, saveShot, signUpViaApi, waitForToast } from './helpers';
+import { buildProjectViaApi, delay, pathOf, saveShot, signUpViaApi, waitForToast } from './helpers';
 
 /** A 1×1 PNG. */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -65,6 +65,25 @@ describe('Showcase', () => {
     expect(await seller.getByTestId('listing-summary-input').inputValue()).not.toBe('');
     await seller.getByTestId('listing-draft-files').waitFor();
 
+    // A title over its limit is refused as it is pasted, naming the limit: nothing is cut, and the
+    // form sends nothing. Back to the draft's title, the sentence goes.
+    const posted: string[] = [];
+    seller.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/listings') posted.push(req.url());
+    });
+    await titleInput.fill('T'.repeat(10_000));
+    await seller.getByText('The title must be at most 120 characters; this one has 10,000.').waitFor();
+    expect((await titleInput.inputValue()).length).toBe(10_000);
+    expect(await titleInput.getAttribute('aria-invalid')).toBe('true');
+    await seller.getByTestId('listing-submit').click();
+    // A request would have left by now (the form sends as the click is handled).
+    await delay(300);
+    await seller.getByText('The title must be at most 120 characters; this one has 10,000.').waitFor();
+    expect(posted).toEqual([]);
+    await titleInput.fill('T'.repeat(120));
+    expect(await seller.getByText(/The title must be at most 120 characters/).count()).toBe(0);
+    await titleInput.fill(title);
+
     // A commercial listing below $1 is refused next to the field, before any request.
     await seller.getByTestId('listing-visibility-commercial').check();
     await seller.getByTestId('listing-price-input').fill('0.50');
@@ -80,6 +99,21 @@ describe('Showcase', () => {
     await cover.setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
     await seller.getByTestId('listing-cover-preview').waitFor();
     expect(await seller.getByTestId('listing-cover-error').count()).toBe(0);
+    // A text file renamed .png is refused the moment it is chosen, by its bytes: the cover before it
+    // goes too, so no broken image ever shows.
+    await cover.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('These are my notes, not a picture.\n'.repeat(20)) });
+    await seller.getByTestId('listing-cover-error').filter({ hasText: '"notes.png" is not a PNG, JPEG, WebP or GIF image' }).waitFor();
+    expect(await seller.getByTestId('listing-cover-preview').count()).toBe(0);
+    // One that starts like a PNG but does not decode is refused when chosen as well.
+    await cover.setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.concat([Buffer.from(PNG_1X1, 'base64').subarray(0, 8), Buffer.alloc(1000)]) });
+    await seller.getByTestId('listing-cover-error').filter({ hasText: '"broken.png" starts like an image but does not open as one' }).waitFor();
+    expect(await seller.getByTestId('listing-cover-preview').count()).toBe(0);
+    await saveShot(seller, 'showcase-cover-refused');
+    await cover.setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
+    await seller.getByTestId('listing-cover-preview').waitFor();
+    expect(await seller.getByTestId('listing-cover-error').count()).toBe(0);
+    // The preview is the chosen image, decoded: 1 × 1 pixels.
+    expect(await seller.getByTestId('listing-cover-preview').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
     await seller.getByTestId('listing-tags-input').fill('astronomy, night-sky');
     await seller.getByTestId('listing-demo-input').fill('https://demo.example.com/comet');
 
@@ -95,15 +129,21 @@ describe('Showcase', () => {
     await saveShot(seller, 'showcase-list-dialog');
     await seller.unroute('**/api/listings');
 
-    // A file that only starts like a PNG passes the browser's checks; the server decodes it and
-    // refuses it, and its sentence shows under the cover picker. A real image then goes through.
-    await cover.setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.concat([Buffer.from(PNG_1X1, 'base64').subarray(0, 8), Buffer.alloc(1000)]) });
-    await seller.getByTestId('listing-submit').click();
-    await seller.getByTestId('listing-cover-error').waitFor();
-    expect(await seller.getByTestId('listing-cover-error').textContent()).toBe(
-      'The cover image (coverImage) is not a readable PNG: its chunks are damaged. Send a PNG, JPEG, WebP or GIF image that opens in an image viewer, at most 1 MB and 8192 pixels on a side.',
+    // Should the server still refuse a cover (it decodes every one), its sentence shows under the
+    // cover picker and the form keeps what was typed.
+    await seller.route('**/api/listings', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'The cover image (coverImage) is not a readable PNG: its chunks are damaged.', code: 'BAD_REQUEST', issues: [{ path: 'coverImage', message: 'The cover image (coverImage) is not a readable PNG: its chunks are damaged.' }] }),
+          })
+        : route.fallback(),
     );
+    await seller.getByTestId('listing-submit').click();
+    await seller.getByTestId('listing-cover-error').filter({ hasText: 'is not a readable PNG' }).waitFor();
     expect(await seller.getByTestId('listing-tags-input').inputValue()).toBe('astronomy, night-sky');
+    await seller.unroute('**/api/listings');
     await cover.setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
     expect(await seller.getByTestId('listing-cover-error').count()).toBe(0);
 

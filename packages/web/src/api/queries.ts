@@ -40,7 +40,7 @@ import {
   type ReplitCodeReply,
   type StatsReply,
 } from '@wolfpack/core';
-import { referrerCodeStore } from '../lib/referral-code';
+import { malformedReferralStore, referrerCodeStore } from '../lib/referral-code';
 import { apiRequest, getQueryFn } from './client';
 
 /** Query keys double as URLs (the default query function joins them with '/'). */
@@ -107,6 +107,7 @@ export function useRegister(referralCode?: string | null) {
     // The code has done its work once an account exists.
     onSuccess: (reply) => {
       if (reply.success && referralCode) referrerCodeStore.remove();
+      if (reply.success) malformedReferralStore.remove();
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { Experiment } from '@wolfpack/core';
-import { Send } from 'lucide-react';
+import { CircleCheck, Send } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { describeRequestFailure } from '../api/client';
 import { useSubmitCosts } from '../api/experiments';
@@ -10,13 +10,18 @@ import { InputField } from './input-field';
 
 /**
  * Cost entry (companion §4, §5): numeric inputs in cents, the assembly time in ms optional. A
- * successful submit shows "Costs Submitted" and resets the form.
+ * successful submit shows "Costs Submitted" and resets the form; its button then reads "Submitted"
+ * and stays disabled until another cost is typed (the same costs are not sent twice).
  */
 export function ExperimentCostsForm({ experiment }: { experiment: Experiment }) {
   const [draft, setDraft] = useState<CostsDraft>(EMPTY_COSTS);
   const [errors, setErrors] = useState<CostsErrors>({});
+  const [submitted, setSubmitted] = useState(false);
   const submitCosts = useSubmitCosts();
-  const edit = (patch: Partial<CostsDraft>) => setDraft((old) => ({ ...old, ...patch }));
+  const edit = (patch: Partial<CostsDraft>) => {
+    setSubmitted(false);
+    setDraft((old) => ({ ...old, ...patch }));
+  };
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -35,6 +40,7 @@ export function ExperimentCostsForm({ experiment }: { experiment: Experiment }) 
             description: saved.savingsPercent === null ? 'Savings appear once the Wolfpack cost is known and the Replit-only cost is above 0.' : 'The savings are computed below.',
           });
           setDraft(EMPTY_COSTS);
+          setSubmitted(true);
         },
         onError: (error) =>
           toast({ title: 'Error', description: describeRequestFailure(error, { failed: 'The costs were not saved. Please try again.', exception: 'The costs were not saved. Please try again.' }), variant: 'destructive' }),
@@ -72,9 +78,9 @@ export function ExperimentCostsForm({ experiment }: { experiment: Experiment }) 
         />
       </div>
       <div>
-        <Button type="submit" disabled={submitCosts.isPending} data-testid="costs-submit">
-          <Send className="h-4 w-4" aria-hidden />
-          {submitCosts.isPending ? 'Submitting…' : 'Submit Costs'}
+        <Button type="submit" disabled={submitCosts.isPending || submitted} data-testid="costs-submit">
+          {submitted ? <CircleCheck className="h-4 w-4" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
+          {submitCosts.isPending ? 'Submitting…' : submitted ? 'Submitted' : 'Submit Costs'}
         </Button>
       </div>
     </form>

@@ -8,14 +8,15 @@ import { toast } from '../hooks/use-toast';
 import { cn } from '../lib/cn';
 import {
   checkListingForm,
-  coverFileProblem,
   EMPTY_LISTING_FORM,
   formFromDraft,
   formFromListing,
+  lengthProblem,
   serverFieldProblem,
   type FieldName,
   type ListingFormValues,
 } from '../lib/showcase-listing-form';
+import { checkCoverFile } from '../lib/cover-file';
 import { Button, buttonClass } from './button';
 import { InputField } from './input-field';
 import { Modal, ModalActions } from './modal';
@@ -104,17 +105,29 @@ function ListingForm({ target, onBusy, onCreated, onClose }: ListingFormProps) {
     setValues((current) => ({ ...current, ...patch }));
   };
 
-  function chooseCover(event: ChangeEvent<HTMLInputElement>) {
+  /** The latest cover chosen: a slower check of an earlier one must not win over it. */
+  const choosing = useRef(0);
+  async function chooseCover(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    const problem = coverFileProblem(file);
-    setErrors((current) => ({ ...current, cover: problem ?? undefined }));
-    if (problem) return;
-    const reader = new FileReader();
-    reader.onload = () => typeof reader.result === 'string' && edit({ coverImage: reader.result });
-    reader.onerror = () => setErrors((current) => ({ ...current, cover: 'The image could not be read. Choose another file.' }));
-    reader.readAsDataURL(file);
+    const turn = ++choosing.current;
+    const checked = await checkCoverFile(file);
+    if (turn !== choosing.current) return;
+    // A refused file takes the place of the cover before it: what shows is never a broken image.
+    if (!checked.ok) {
+      edit({ coverImage: null });
+      setErrors((current) => ({ ...current, cover: checked.problem }));
+      return;
+    }
+    setErrors((current) => ({ ...current, cover: undefined }));
+    edit({ coverImage: checked.dataUrl });
+  }
+
+  /** Title and summary are checked as they are typed or pasted: too long is said at once, nothing is cut. */
+  function editText(field: 'title' | 'summary', text: string) {
+    edit({ [field]: text });
+    setErrors((current) => ({ ...current, [field]: lengthProblem(field, text) }));
   }
 
   async function submit(event: FormEvent) {
@@ -162,8 +175,8 @@ function ListingForm({ target, onBusy, onCreated, onClose }: ListingFormProps) {
         </p>
       ) : null}
 
-      <InputField label="Title" value={values.title} onChange={(e) => edit({ title: e.target.value })} error={errors.title} maxLength={120} disabled={pending} data-testid="listing-title-input" />
-      <TextArea label="Summary" value={values.summary} onChange={(summary) => edit({ summary })} error={errors.summary} disabled={pending} testId="listing-summary-input" />
+      <InputField label="Title" value={values.title} onChange={(e) => editText('title', e.target.value)} error={errors.title} disabled={pending} data-testid="listing-title-input" />
+      <TextArea label="Summary" value={values.summary} onChange={(summary) => editText('summary', summary)} error={errors.summary} disabled={pending} testId="listing-summary-input" />
 
       <fieldset className="flex flex-col gap-2" disabled={pending}>
         <legend className="mb-1.5 text-sm font-medium text-zinc-800 dark:text-zinc-200">Visibility</legend>
@@ -192,7 +205,7 @@ function ListingForm({ target, onBusy, onCreated, onClose }: ListingFormProps) {
         <InputField label="Demo URL" type="url" placeholder="https://" value={values.demoUrl} onChange={(e) => edit({ demoUrl: e.target.value })} error={errors.demoUrl} disabled={pending} data-testid="listing-demo-input" />
         <InputField label="Repository URL" type="url" placeholder="https://" value={values.repoUrl} onChange={(e) => edit({ repoUrl: e.target.value })} error={errors.repoUrl} disabled={pending} data-testid="listing-repo-input" />
       </div>
-      <CoverPicker value={values.coverImage} error={errors.cover} disabled={pending} onChoose={chooseCover} onClear={() => edit({ coverImage: null })} />
+      <CoverPicker value={values.coverImage} error={errors.cover} disabled={pending} onChoose={(event) => void chooseCover(event)} onClear={() => edit({ coverImage: null })} />
 
       {failure ? <Alert testId="listing-form-error">{failure}</Alert> : null}
 
@@ -221,7 +234,6 @@ function TextArea({ label, value, onChange, error, disabled, testId }: { label: 
         value={value}
         onChange={(event) => onChange(event.target.value)}
         rows={3}
-        maxLength={2000}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

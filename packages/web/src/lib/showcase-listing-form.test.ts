@@ -104,3 +104,13 @@ describe('listing form', () => {
     expect(serverFieldProblem(new Error('Failed to fetch'), 'coverImage')).toBeUndefined();
   });
 });
+
+describe('listing text limits', () => {
+  it('names the limit and the length of a title or summary over it, and nothing for one that fits', async () => {
+    const { lengthProblem } = await import('./showcase-listing-form');
+    expect(lengthProblem('title', 'T'.repeat(120))).toBeUndefined();
+    expect(lengthProblem('title', ` ${'T'.repeat(120)} `)).toBeUndefined();
+    expect(lengthProblem('title', 'T'.repeat(10_000))).toBe('The title must be at most 120 characters; this one has 10,000.');
+    expect(lengthProblem('summary', 'S'.repeat(2001))).toBe('The summary must be at most 2,000 characters; this one has 2,001.');
+  });
+});

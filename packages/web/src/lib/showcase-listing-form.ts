@@ -9,6 +9,9 @@ import {
   LISTING_MAX_PRICE_CENTS,
   LISTING_MAX_TAGS,
   LISTING_MIN_PRICE_CENTS,
+  LISTING_SUMMARY_MAX_LENGTH,
+  LISTING_TITLE_MAX_LENGTH,
+  listingTextTooLong,
   type Listing,
   type ListingDraftReply,
 } from '@wolfpack/core';
@@ -109,10 +112,12 @@ export function checkListingForm(values: ListingFormValues): ListingFormCheck {
   const errors: Partial<Record<FieldName, string>> = {};
   const title = values.title.trim();
   const summary = values.summary.trim();
+  const titleTooLong = lengthProblem('title', values.title);
+  const summaryTooLong = lengthProblem('summary', values.summary);
   if (!title) errors.title = 'Give the listing a title';
-  else if (title.length > 120) errors.title = 'The title must be at most 120 characters';
+  else if (titleTooLong) errors.title = titleTooLong;
   if (!summary) errors.summary = 'Give the listing a summary';
-  else if (summary.length > 2000) errors.summary = 'The summary must be at most 2,000 characters';
+  else if (summaryTooLong) errors.summary = summaryTooLong;
   let priceCents = 0;
   if (values.visibility === 'commercial') {
     const cents = dollarsToCents(values.price);
@@ -143,6 +148,12 @@ export function checkListingForm(values: ListingFormValues): ListingFormCheck {
       ...(values.coverImage ? { coverImage: values.coverImage } : {}),
     },
   };
+}
+
+/** Why a title or summary is too long (as typed or pasted: nothing is cut), or undefined when it fits. */
+export function lengthProblem(field: 'title' | 'summary', text: string): string | undefined {
+  const length = text.trim().length;
+  return length > (field === 'title' ? LISTING_TITLE_MAX_LENGTH : LISTING_SUMMARY_MAX_LENGTH) ? listingTextTooLong(field, length) : undefined;
 }
 
 /** Why a chosen cover file is refused, or null when it can be uploaded. */

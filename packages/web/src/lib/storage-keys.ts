@@ -31,6 +31,8 @@ export const STORAGE_KEYS = {
   totalSavings: 'totalSavings',
   /** 'WPXXXXXX': the referral code of the link the visitor arrived with (?ref=), sent on sign-up. */
   referrerCode: 'referrerCode',
+  /** The `?ref=` value of the last link followed when it was not a code (shown as malformed on sign-up). */
+  malformedReferralCode: 'malformedReferralCode',
   /** Epoch milliseconds when the savings popup last showed (at most once per 60 minutes). */
   savingsPopupShownAt: 'savingsPopupShownAt',
   /** JSON {balanceCents, amountDollars, startedAt} of a checkout the user left for, until credited. */

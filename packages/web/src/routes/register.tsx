@@ -1,4 +1,4 @@
-import { registerForm } from '@wolfpack/core';
+import { malformedReferralCodeMessage, registerForm } from '@wolfpack/core';
 import { LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useRegister } from '../api/queries';
@@ -7,11 +7,12 @@ import { AuthCard } from '../components/auth-card';
 import { Button } from '../components/button';
 import { InputField } from '../components/input-field';
 import { useAuthForm } from '../hooks/use-auth-form';
-import { referrerCodeStore } from '../lib/referral-code';
+import { malformedReferralStore, referrerCodeStore } from '../lib/referral-code';
 
 /** Account creation (spec core §2, §4, §5, §8). confirmPassword is checked here and never sent. */
 export function RegisterPage() {
   const referralCode = referrerCodeStore.use();
+  const malformedCode = malformedReferralStore.use();
   // Nothing is said about a friend until the server knows the code (a typed or stale link).
   const codeKnown = useReferralCodeKnown(referralCode);
   const { values, change, errors, busy, onSubmit } = useAuthForm(registerForm, { username: '', password: '', confirmPassword: '' }, useRegister(referralCode), {
@@ -42,6 +43,11 @@ export function RegisterPage() {
           <p className="rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" data-testid="register-referral-unknown">
             The invitation code <span className="font-mono font-semibold">{referralCode}</span> is not known here, so nobody is credited when you join. Check the
             link with whoever sent it; you can create your account all the same.
+          </p>
+        ) : null}
+        {malformedCode !== null ? (
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-500/10 dark:text-amber-100" role="alert" data-testid="register-referral-malformed">
+            {malformedReferralCodeMessage(malformedCode)} Nobody is credited for this link; check it with whoever sent it. You can create your account all the same.
           </p>
         ) : null}
         <InputField
