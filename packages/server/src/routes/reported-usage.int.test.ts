@@ -6,17 +6,37 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { balanceReply, formatCents, type ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
-import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
+import { startFakeAnthropicServer, startFakeOpenAIServer, type AnthropicFakeServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
 type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 
-function reportingEngine(usage: { inputTokens: unknown; outputTokens: unknown }): Promise<OpenAIFakeServer> {
-  return startFakeOpenAIServer({
-    fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], usage }),
+type Provider = 'openai' | 'anthropic';
+type Reported = { inputTokens: unknown; outputTokens: unknown };
+
+/** A priced engine of either wire format that answers like the demo engines and reports `usage`. */
+function reportingEngine(provider: Provider, usage: Reported): Promise<OpenAIFakeServer | AnthropicFakeServer> {
+  if (provider === 'openai') {
+    return startFakeOpenAIServer({
+      fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], usage }),
+    });
+  }
+  return startFakeAnthropicServer({
+    fallback: (request) => {
+      // Anthropic's wire keeps the system prompt apart from the messages.
+      const body = request.body as { system?: string; messages: ChatMessage[] };
+      return { kind: 'stream', deltas: [demoReply([{ role: 'system', content: body.system ?? '' }, ...body.messages])], usage };
+    },
   });
+}
+
+/** The prompt tokens a call can be counted for at most: its messages' bytes and framing (no images here). */
+function promptBound(provider: Provider, body: unknown): number {
+  const { system, messages } = body as { system?: string; messages: Array<{ content: string | Array<{ text: string }> }> };
+  const texts = messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('')));
+  return [...(provider === 'anthropic' ? [system ?? ''] : []), ...texts].reduce((n, text) => n + Buffer.byteLength(text) + 16, 16);
 }
 
 describe.each(testDatabases())('usage engines report, billed on %s', (kind) => {
@@ -25,10 +45,11 @@ describe.each(testDatabases())('usage engines report, billed on %s', (kind) => {
     await Promise.all(cleanup.splice(0).map((c) => c()));
   });
 
-  async function setup(usage: { inputTokens: unknown; outputTokens: unknown }, pricePer1kTokensCents: number) {
-    const fake = await reportingEngine(usage);
+  async function setup(usage: Reported, pricePer1kTokensCents: number, provider: Provider = 'openai') {
+    const fake = await reportingEngine(provider, usage);
     cleanup.push(() => fake.close());
-    const env = { WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: fake.baseURL, apiKey: 'sk-test', pricePer1kTokensCents }]) };
+    const model = provider === 'openai' ? 'gpt-test' : 'claude-test';
+    const env = { WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider, model, baseURL: fake.baseURL, apiKey: 'sk-test', pricePer1kTokensCents }]) };
     const server = await startTestServer(kind, { env });
     cleanup.push(() => server.dispose());
     const client = new TestClient(server.url);
@@ -53,8 +74,15 @@ describe.each(testDatabases())('usage engines report, billed on %s', (kind) => {
   const costs = (events: ReceivedEvent[]) => events.flatMap((e) => (e.event.type === 'cost' ? [e.event.spentCents] : []));
   const warnings = (events: ReceivedEvent[]) => events.flatMap((e) => (e.event.type === 'log' && e.event.level === 'warning' ? [e.event.message] : []));
 
-  it.each([['"1e6"', '1e6'], ['0.4', 0.4], ['1e300', 1e300], ['-5', -5]])('usage %s: the run completes, billed from each request\'s estimate, said once', async (_label, bad) => {
-    const { fake, server, client } = await setup({ inputTokens: bad, outputTokens: bad }, 1);
+  it.each([
+    ['openai', '"1e6"', '1e6'],
+    ['openai', '0.4', 0.4],
+    ['openai', '1e300', 1e300],
+    ['openai', '-5', -5],
+    ['anthropic', '"1e6"', '1e6'],
+    ['anthropic', '1e300', 1e300],
+  ] as const)('%s usage %s: the run completes, billed from each request\'s estimate, said once', async (provider, _label, bad) => {
+    const { fake, server, client } = await setup({ inputTokens: bad, outputTokens: bad }, 1, provider);
     const events = await run(server, client);
     expect(events.at(-1)!.event.type).toBe('complete');
     const rows = await billedRows(server);
@@ -72,17 +100,17 @@ describe.each(testDatabases())('usage engines report, billed on %s', (kind) => {
     expect(said).toHaveLength(1);
   });
 
-  it('1,000,100 tokens for each short call are cut to what it could use; the cost shown, the ledger and the stop message\'s balance agree', async () => {
+  it.each(['openai', 'anthropic'] as const)('%s: 1,000,100 tokens for each short call are cut to what it could use; the cost shown, the ledger and the stop message\'s balance agree', async (provider) => {
     // At $2 per 1,000 tokens a million would be $2,000; counted within bounds the run costs more
     // than the $15 a new account has all the same, so it stops for credits, naming the balance.
-    const { fake, server, client } = await setup({ inputTokens: 1_000_000, outputTokens: 100 }, 200);
+    const { fake, server, client } = await setup({ inputTokens: 1_000_000, outputTokens: 100 }, 200, provider);
     const events = await run(server, client);
     const last = events.at(-1)!.event;
     const rows = await billedRows(server);
     expect(rows.length).toBeGreaterThan(0);
     // Each prompt counted at its bytes and framing. Calls of a stage run side by side, and one whose
     // hold was refused while it ran is cancelled unbilled: each billed call is one of those sent.
-    const sent = fake.requests.map((r) => (r.body as { messages: ChatMessage[] }).messages.reduce((n, m) => n + Buffer.byteLength(m.content as string) + 16, 16));
+    const sent = fake.requests.map((r) => promptBound(provider, r.body));
     for (const row of rows) expect(sent).toContain(row.input_tokens);
     expect(rows.every((r) => r.output_tokens === 100)).toBe(true);
     const billed = rows.reduce((sum, r) => sum + r.billed_cents, 0);
