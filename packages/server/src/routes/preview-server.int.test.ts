@@ -373,7 +373,8 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
   });
 
   describe('an owner who revokes the links or signs out everywhere', () => {
-    const s = served({});
+    // Room for the owner's three at once: none is stopped before the revocation stops it.
+    const s = served({ WOLFPACK_PREVIEW_SERVERS_PER_USER: '3' });
 
     it("stops the project's server when its links are revoked, and every server of the owner who signs out everywhere", async () => {
       const [one, two, three] = ['one', 'two', 'three'].map((name) => `revoked-${name}-${randomUUID()}`);
@@ -382,6 +383,7 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %
         await untilStarted(s.fetch, await s.link(id));
         expect(processesWith(tag)).toHaveLength(1);
       }
+      expect(processesWith(one!)).toHaveLength(1);
       expect((await s.owner.post(`/api/projects/${first}/preview/revoke`, {})).status).toBe(200);
       await vi.waitFor(() => expect(processesWith(one!)).toEqual([]), { timeout: 10_000, interval: 100 });
       expect(processesWith(two!)).toHaveLength(1);
