@@ -34,3 +34,31 @@ export function databaseErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!.slice(0, 300) || 'unknown error';
 }
+
+/** Whether `error` is a unique violation (SQLSTATE 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === '23505' || /duplicate key/i.test(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * `write` tried by `retry`, for a write whose rows are unique: when a try fails for want of the
+ * database after its commit went through (the answer was lost), the next try finds its own rows
+ * there. A unique violation after such a failure is that, not a conflict, when `committed()`
+ * confirms it; before any such failure it is thrown as it is.
+ */
+export async function retryUnique(retry: <R>(write: () => Promise<R>) => Promise<R>, write: () => Promise<void>, committed: () => Promise<boolean>): Promise<void> {
+  let lost = false;
+  try {
+    return await retry(async () => {
+      try {
+        return await write();
+      } catch (error) {
+        if (isDatabaseUnreachable(error)) lost = true;
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (lost && isUniqueViolation(error) && (await committed())) return;
+    throw error;
+  }
+}

@@ -1,6 +1,6 @@
 import type { PipelineEvent } from '@wolfpack/core';
 import { rowsWrite, sqlPart, type GatedWrite } from '../db/one-statement.js';
-import { sqlState } from '../db/plain-sql.js';
+import { isUniqueViolation, retryUnique } from '../db/database-faults.js';
 
 export type SqlAll = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 export type StoredEvent = { seq: number; event: PipelineEvent };
@@ -11,7 +11,6 @@ export class LeaseLostError extends Error {
 }
 
 const BATCH = 200;
-const UNIQUE_VIOLATION = '23505';
 
 /** Resolves after the I/O already due has been handled (setImmediate runs after the poll phase). */
 export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -154,14 +153,19 @@ export class RunEventWriter {
 
   private async store(batch: readonly StoredEvent[]): Promise<void> {
     try {
-      await this.retry(() => this.insert(batch));
+      // A try whose commit went through unanswered leaves the next one its own rows: stored then.
+      await retryUnique(this.retry, () => this.insert(batch), () => this.ownedHere());
     } catch (error) {
       // Those numbers are taken: another process stores this run's events now.
-      if (sqlState(error) === UNIQUE_VIOLATION || /duplicate key/i.test(String((error as Error).message))) {
-        throw new LeaseLostError(`run ${this.runId} is run by another server now`);
-      }
+      if (isUniqueViolation(error)) throw new LeaseLostError(`run ${this.runId} is run by another server now`);
       throw error;
     }
+  }
+
+  /** Whether this process still owns the run (then the events numbered for it are its own). */
+  private async ownedHere(): Promise<boolean> {
+    const rows = await this.sql('select id from conversations where id = ? and instance_id = ?', [this.runId, this.instanceId]);
+    return rows.length > 0;
   }
 }
 

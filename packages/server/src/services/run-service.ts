@@ -22,7 +22,7 @@ import { localRunNotifier, type RunNotifier } from './run-notifier.js';
 import { RunReader } from './run-reader.js';
 import { traceStep } from './run-trace.js';
 import { DatabaseGoneError, describeWait, RunDatabaseRetry, type OutageHooks } from './run-database-retry.js';
-import { databaseErrorText, isDatabaseUnreachable, isDiskFull } from '../db/database-faults.js';
+import { databaseErrorText, isDatabaseUnreachable, isDiskFull, retryUnique } from '../db/database-faults.js';
 import type { VerificationService } from './verification-service.js';
 
 export interface RunServiceOptions {
@@ -421,7 +421,8 @@ export class RunService {
     const commits = new StageCommits(async (stages) => {
       // The stages' events are stored before their checkpoint: a crash loses only what the next owner redoes.
       await writer.flush();
-      await attempt_(() => this.saveCheckpoint(billing, stages, engines));
+      // A commit that went through unanswered is found by its usage rows' keys on the next try.
+      await retryUnique(attempt_, () => this.saveCheckpoint(billing, stages, engines), () => this.committedHere(runId, stages));
     }, activity);
     try {
       if (mode === 'start') emit({ type: 'run', runId, conversationId: runId, ...(run.onlyStages ? { stages: run.onlyStages } : {}) });
@@ -535,7 +536,7 @@ export class RunService {
       const full = causes.find((cause) => cause !== undefined && isDiskFull(cause));
       if (full !== undefined) return await this.stopUnstorable(runId, full, billing);
       if (causes.some((cause) => cause instanceof DatabaseGoneError || (cause !== undefined && isDatabaseUnreachable(cause)))) {
-        return await this.stopUntilDatabaseBack(runId, billing, signal, () => writer.reset() && (emit(this.databaseGoneEvent()), true));
+        return await this.stopUntilDatabaseBack(runId, billing, signal, () => writer.reset() && (emit({ type: 'error', error: this.databaseGoneMessage(), code: 'SERVICE_UNAVAILABLE' }), true));
       }
       let message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
@@ -575,9 +576,8 @@ export class RunService {
     );
   }
 
-  private databaseGoneEvent(): PipelineEvent {
-    const message = `The run stopped because the database was unreachable for more than ${describeWait(this.databaseRetryMs)}. Its finished stages are kept and were charged once: resume it to continue from the last one.`;
-    return { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' };
+  private databaseGoneMessage(): string {
+    return `The run stopped because the database was unreachable for more than ${describeWait(this.databaseRetryMs)}. Its finished stages are kept and were charged once: resume it to continue from the last one.`;
   }
 
   /**
@@ -594,13 +594,14 @@ export class RunService {
       runId,
       logEvent('error', `The database stayed unreachable for ${window}, so the run stopped. Its finished stages are kept; once the database answers, the run is marked interrupted and can be resumed from its last finished stage.`),
     );
-    const { error } = this.databaseGoneEvent() as { error: string };
+    let left = false;
     for (let tries = 0; !signal.aborted; tries++) {
       try {
+        // Fenced: a run another server took over meanwhile is that server's, holds and all.
+        left ||=
+          (await this.orm.em.fork().nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId, status: 'running' }, { status: 'interrupted', error: this.databaseGoneMessage(), updatedAt: new Date() })) > 0;
+        if (!left) return;
         await billing.releaseLeftoverHolds();
-        // Fenced: a run another server took over meanwhile is that server's.
-        const changed = await this.orm.em.fork().nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId, status: 'running' }, { status: 'interrupted', error, updatedAt: new Date() });
-        if (changed === 0) return;
         break;
       } catch (e) {
         if (!isDatabaseUnreachable(e)) {
@@ -698,6 +699,17 @@ export class RunService {
     const rows = await plainSql(em).execute<Array<{ owned: number }>>(text, params);
     // Nothing of this run may be stored or charged here any more.
     if (Number(rows[0]?.owned ?? 0) === 0) throw new LeaseLostError(`run ${runId} was taken over by another server`);
+  }
+
+  /** Whether `stages` are committed (the last one's usage rows are in) and the run is still this process's. */
+  private async committedHere(runId: string, stages: FinishedStage[]): Promise<boolean> {
+    const key = `${stages.at(-1)!.holds.key}:%`;
+    const rows = await this.sql('select u.id from engine_usage u join conversations c on c.id = u.conversation_id where u.conversation_id = ? and u.call_key like ? and c.instance_id = ? limit 1', [
+      runId,
+      key,
+      this.instanceId,
+    ]);
+    return rows.length > 0;
   }
 
   private async totalCost(runId: string): Promise<number> {
