@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { balanceReply, PAYMENTS_NOT_CONFIGURED, runInfoReply, type ChatMessage } from '@wolfpack/core';
+import { balanceReply, formatCents, PAYMENTS_NOT_CONFIGURED, runInfoReply, type ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { startFakeStripe, type FakeStripe } from '@wolfpack/server/testing';
@@ -246,6 +246,8 @@ describe('with a priced engine and Stripe', () => {
     const costs = events.flatMap((event) => (event.type === 'cost' ? [event['spentCents'] as number] : []));
     expect(costs.length).toBeGreaterThan(0);
     expect(costs.at(-1)).toBe(spent);
+    // The stop sentence names the balance as it is once the stopped stage's holds are back.
+    expect(last['error']).toContain(`your balance is ${formatCents(1500 - spent)}.`);
 
     // Without credits, attaching resumes the run, which pauses again at once: still exit 4.
     const again = await user.wolfpack(['attach', runId]);
