@@ -60,7 +60,8 @@ export function RunStatusCallout({ state, onResume, onReconnect }: RunStatusCall
         <div className={`${calloutClass} ${amber}`} role="alert" data-testid="run-callout" data-phase="interrupted">
           <p className="flex items-center gap-2">
             <TriangleAlert className="h-4 w-4 shrink-0" aria-hidden />
-            The server stopped during this run. Resume it to continue from the last finished stage.
+            {/* The server's own sentence when it said why (its database went away), else the usual one. */}
+            {state.error ?? 'The server stopped during this run. Resume it to continue from the last finished stage.'}
           </p>
           <Button size="sm" onClick={onResume}>
             <Play className="h-4 w-4" aria-hidden />

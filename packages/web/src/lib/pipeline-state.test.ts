@@ -96,6 +96,19 @@ describe('applyPipelineEvent', () => {
     expect(resumed).toMatchObject({ paymentRequired: false, error: null, spentCents: 1430 });
   });
 
+  it('a run stopped because the database went away is interrupted with the server\'s sentence, not failed', () => {
+    const message = 'The run stopped because the database was unreachable for more than 2 minutes. Its finished stages are kept and were charged once: resume it to continue from the last one.';
+    const planned = run([
+      { type: 'run', runId: 'r1', conversationId: 'c1' },
+      { type: 'stage', role: 'Planning', ok: true, executionTime: 1, progress: progress(1, 20) },
+    ]);
+    const { state, effects } = applyPipelineEvent(planned, { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' }, '9');
+    expect(state).toMatchObject({ phase: 'interrupted', error: message, paymentRequired: false, lastEventId: '9' });
+    expect(state.stages).toEqual(planned.stages);
+    expect(effects).toEqual([]);
+    expect(state.feed.at(-1)?.message).toBe(`Error: ${message}`);
+  });
+
   it('completes at 100 % with the result and the effects that store it', () => {
     const before = run([
       { type: 'run', runId: 'r1', conversationId: 'c1' },

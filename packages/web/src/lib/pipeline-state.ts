@@ -304,6 +304,11 @@ export function applyPipelineEvent(
           effects: [{ type: 'payment-required', error: event.error }],
         };
       }
+      if (event.code === 'SERVICE_UNAVAILABLE') {
+        // Not a failure either: the server's database went away (or filled up), and the run is
+        // left interrupted with its finished stages, to be resumed once the database is back.
+        return { state: { ...base, phase: 'interrupted', error: event.error, paymentRequired: false, reconnectAttempt: 0, feed }, effects: [] };
+      }
       // The stage under way failed with the run; the stages after it never ran.
       const stages = settleFailedStages(base.stages, event.error);
       return {
