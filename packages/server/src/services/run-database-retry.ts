@@ -65,6 +65,21 @@ export class RunDatabaseRetry {
   }
 }
 
+/**
+ * A stopped run's last writes (holds given back, its status) tried again for a while (about 9 s):
+ * the failure may be the database going away, and money must not stay held for a run that ended.
+ */
+export async function retryBriefly<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 8) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryWait(attempt)));
+    }
+  }
+}
+
 /** "2 minutes", "90 seconds", "1 minute", "5 seconds": how long, as a feed line says it. */
 export function describeWait(ms: number): string {
   const seconds = Math.round(ms / 1000);

@@ -21,8 +21,9 @@ import { RunLeases } from './run-leases.js';
 import { localRunNotifier, type RunNotifier } from './run-notifier.js';
 import { RunReader } from './run-reader.js';
 import { traceStep } from './run-trace.js';
-import { DatabaseGoneError, describeWait, RunDatabaseRetry, type OutageHooks } from './run-database-retry.js';
-import { databaseErrorText, isDatabaseUnreachable, isDiskFull, retryUnique } from '../db/database-faults.js';
+import { DatabaseGoneError, describeWait, retryBriefly, RunDatabaseRetry, type OutageHooks } from './run-database-retry.js';
+import { RunDatabaseStops } from './run-database-stops.js';
+import { isDatabaseUnreachable, isDiskFull, retryUnique } from '../db/database-faults.js';
 import type { VerificationService } from './verification-service.js';
 
 export interface RunServiceOptions {
@@ -103,7 +104,8 @@ export class RunService {
   private readonly proofEnv: NodeJS.ProcessEnv;
   private readonly executeProject: ProjectExecutor;
   private readonly databaseRetryMs: number;
-  private readonly onDiskFull: (error: unknown) => void;
+  /** What a run does when its database stops it (gone too long, full). */
+  private readonly stops: RunDatabaseStops;
   /**
    * Runs this process runs; `stored` once the run's row exists (a lease can be renewed); `owner`
    * when known without a query (a run started or resumed here; not one taken over).
@@ -131,10 +133,10 @@ export class RunService {
     this.proofEnv = options.proofEnv ?? process.env;
     this.executeProject = options.executeProject ?? executeProject;
     this.databaseRetryMs = options.databaseRetryMs ?? 120_000;
-    this.onDiskFull = options.onDiskFull ?? (() => {});
     // Every stream's open reads through it (ownership, then the stored events): prepared on PostgreSQL.
     this.reader = new RunReader(orm, (sql, params) => hotRead(orm, sql, params), hub, this.notifier, (runId) => this.local.has(runId));
     this.estimates = new RunEstimates(this.sql, engines, projects);
+    this.stops = new RunDatabaseStops(orm, this.sql, hub, log, this.instanceId, this.databaseRetryMs, options.onDiskFull);
   }
 
   private readonly sql: SqlAll = (sql, params) => this.orm.em.fork().getConnection().execute(sql, params, 'all');
@@ -222,19 +224,9 @@ export class RunService {
     try {
       await this.launch(row.id, row.userId, 1, 'start', 0, row, (activity) => activity.quiet(EVENT_WAIT_MS).then(() => this.orm.em.fork().insert(Conversation, row)));
     } catch (error) {
-      throw this.unstorable(error) ?? error;
+      throw this.stops.unstorable(error) ?? error;
     }
     return row.id;
-  }
-
-  /** What the client is told when a run cannot even be stored (the insert of its row failed): a 503 with the reason, not a 500. */
-  private unstorable(error: unknown): AppError | undefined {
-    if (isDiskFull(error)) {
-      this.onDiskFull(error);
-      return new AppError('SERVICE_UNAVAILABLE', `The server cannot store a new run: its database's disk is full (${databaseErrorText(error)}). Nothing was started or charged. Try again later.`);
-    }
-    if (isDatabaseUnreachable(error)) return new AppError('SERVICE_UNAVAILABLE', 'The server cannot reach its database right now, so the run was not started (nothing was charged). Try again in a minute.');
-    return undefined;
   }
 
   /**
@@ -422,7 +414,7 @@ export class RunService {
       // The stages' events are stored before their checkpoint: a crash loses only what the next owner redoes.
       await writer.flush();
       // A commit that went through unanswered is found by its usage rows' keys on the next try.
-      await retryUnique(attempt_, () => this.saveCheckpoint(billing, stages, engines), () => this.committedHere(runId, stages));
+      await retryUnique(attempt_, () => this.saveCheckpoint(billing, stages, engines), () => this.stops.committed(runId, stages));
     }, activity);
     try {
       if (mode === 'start') emit({ type: 'run', runId, conversationId: runId, ...(run.onlyStages ? { stages: run.onlyStages } : {}) });
@@ -534,20 +526,20 @@ export class RunService {
       // The database itself may have stopped the run: full, or gone for longer than the run waits.
       const causes = [error, commits.failed, writer.stoppedBy];
       const full = causes.find((cause) => cause !== undefined && isDiskFull(cause));
-      if (full !== undefined) return await this.stopUnstorable(runId, full, billing);
+      if (full !== undefined) return await this.stops.stopUnstorable(runId, full, billing);
       if (causes.some((cause) => cause instanceof DatabaseGoneError || (cause !== undefined && isDatabaseUnreachable(cause)))) {
-        return await this.stopUntilDatabaseBack(runId, billing, signal, () => writer.reset() && (emit({ type: 'error', error: this.databaseGoneMessage(), code: 'SERVICE_UNAVAILABLE' }), true));
+        return await this.stops.stopUntilDatabaseBack(runId, billing, signal, (event) => writer.reset() && (emit(event), true));
       }
       let message = error instanceof AppError ? error.message : 'The run stopped because of an internal error. Try again; if it keeps failing, report it.';
       if (!(error instanceof AppError)) this.log.error(`run ${runId} failed`, error);
       // The stage that failed made calls nobody can use: its hold goes back uncharged.
-      await this.retrying(() => billing.releaseLeftoverHolds()).catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
+      await retryBriefly(() => billing.releaseLeftoverHolds()).catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
       // Told with the balance and the cost as they are now that the holds are back.
       const told = await billing.afterStop(error, message, billing.purse.spentCents).catch(() => ({ message, cost: null }));
       message = told.message;
       // Out of credits (or over its own cap): stopped before a stage, resumable after a top-up.
       const stopped = error instanceof AppError && error.code === 'PAYMENT_REQUIRED';
-      await this.retrying(() => this.orm.em.fork().nativeUpdate(
+      await retryBriefly(() => this.orm.em.fork().nativeUpdate(
         Conversation,
         mine,
         stopped ? { status: 'interrupted', error: message, updatedAt: new Date() } : { status: 'failed', error: message, completedAt: new Date(), updatedAt: new Date() },
@@ -556,76 +548,6 @@ export class RunService {
       if (!writer.reset()) return;
       if (told.cost) emit(told.cost);
       emit({ type: 'error', error: message, code: error instanceof AppError ? error.code : 'INTERNAL' });
-    }
-  }
-
-  /**
-   * A run whose events (or stages) the database refused for want of disk space: it stops at once,
-   * and its followers hear why from memory (nothing more of it can be stored). Only what was stored
-   * was charged: the stages committed before. The holds of the rest go back, and the run is left
-   * interrupted, when the database lets anything be written.
-   */
-  private async stopUnstorable(runId: string, error: unknown, billing: RunBilling): Promise<void> {
-    this.onDiskFull(error);
-    this.log.error(`run ${runId}: the database cannot store it (${databaseErrorText(error)}); the run stopped`);
-    const message = `The run stopped: the server could not store it, because its database's disk is full (${databaseErrorText(error)}). Nothing was charged for work that was not stored. Try again once the server has disk space.`;
-    this.hub.end(runId, { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' });
-    await this.retrying(() => billing.releaseLeftoverHolds()).catch((e) => this.log.warn(`run ${runId}: releasing holds failed`, e));
-    await this.retrying(() => this.orm.em.fork().nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId }, { status: 'interrupted', error: message, updatedAt: new Date() })).catch(
-      (e) => this.log.warn(`run ${runId}: storing that it stopped failed`, e),
-    );
-  }
-
-  private databaseGoneMessage(): string {
-    return `The run stopped because the database was unreachable for more than ${describeWait(this.databaseRetryMs)}. Its finished stages are kept and were charged once: resume it to continue from the last one.`;
-  }
-
-  /**
-   * A run whose database stayed away past the window: it stops (the engines' work of the unfinished
-   * stage is lost, nothing of it charged), its followers here hear so at once, and, whenever the
-   * database answers again (until this server stops), the unfinished stage's holds go back and
-   * the run is left interrupted, resumable from its last stored stage, its events stored up to
-   * `storeEnd`'s error event. Never failed: nothing about the run was wrong.
-   */
-  private async stopUntilDatabaseBack(runId: string, billing: RunBilling, signal: AbortSignal, storeEnd: () => boolean): Promise<void> {
-    const window = describeWait(this.databaseRetryMs);
-    this.log.warn(`run ${runId}: the database stayed unreachable for ${window}; the run stopped and is left interrupted once the database answers`);
-    this.hub.notice(
-      runId,
-      logEvent('error', `The database stayed unreachable for ${window}, so the run stopped. Its finished stages are kept; once the database answers, the run is marked interrupted and can be resumed from its last finished stage.`),
-    );
-    let left = false;
-    for (let tries = 0; !signal.aborted; tries++) {
-      try {
-        // Fenced: a run another server took over meanwhile is that server's, holds and all.
-        left ||=
-          (await this.orm.em.fork().nativeUpdate(Conversation, { id: runId, instanceId: this.instanceId, status: 'running' }, { status: 'interrupted', error: this.databaseGoneMessage(), updatedAt: new Date() })) > 0;
-        if (!left) return;
-        await billing.releaseLeftoverHolds();
-        break;
-      } catch (e) {
-        if (!isDatabaseUnreachable(e)) {
-          this.log.warn(`run ${runId}: leaving it interrupted failed`, e);
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** tries)));
-      }
-    }
-    if (!signal.aborted) storeEnd();
-  }
-
-  /**
-   * A failed run's last writes (holds given back, its status) are tried again for a while: the
-   * failure may be the database going away, and money must not stay held for a run that ended.
-   */
-  private async retrying<T>(write: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await write();
-      } catch (error) {
-        if (attempt >= 8) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
-      }
     }
   }
 
@@ -699,17 +621,6 @@ export class RunService {
     const rows = await plainSql(em).execute<Array<{ owned: number }>>(text, params);
     // Nothing of this run may be stored or charged here any more.
     if (Number(rows[0]?.owned ?? 0) === 0) throw new LeaseLostError(`run ${runId} was taken over by another server`);
-  }
-
-  /** Whether `stages` are committed (the last one's usage rows are in) and the run is still this process's. */
-  private async committedHere(runId: string, stages: FinishedStage[]): Promise<boolean> {
-    const key = `${stages.at(-1)!.holds.key}:%`;
-    const rows = await this.sql('select u.id from engine_usage u join conversations c on c.id = u.conversation_id where u.conversation_id = ? and u.call_key like ? and c.instance_id = ? limit 1', [
-      runId,
-      key,
-      this.instanceId,
-    ]);
-    return rows.length > 0;
   }
 
   private async totalCost(runId: string): Promise<number> {
