@@ -10,6 +10,7 @@ import { maxInputTokens } from '../billing/usage-bounds.js';
 import { anthropicReplies, startFakeAnthropicServer } from './testing/fake-anthropic-server.js';
 import { openaiReplies, startFakeOpenAIServer } from './testing/fake-openai-server.js';
 import type { Engine } from './engine.js';
+import { runEnhancement } from '../enhance/run-enhancement.js';
 
 const ask = [
   { role: 'system' as const, content: 'You write code.' },
@@ -80,5 +81,25 @@ describe.each([
     const result = await engine.complete({ messages: ask, maxTokens: MAX_TOKENS });
     expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 3, totalTokens: 23 });
     expect(result.usageProblem).toBeUndefined();
+  });
+});
+
+describe('an enhancement over an engine that reports unusable usage', () => {
+  it('completes, counts every call at its estimate, and says so once for the engine', async () => {
+    const fake = await startFakeOpenAIServer({ fallback: () => ({ kind: 'stream', deltas: ['A sharper prompt'], usage: { inputTokens: '1e6', outputTokens: '1e6' } }) });
+    closers.push(() => fake.close());
+    const engine = createOpenAIEngine({ key: 'alpha', model: 'gpt-test', baseURL: fake.baseURL, apiKey: 'k' });
+    const events: Array<{ type: string; level?: string; message?: string }> = [];
+    const run = runEnhancement({ prompt: 'A todo app', engines: [engine], passes: 2, enginesPerPass: 2 });
+    let step = await run.next();
+    while (!step.done) {
+      events.push(step.value);
+      step = await run.next();
+    }
+    expect(step.value.finalPrompt).not.toBe('');
+    expect(fake.requests.length).toBe(5);
+    for (const record of step.value.steps) expect(Number.isSafeInteger(record.usage.totalTokens)).toBe(true);
+    const said = events.filter((e) => e.type === 'log' && e.level === 'warning' && e.message?.includes('not a whole, non-negative number'));
+    expect(said).toHaveLength(1);
   });
 });

@@ -23,6 +23,8 @@ export interface EnhancementStepRecord {
   error: string | null;
   usage: EngineUsage;
   costMillicents: number;
+  /** Set when the engine's reported usage was unusable or more than the call could use (see countedUsage). */
+  usageProblem?: string;
 }
 
 export interface EnhancementInput {
@@ -65,6 +67,13 @@ export async function* runEnhancement(input: EnhancementInput): AsyncGenerator<S
   const started = now();
   const steps: EnhancementStepRecord[] = [];
   let proposals: string[] = [];
+  // An engine whose usage could not be taken as reported is said once per enhancement, not per call.
+  const warned = new Set<string>();
+  const usageWarning = (record: EnhancementStepRecord): LogEvent | undefined => {
+    if (!record.usageProblem || warned.has(record.engineKey)) return undefined;
+    warned.add(record.engineKey);
+    return log('warning', record.usageProblem);
+  };
 
   for (let pass = 1; pass <= passes; pass++) {
     input.signal?.throwIfAborted();
@@ -77,6 +86,8 @@ export async function* runEnhancement(input: EnhancementInput): AsyncGenerator<S
           const engine = input.engines[slot % input.engines.length]!;
           const record = await callEngine(engine, pass, slot + 1, system, user, input.signal, now);
           steps.push(record);
+          const said = usageWarning(record);
+          if (said) emit(said);
           if (!record.ok) emit(log('warning', `${record.error} Skipping it in pass ${pass}; the other engines continue.`));
           else if (record.outputPrompt === '') emit(log('warning', `Engine ${engine.key} answered pass ${pass} with nothing; the other engines continue.`));
           emit(stepEvent(record, steps.length, total, estimateRemaining(steps, pass, passes, perPass, passStart, now())));
@@ -104,6 +115,8 @@ export async function* runEnhancement(input: EnhancementInput): AsyncGenerator<S
     const user = `${original}\n\nProposals to merge:\n${proposalsSection(proposals)}`;
     for (const engine of input.engines) {
       aggregation = await callEngine(engine, passes + 1, 1, AGGREGATE_SYSTEM, user, input.signal, now);
+      const said = usageWarning(aggregation);
+      if (said) yield said;
       if (aggregation.outputPrompt !== '') break;
       yield log('warning', `${aggregation.error ?? `Engine ${engine.key} answered the final merge with nothing.`} Trying the next engine for the final merge.`);
     }
@@ -136,6 +149,7 @@ async function callEngine(
       error: null,
       usage: result.usage,
       costMillicents: Math.round(engine.pricePer1kTokensCents * result.usage.totalTokens),
+      ...(result.usageProblem ? { usageProblem: result.usageProblem } : {}),
     };
   } catch (error) {
     if (signal?.aborted) throw error;
