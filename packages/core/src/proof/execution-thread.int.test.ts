@@ -9,6 +9,7 @@ import { ExecutionThread } from './execution-thread.js';
 import { staticPage } from './fixtures/correct.js';
 import { pageUncaughtException } from './fixtures/faulty.js';
 import type { ExecutionReport } from './report.js';
+import type { StepLine } from './proof-steps.js';
 
 const bwrapInstalled = needTool({ tool: 'bubblewrap', available: existsSync('/usr/bin/bwrap') }, 'Proven Code on its own thread');
 const chromiumInstalled =
@@ -67,6 +68,44 @@ describe.skipIf(!bwrapInstalled)('ExecutionThread: the sandbox from the thread',
     // Stopped well before the window's end: the abort reached the sandbox on the thread.
     expect(performance.now() - started).toBeLessThan(fullMs - 1000);
     expect(thread.running).toBe(0);
+  });
+
+  it("tells each step from the thread as it starts and ends, and a step cut short by an abort ends 'stopped'", { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread();
+    const lines: StepLine[] = [];
+    const passed = await thread.execute(printsOnce, { onStep: (line) => lines.push(line) });
+    expect(passed.checks.find((c) => c.check === 'start')).toMatchObject({ status: 'passed' });
+    expect(lines.map((l) => [l.step.state, l.message.replace(/\d+\.\d s/, 'N s')])).toEqual([
+      ['running', 'Starting the app…'],
+      ['passed', 'Started the app in N s'],
+    ]);
+    expect(lines[1]!.step).toMatchObject({ id: lines[0]!.step.id, startedAt: lines[0]!.step.startedAt });
+
+    lines.length = 0;
+    const controller = new AbortController();
+    const aborting = thread.execute(runsForever, { startMs: 10_000, signal: controller.signal, onStep: (line) => lines.push(line) });
+    while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await aborting.catch(() => undefined);
+    expect(lines.map((l) => l.step.state)).toEqual(['running', 'stopped']);
+    expect(lines[1]!.message).toMatch(/^Start stopped after \d+\.\d s: the run was stopped$/);
+    expect(lines[1]!.step.elapsedMs).toBeLessThan(10_000);
+  });
+
+  it("ends a step cut short by the project's time budget 'stopped', with the budget's reason", { timeout: 60_000 }, async () => {
+    thread = new ExecutionThread();
+    const lines: StepLine[] = [];
+    const slowTest = {
+      'package.json': JSON.stringify({ name: 'slow', private: true, scripts: { test: 'node --test' } }),
+      'test/slow.test.js': "import test from 'node:test';\n\ntest('waits', async () => {\n  await new Promise((resolve) => setTimeout(resolve, 20_000));\n});\n",
+    };
+    await thread.execute(slowTest, { timeLimitMs: 2000, onStep: (line) => lines.push(line) });
+    const ended = lines.find((l) => l.step.state !== 'running')!;
+    expect(lines[0]!.message).toBe('Running the tests…');
+    expect(ended.step.state).toBe('stopped');
+    expect(ended.message).toMatch(/^Tests stopped after \d+\.\d s: the project's 2 s time budget for running code was used up/);
+    expect(ended.step.elapsedMs).toBeGreaterThanOrEqual(1500);
+    expect(ended.step.elapsedMs).toBeLessThan(15_000);
   });
 
   it('fails the jobs of a thread that ends, and starts a new thread for the next job', { timeout: 60_000 }, async () => {
