@@ -61,6 +61,10 @@ describe('Home: a run that runs out of credits', () => {
     const spent = centsOf((await page.getByTestId('run-cost').textContent()) ?? '');
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(1500);
+    // The cost shown is what the ledger took, and the sentence names the balance the account has.
+    const real = ((await (await page.request.get('/api/billing/balance')).json()) as { balanceCents: number }).balanceCents;
+    expect(real).toBe(1500 - spent);
+    expect(sentence).toContain(`your balance is $${(real / 100).toFixed(2)}.`);
     await saveShot(page, 'run-payment-required');
 
     // Add credits leads to the packs; coming back, the run is still there to resume.
