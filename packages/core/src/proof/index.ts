@@ -48,7 +48,8 @@ export {
   type SandboxRun,
 } from './sandbox.js';
 export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
-export { groupMode, type GroupMode, type GroupUsage } from './sandbox-group.js';
+export { groupMode } from './group-mode.js';
+export type { GroupMode, GroupUsage } from './sandbox-group.js';
 export { withProjectCopy } from './project-copy.js';
 export { asVerifyReport, createExecutionGate, type ExecutionGate, type ExecutionGateOptions } from './execution-gate.js';
 export { ExecutionThread, type ExecutionThreadOptions } from './execution-thread.js';

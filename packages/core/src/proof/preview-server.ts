@@ -56,7 +56,8 @@ export interface PreviewServerOptions {
   /** @default {@link PREVIEW_SERVER_LIFETIME_MS} */
   lifetimeMs?: number;
   /**
-   * The server is stopped once its whole sandbox used more than `percent` of a core over `windowMs`.
+   * The server is stopped once its whole sandbox used more than `percent` of a core over `windowMs`
+   * (counted from when it listens).
    * @default 50 % over 60 s (WOLFPACK_PREVIEW_CPU_PERCENT, WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS)
    */
   cpuBudget?: { percent: number; windowMs: number };
@@ -214,7 +215,8 @@ export async function startPreviewServer(allFiles: Readonly<Record<string, strin
       readOnlyBinds: [supportBind(), relayBind()],
       ...(nodeModules !== undefined ? { nodeModules } : {}),
       limits: { wallMs: options.lifetimeMs ?? PREVIEW_SERVER_LIFETIME_MS, cpuSeconds: PREVIEW_SERVER_CPU_SECONDS },
-      cpuBudget: options.cpuBudget ?? previewCpuBudget(env),
+      // From the relay's "ready": the start (a build it runs first included) has its own window.
+      cpuBudget: { ...(options.cpuBudget ?? previewCpuBudget(env)), from: `${RELAY_MARK} ready` },
       passFds: [socket.fd],
       onOutput: (chunk, stream) => {
         if (stream === 'stderr') watch.take(chunk);

@@ -73,3 +73,14 @@ export function treeCpuMs(root: number): number | undefined {
   const tree = processTree(root);
   return tree.length === 0 ? undefined : tree.reduce((sum, p) => sum + p.cpuMs, 0);
 }
+
+/** SIGKILL to each of `pids`, those already gone left out. */
+export function killAll(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}

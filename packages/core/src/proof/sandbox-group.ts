@@ -12,7 +12,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processTree } from './process-tree.js';
+import { killAll } from './process-tree.js';
+import { Watchdog } from './sandbox-watchdog.js';
 
 /** What the group is limited to; see SandboxLimits' sandbox* fields. */
 export interface GroupLimits {
@@ -27,8 +28,8 @@ export type GroupMode =
   | { kind: 'cgroup1'; dirs: V1Dirs }
   | { kind: 'watchdog'; why: string };
 
-type V1Controller = 'memory' | 'pids' | 'cpu' | 'cpuacct' | 'freezer';
-const V1_CONTROLLERS: readonly V1Controller[] = ['memory', 'pids', 'cpu', 'cpuacct', 'freezer'];
+export type V1Controller = 'memory' | 'pids' | 'cpu' | 'cpuacct' | 'freezer';
+export const V1_CONTROLLERS: readonly V1Controller[] = ['memory', 'pids', 'cpu', 'cpuacct', 'freezer'];
 /** Where groups are made, per v1 controller: memory and pids always, the others when mounted. */
 type V1Dirs = Partial<Record<V1Controller, string>> & Record<'memory' | 'pids', string>;
 
@@ -59,14 +60,14 @@ export interface SandboxGroup {
   close(): Promise<void>;
 }
 
-const CGROUP_ROOT = '/sys/fs/cgroup';
 /** How often the watchdog (and the sandbox's limit poll) looks. */
 export const WATCHDOG_SAMPLE_MS = 100;
 const CPU_PERIOD_US = 100_000;
 /** How long a kill may take to empty a group before it is reported as stuck. */
-const KILL_WAIT_MS = 5000;
+export const KILL_WAIT_MS = 5000;
 
-const read = (path: string): string | undefined => {
+/** A control file's text, or undefined when it cannot be read. */
+export const read = (path: string): string | undefined => {
   try {
     return readFileSync(path, 'utf8');
   } catch {
@@ -89,92 +90,6 @@ const numberIn = (path: string): number | undefined => {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 };
 
-/** Where this process can make groups: a folder it can create and remove a group in, per controller. */
-function writableParent(dir: string): boolean {
-  const probe = join(dir, `probe-${process.pid}`);
-  try {
-    mkdirSync(dir, { recursive: true });
-    mkdirSync(probe);
-    rmdirSync(probe);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The mode this machine offers. `WOLFPACK_PROOF_CGROUP=off` forces the watchdog;
- * `WOLFPACK_PROOF_CGROUP_PARENT` names the folder, inside each hierarchy, where groups are made
- * (a delegated subtree). @default `wolfpack-sandbox` at the hierarchy's root
- */
-export function findGroupMode(env: NodeJS.ProcessEnv = process.env, root = CGROUP_ROOT): GroupMode {
-  if (env.WOLFPACK_PROOF_CGROUP === 'off') return { kind: 'watchdog', why: 'turned off with WOLFPACK_PROOF_CGROUP=off' };
-  const parent = (env.WOLFPACK_PROOF_CGROUP_PARENT ?? 'wolfpack-sandbox').replace(/^\/+|\/+$/g, '');
-  // v2: the unified hierarchy at the root, or beside v1 at /unified; usable only with its memory and pids controllers.
-  for (const v2 of [root, join(root, 'unified')]) {
-    const controllers = read(join(v2, 'cgroup.controllers'))?.trim().split(/\s+/) ?? [];
-    if (!controllers.includes('memory') || !controllers.includes('pids')) continue;
-    const dir = join(v2, parent);
-    const wanted = ['memory', 'pids', ...(controllers.includes('cpu') ? ['cpu'] : [])];
-    try {
-      mkdirSync(dir, { recursive: true });
-      // Each level from the root down to the groups' parent hands the controllers on (none of them holds a process).
-      const parts = parent.split('/');
-      // In a delegated subtree the levels above are not ours and already hand them on: what counts is the last.
-      for (let depth = 0; depth <= parts.length; depth++) {
-        try {
-          writeFileSync(join(v2, ...parts.slice(0, depth), 'cgroup.subtree_control'), wanted.map((c) => `+${c}`).join(' '));
-        } catch {
-          // checked below
-        }
-      }
-      const handed = read(join(dir, 'cgroup.subtree_control'))?.trim().split(/\s+/) ?? [];
-      if (handed.includes('memory') && handed.includes('pids') && writableParent(dir)) return { kind: 'cgroup2', dir };
-    } catch {
-      // not ours to write: try v1
-    }
-  }
-  const dirs: Partial<Record<V1Controller, string>> = {};
-  for (const controller of V1_CONTROLLERS) {
-    const mount = join(root, controller);
-    if (read(join(mount, 'cgroup.procs')) === undefined) continue;
-    if (writableParent(join(mount, parent))) dirs[controller] = join(mount, parent);
-  }
-  if (dirs.memory !== undefined && dirs.pids !== undefined) return { kind: 'cgroup1', dirs: { ...dirs, memory: dirs.memory, pids: dirs.pids } };
-  const uid = process.getuid?.();
-  return {
-    kind: 'watchdog',
-    why: uid === 0 ? 'no writable memory and pids control group was found under /sys/fs/cgroup' : 'the server is not root and has no delegated control group (set WOLFPACK_PROOF_CGROUP_PARENT to one)',
-  };
-}
-
-let cachedMode: { key: string; mode: GroupMode } | undefined;
-
-/** {@link findGroupMode}, found once per setting. */
-export function groupMode(env: NodeJS.ProcessEnv = process.env): GroupMode {
-  const key = `${env.WOLFPACK_PROOF_CGROUP ?? ''}\0${env.WOLFPACK_PROOF_CGROUP_PARENT ?? ''}`;
-  if (cachedMode?.key !== key) cachedMode = { key, mode: findGroupMode(env) };
-  return cachedMode.mode;
-}
-
-const MiB = 1024 * 1024;
-const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
-
-/** One line for the server's start-up: which mode bounds each sandbox, and with what. */
-export function groupModeLine(mode: GroupMode, limits: GroupLimits, perProgram: { memoryBytes: number; processes: number }): string {
-  const whole = `${mib(limits.memoryBytes)} of memory (tmpfs included), ${limits.processes} processes, ${limits.cpuPercent / 100} CPU core${limits.cpuPercent === 100 ? '' : 's'}`;
-  switch (mode.kind) {
-    case 'cgroup2':
-    case 'cgroup1':
-      return `Sandbox limits: each sandbox runs in a control group of its own (cgroup ${mode.kind === 'cgroup2' ? 'v2' : 'v1'}) with ${whole}, killed whole at its time limit or any of these.`;
-    case 'watchdog':
-      return `Sandbox limits: no control group here (${mode.why}), so memory (${mib(perProgram.memoryBytes)} heap and address space) and processes (${perProgram.processes}) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past ${mib(limits.memoryBytes)} of RSS or ${limits.processes} processes.`;
-    default: {
-      const unreachable: never = mode;
-      return unreachable;
-    }
-  }
-}
 
 interface Setting {
   /** The v1 controller whose folder holds the file ('' for v2's single folder). */
@@ -230,13 +145,16 @@ const LAUNCH_PREFIX = 'launch-';
  */
 export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStatus: number): string {
   if (mode.kind === 'watchdog') return '';
-  const dirs: [V1Controller | '', string][] = mode.kind === 'cgroup2' ? [['', mode.dir]] : (Object.entries(mode.dirs) as [V1Controller, string][]);
+  const controllers = new Map<string, (V1Controller | '')[]>();
+  for (const [controller, parent] of mode.kind === 'cgroup2' ? ([['', mode.dir]] as const) : (Object.entries(mode.dirs) as [V1Controller, string][])) {
+    controllers.set(parent, [...(controllers.get(parent) ?? []), controller]);
+  }
   const q = (path: string) => `'${path}'`;
   const lines: string[] = [];
-  for (const [controller, parent] of dirs) {
+  for (const [parent, served] of controllers) {
     const dir = `${q(parent)}/${LAUNCH_PREFIX}$$`;
     lines.push(`mkdir ${dir} || exit ${failStatus}`);
-    for (const setting of settings(mode.kind, limits).filter((s) => s.controller === controller)) {
+    for (const setting of settings(mode.kind, limits).filter((s) => served.includes(s.controller))) {
       const value = setting.value.replace(' ', '\\ ');
       lines.push(setting.optional ? `echo ${value} 2>/dev/null > ${dir}/${setting.file}` : `echo ${value} > ${dir}/${setting.file} || exit ${failStatus}`);
     }
@@ -248,7 +166,7 @@ export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStat
 /** Removes the launch groups no process is in any more (a group with one is busy, and stays). */
 export function sweepLaunchGroups(mode: GroupMode): void {
   if (mode.kind === 'watchdog') return;
-  for (const parent of mode.kind === 'cgroup2' ? [mode.dir] : Object.values(mode.dirs)) {
+  for (const parent of mode.kind === 'cgroup2' ? [mode.dir] : new Set(Object.values(mode.dirs))) {
     let names: string[] = [];
     try {
       names = readdirSync(parent).filter((name) => name.startsWith(LAUNCH_PREFIX));
@@ -296,15 +214,6 @@ async function waitEmpty(procsFiles: string[], kill: (pids: number[]) => void): 
   }
 }
 
-const killAll = (pids: number[]) => {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  }
-};
 
 const removeDir = async (dir: string) => {
   // A group whose last process just exited may still be busy for a moment.
@@ -376,10 +285,10 @@ class CgroupV1 implements SandboxGroup {
   constructor(parents: Partial<Record<V1Controller, string>>, name: string, limits: GroupLimits) {
     for (const [controller, parent] of Object.entries(parents) as [V1Controller, string][]) {
       const dir = join(parent, name);
-      mkdirSync(dir);
+      if (!Object.values(this.dirs).includes(dir)) mkdirSync(dir);
       this.dirs[controller] = dir;
     }
-    this.procsFiles = Object.values(this.dirs).map((dir) => join(dir, 'cgroup.procs'));
+    this.procsFiles = [...new Set(Object.values(this.dirs))].map((dir) => join(dir, 'cgroup.procs'));
     writeSettings('cgroup1', limits, (controller) => (controller === '' ? undefined : this.dirs[controller]));
   }
 
@@ -421,54 +330,5 @@ class CgroupV1 implements SandboxGroup {
   async close(): Promise<void> {
     await this.kill();
     for (const dir of Object.values(this.dirs)) await removeDir(dir);
-  }
-}
-
-/** The fallback: samples the sandbox's process tree and calls a limit hit when a sample is past it. */
-class Watchdog implements SandboxGroup {
-  readonly mode = 'watchdog' as const;
-  readonly procsFiles: string[] = [];
-  private root: number | undefined;
-  private peak = { memory: 0, processes: 0 };
-  private hit: GroupHit | undefined;
-  private last: number[] = [];
-
-  constructor(private readonly limits: GroupLimits) {}
-
-  attach(pid: number): void {
-    this.root = pid;
-  }
-
-  check(): GroupHit | undefined {
-    if (this.root === undefined || this.hit !== undefined) return this.hit;
-    const tree = processTree(this.root);
-    if (tree.length === 0) return undefined;
-    this.last = tree.map((p) => p.pid);
-    const memory = tree.reduce((sum, p) => sum + p.rssBytes, 0);
-    // Threads count, as they do for the pids controller and RLIMIT_NPROC.
-    const processes = tree.reduce((sum, p) => sum + p.threads, 0);
-    this.peak = { memory: Math.max(this.peak.memory, memory), processes: Math.max(this.peak.processes, processes) };
-    if (memory > this.limits.memoryBytes) this.hit = 'memory';
-    else if (processes > this.limits.processes) this.hit = 'processes';
-    return this.hit;
-  }
-
-  usage(): GroupUsage {
-    return { memoryPeakBytes: this.peak.memory, processesPeak: this.peak.processes };
-  }
-
-  async kill(): Promise<void> {
-    // No freezer here: kill what the last look found and look again until the tree is gone.
-    const until = performance.now() + KILL_WAIT_MS;
-    let pids = this.root === undefined ? [] : [...new Set([...this.last, ...processTree(this.root).map((p) => p.pid)])];
-    while (pids.length > 0 && performance.now() < until) {
-      killAll(pids);
-      await sleep(10);
-      pids = this.root === undefined ? [] : processTree(this.root).map((p) => p.pid);
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.kill();
   }
 }

@@ -21,8 +21,10 @@ import {
   type HostTools,
   type ReadOnlyBind,
 } from './bwrap-args.js';
+import { CpuBudget, cpuNow } from './cpu-budget.js';
 import { treeCpuMs } from './process-tree.js';
-import { createGroup, groupMode, groupModeLine, launchGroupScript, sweepLaunchGroups, WATCHDOG_SAMPLE_MS, type GroupLimits, type GroupMode, type GroupUsage, type SandboxGroup } from './sandbox-group.js';
+import { groupMode, groupModeLine } from './group-mode.js';
+import { createGroup, launchGroupScript, sweepLaunchGroups, WATCHDOG_SAMPLE_MS, type GroupLimits, type GroupMode, type GroupUsage, type SandboxGroup } from './sandbox-group.js';
 import { resolveLimits, stopVerdict, type SandboxLimits, type StopReason } from './sandbox-limits.js';
 
 export { SANDBOX_PROJECT_DIR, SANDBOX_NODE_DIR, shellQuote, type ReadOnlyBind } from './bwrap-args.js';
@@ -58,7 +60,12 @@ export interface SandboxRun {
    * core over the last `windowMs`: for a long-lived preview server, which a busy loop must not
    * keep on a core for its whole lifetime.
    */
-  cpuBudget?: { percent: number; windowMs: number };
+  cpuBudget?: {
+    percent: number;
+    windowMs: number;
+    /** Count only from when the program prints this (a server's start, its build included, has a window of its own). */
+    from?: string;
+  };
   /** Sees the output as it arrives (it is collected as well, within the output limit). */
   onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   signal?: AbortSignal;
@@ -301,8 +308,10 @@ class Bubblewrap implements Sandbox {
         clearTimeout(deadline);
         deadline = setTimeout(timeUp, clock.wallMs);
       };
+      const budget = command.cpuBudget ? new CpuBudget(command.cpuBudget, () => cpuNow(group, child.pid)) : undefined;
       const collect = (into: Buffer[], stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
         watch(chunk);
+        budget?.watch(chunk);
         command.onOutput?.(chunk, stream);
         if (truncated) return;
         const room = limits.outputBytes - bytes;
@@ -326,7 +335,6 @@ class Bubblewrap implements Sandbox {
         if (pid !== undefined) innerPid = Number(pid);
       });
       infoStream?.on('error', () => undefined);
-      const budget = command.cpuBudget ? new CpuBudget(command.cpuBudget, () => cpuNow(group, child.pid)) : undefined;
       // The group's counters say at once when a limit was hit: the whole sandbox goes then, not at its deadline.
       const poll = setInterval(() => {
         if (stopped !== undefined) return;
@@ -381,38 +389,6 @@ class Bubblewrap implements Sandbox {
 /** The sandbox-wide part of `limits`. */
 function groupLimits(limits: SandboxLimits): GroupLimits {
   return { memoryBytes: limits.sandboxMemoryBytes, processes: limits.sandboxProcesses, cpuPercent: limits.sandboxCpuPercent };
-}
-
-/** CPU the sandbox used so far, in ms: its group's counter, else its live processes' from /proc. */
-function cpuNow(group: SandboxGroup, pid: number | undefined): number | undefined {
-  const ns = group.usage().cpuNs;
-  if (ns !== undefined) return ns / 1e6;
-  return pid === undefined ? undefined : treeCpuMs(pid);
-}
-
-/** CPU use over a sliding window, sampled once a second. */
-class CpuBudget {
-  private samples: { at: number; cpuMs: number }[] = [];
-
-  constructor(
-    private readonly budget: { percent: number; windowMs: number },
-    private readonly read: () => number | undefined,
-  ) {}
-
-  /** Whether the last full window used more than the budget. */
-  spent(): boolean {
-    const at = performance.now();
-    const last = this.samples.at(-1);
-    if (last !== undefined && at - last.at < 1000) return false;
-    const cpuMs = this.read();
-    if (cpuMs === undefined) return false;
-    this.samples.push({ at, cpuMs });
-    // Keep one sample at or before the window's start.
-    while (this.samples.length > 2 && this.samples[1]!.at <= at - this.budget.windowMs) this.samples.shift();
-    const first = this.samples[0]!;
-    const span = at - first.at;
-    return span >= this.budget.windowMs && cpuMs - first.cpuMs > (this.budget.percent / 100) * span;
-  }
 }
 
 /** The one start-up line saying what bounds each sandbox on this machine (see {@link groupModeLine}). */
