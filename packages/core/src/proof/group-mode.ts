@@ -48,7 +48,8 @@ export function findGroupMode(env: NodeJS.ProcessEnv = process.env, root = CGROU
           // checked below
         }
       }
-      const handed = read(join(dir, 'cgroup.subtree_control'))?.trim().split(/\s+/) ?? [];
+      // The kernel lists them bare ("memory pids"); a plain folder standing in for it keeps what was written.
+      const handed = read(join(dir, 'cgroup.subtree_control'))?.trim().split(/\s+/).map((c) => c.replace(/^\+/, '')) ?? [];
       if (handed.includes('memory') && handed.includes('pids') && writableParent(dir)) return { kind: 'cgroup2', dir };
     } catch {
       // not ours to write: try v1

@@ -460,7 +460,11 @@ async function probe(options: FindSandboxOptions, env: NodeJS.ProcessEnv): Promi
     const result = await sandbox.run(emptyProject, { argv: ['node', '-e', 'process.exit(0)'], limits: { wallMs: 10_000 } });
     if (result.exitCode === 0) {
       if (isRoot && owner === undefined) {
-        notes.push('the process limit is not enforced: the server runs as root and the sandbox could not run as an unprivileged user, so a fork bomb is stopped only by the time limit');
+        notes.push(
+          mode.kind === 'watchdog'
+            ? 'the process limit is not enforced per program: the server runs as root and the sandbox could not run as an unprivileged user, so a fork bomb is stopped only by the watchdog and the time limit'
+            : "the per-program process limit is not enforced (the server runs as root and the sandbox could not run as an unprivileged user); the sandbox's control group still bounds its processes",
+        );
       }
       if (python?.dirs.length) notes.push(`Python is not under /usr; its prefix ${python.dirs.join(', ')} is readable in the sandbox`);
       return { sandbox };
