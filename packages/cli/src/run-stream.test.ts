@@ -21,7 +21,7 @@ function eventNumber(n: number): PipelineEvent {
 
 interface Scenario {
   /** Per request to a stream: which events to send (numbers), and then whether to hang. */
-  streams: Array<{ events: number[]; hang?: boolean; unnumberedError?: string }>;
+  streams: Array<{ events: number[]; hang?: boolean; unnumberedError?: string; live?: { id: number; message: string } }>;
   status: RunStatus;
   /** The run's newest stored event, as GET /runs/{id} says. @default 5 */
   lastEventId?: number;
@@ -39,7 +39,10 @@ let base: string;
 function sse(res: ServerResponse, plan: Scenario['streams'][number] | undefined) {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.write('retry: 3000\n\n');
-  for (const n of plan?.events ?? []) res.write(encodeJsonEvent(eventNumber(n), { id: String(n) }));
+  for (const n of plan?.events ?? []) {
+    res.write(encodeJsonEvent(eventNumber(n), { id: String(n) }));
+    if (plan?.live?.id === n) res.write(encodeJsonEvent({ type: 'log', id: 'live', level: 'warning', message: plan.live.message, timestamp: 'now', live: true }, { id: String(n) }));
+  }
   if (plan?.unnumberedError) res.write(encodeJsonEvent({ type: 'error', error: plan.unnumberedError }, { id: '0' }));
   if (plan?.hang) res.write(encodeComment('heartbeat'));
   else res.end();
@@ -108,6 +111,14 @@ describe('followRun', () => {
     expect(ids(items)).toEqual([1, 2, 3, 4, 5]);
     const reasons = items.flatMap((item) => (item.type === 'reconnecting' ? [item.reason] : []));
     expect(reasons).toEqual(['no data from the server for 1 second', 'The event stream failed. Reconnect to continue.']);
+  });
+
+  it('shows a line the server could not store (numbered as the event before it) without taking it for a replay', async () => {
+    const message = "The database is unreachable; retrying for up to 2 minutes. The run's work so far is kept.";
+    scenario = { status: 'running', streams: [{ events: [1, 2, 3, 4, 5], live: { id: 2, message } }] };
+    const items = await collect(followRun({ api: api(), source: start, backoffMs: () => 5 }));
+    expect(ids(items)).toEqual([1, 2, 2, 3, 4, 5]);
+    expect(items[2]).toMatchObject({ type: 'event', id: 2, event: { type: 'log', message, live: true } });
   });
 
   it('resumes an interrupted run once, from the last event it has', async () => {

@@ -110,6 +110,11 @@ export async function* followRun(options: RunStreamOptions): AsyncGenerator<RunS
       let unnumberedError: string | undefined;
       for await (const message of decodeEvents(response.body, idleTimeoutMs)) {
         const id = Number(message.id);
+        // A line the server could not store (its database is away): shown, its id not a new one.
+        if (message.data.type === 'log' && message.data.live) {
+          yield { type: 'event', id: last, event: message.data };
+          continue;
+        }
         if (!Number.isSafeInteger(id) || id <= 0) {
           // Not a stored event: the server's stream broke (it says "reconnect to continue").
           if (message.data.type === 'error') unnumberedError = message.data.error;

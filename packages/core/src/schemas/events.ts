@@ -87,6 +87,12 @@ export const logEvent = z.object({
   message: z.string(),
   timestamp: z.string(),
   step: logStep.optional(),
+  /**
+   * A line the server could not store (its database is unreachable): sent live to the run's
+   * followers, never replayed. Its SSE id repeats the last stored event's, so a client shows it
+   * even though that id is not new.
+   */
+  live: z.literal(true).optional(),
 });
 
 /** What the Proven Code gate verified and what still fails, file by file and check by check. */

@@ -141,6 +141,10 @@ describe.skipIf(!existsSync('/usr/lib/postgresql/15/bin/initdb') && !process.env
       // The run's end came only after the database was back (it waited, it did not skip anything).
       expect(Date.now() - started).toBeGreaterThan(15_000);
       expect(logs(events)).toContain("The database is unreachable; retrying for up to 2 minutes. The run's work so far is kept.");
+      // Sent live (it could not be stored), numbered as the stored event before it.
+      const at = events.findIndex(({ event }) => event.type === 'log' && event.message.startsWith('The database is unreachable'));
+      expect(events[at]!.event).toMatchObject({ type: 'log', level: 'warning', live: true });
+      expect(events[at]!.id).toBe(events[at - 1]!.id);
       expect(logs(events).some((line) => /^The database answered again after \d+ seconds; the run goes on\.$/.test(line))).toBe(true);
       const runId = events[0]!.event.type === 'run' ? events[0]!.event.runId : '';
       const after = await ledgerOf(server, runId);

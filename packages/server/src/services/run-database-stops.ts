@@ -10,7 +10,8 @@ import type { SqlAll } from './run-event-writer.js';
 import type { RunHub } from './run-hub.js';
 import type { FinishedStage } from './stage-commits.js';
 
-const feedLine = (level: 'warning' | 'error', message: string): PipelineEvent => ({ type: 'log', id: randomUUID(), level, message, timestamp: new Date().toISOString() });
+/** A feed line that cannot be stored (see the log event's `live`). */
+export const liveLine = (level: 'warning' | 'error', message: string): PipelineEvent => ({ type: 'log', id: randomUUID(), level, message, timestamp: new Date().toISOString(), live: true });
 
 /**
  * What a run does when its database stops it: a database that stayed away past the run's window
@@ -67,7 +68,7 @@ export class RunDatabaseStops {
     this.log.warn(`run ${runId}: the database stayed unreachable for ${window}; the run stopped and is left interrupted once the database answers`);
     this.hub.notice(
       runId,
-      feedLine('error', `The database stayed unreachable for ${window}, so the run stopped. Its finished stages are kept; once the database answers, the run is marked interrupted and can be resumed from its last finished stage.`),
+      liveLine('error', `The database stayed unreachable for ${window}, so the run stopped. Its finished stages are kept; once the database answers, the run is marked interrupted and can be resumed from its last finished stage.`),
     );
     const error = `The run stopped because the database was unreachable for more than ${window}. Its finished stages are kept and were charged once: resume it to continue from the last one.`;
     let left = false;

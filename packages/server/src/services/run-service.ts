@@ -22,7 +22,7 @@ import { localRunNotifier, type RunNotifier } from './run-notifier.js';
 import { RunReader } from './run-reader.js';
 import { traceStep } from './run-trace.js';
 import { DatabaseGoneError, describeWait, retryBriefly, RunDatabaseRetry, type OutageHooks } from './run-database-retry.js';
-import { RunDatabaseStops } from './run-database-stops.js';
+import { liveLine, RunDatabaseStops } from './run-database-stops.js';
 import { isDatabaseUnreachable, isDiskFull, retryUnique } from '../db/database-faults.js';
 import type { VerificationService } from './verification-service.js';
 
@@ -326,7 +326,7 @@ export class RunService {
       onLost: (reason) => {
         this.log.warn(`run ${runId}: the database is unreachable (${reason}); retrying for up to ${describeWait(this.databaseRetryMs)}`);
         // Unstored (nothing can be), to the run's followers here: the feed must not just go quiet.
-        this.hub.notice(runId, logEvent('warning', `The database is unreachable; retrying for up to ${describeWait(this.databaseRetryMs)}. The run's work so far is kept.`));
+        this.hub.notice(runId, liveLine('warning', `The database is unreachable; retrying for up to ${describeWait(this.databaseRetryMs)}. The run's work so far is kept.`));
       },
       onBack: (waitedMs) => this.log.info(`run ${runId}: the database answered again after ${Math.round(waitedMs / 1000)} s`),
     };
