@@ -39,7 +39,7 @@ export async function verifyAll(ctx: StageContext, files: Readonly<Record<string
   if (!ctx.extraCheck || (ctx.role !== 'Checking' && ctx.role !== 'Proven Code')) return verifyProject(files);
   const step: StepSink = (line) => ctx.emit(line.level, line.message, line.step);
   const extra = await ctx.extraCheck(files, { role: ctx.role, note: (message) => ctx.emit('info', message), step, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-  const report = typeCheckStep(step, files, () => verifyProject(files, extra.nodeModules ? { nodeModules: extra.nodeModules } : {}));
+  const report = await typeCheckStep(step, files, () => verifyProject(files, extra.nodeModules ? { nodeModules: extra.nodeModules } : {}));
   staticParts.set(report, structuredClone(report));
   if (extra.nodeModules) installedPackages.set(report, extra.nodeModules);
   for (const entry of extra.checked) {
@@ -53,17 +53,26 @@ export async function verifyAll(ctx: StageContext, files: Readonly<Record<string
 }
 
 /**
+ * How long the type check waits after its start line: it runs on this thread and holds it for
+ * seconds, so the line is given the time to be stored and sent first (the server stores a run's
+ * events within about 50 ms, then sends them); on a machine too busy for that it arrives with the
+ * end line.
+ */
+const TYPE_CHECK_HEADSTART_MS = 200;
+
+/**
  * The static checks, told as the type check's step when there is TypeScript to check (the other
  * static checks take milliseconds; the type check, with the installed packages' declarations,
- * seconds). It runs on this thread: its start line is sent when it ends, with its end line.
+ * seconds).
  */
-function typeCheckStep(sink: StepSink, files: Readonly<Record<string, string>>, verify: () => VerifyReport): VerifyReport {
+async function typeCheckStep(sink: StepSink, files: Readonly<Record<string, string>>, verify: () => VerifyReport): Promise<VerifyReport> {
   const typescript = Object.keys(files).filter(isTypeScriptPath).length;
   if (typescript === 0) return verify();
   const id = newLogId();
   const startedAt = new Date();
   const started = performance.now();
   sink(stepStartLine(`Type checking ${typescript} TypeScript ${typescript === 1 ? 'file' : 'files'}`, id, startedAt));
+  await new Promise((resolve) => setTimeout(resolve, TYPE_CHECK_HEADSTART_MS));
   const report = verify();
   const typed = report.checked.some((c) => c.checks.includes('types'));
   const problems = report.problems.filter((p) => p.check === 'types');
