@@ -107,6 +107,10 @@ describe('applyPipelineEvent', () => {
     expect(state.stages).toEqual(planned.stages);
     expect(effects).toEqual([]);
     expect(state.feed.at(-1)?.message).toBe(`Error: ${message}`);
+
+    // Stopped before its start could be stored: no run to resume, so it failed.
+    const full = "The run stopped: the server could not store it, because its database's disk is full (could not extend file \"base/5/16535_fsm\": No space left on device). Nothing was charged for work that was not stored. Try again once the server has disk space.";
+    expect(applyPipelineEvent(run([]), { type: 'error', error: full, code: 'SERVICE_UNAVAILABLE' }, '0').state).toMatchObject({ phase: 'failed', error: full });
   });
 
   it('completes at 100 % with the result and the effects that store it', () => {

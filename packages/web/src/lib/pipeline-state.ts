@@ -304,9 +304,10 @@ export function applyPipelineEvent(
           effects: [{ type: 'payment-required', error: event.error }],
         };
       }
-      if (event.code === 'SERVICE_UNAVAILABLE') {
+      if (event.code === 'SERVICE_UNAVAILABLE' && base.runId) {
         // Not a failure either: the server's database went away (or filled up), and the run is
         // left interrupted with its finished stages, to be resumed once the database is back.
+        // (A run that could not even store its start has no id to resume: it failed.)
         return { state: { ...base, phase: 'interrupted', error: event.error, paymentRequired: false, reconnectAttempt: 0, feed }, effects: [] };
       }
       // The stage under way failed with the run; the stages after it never ran.
