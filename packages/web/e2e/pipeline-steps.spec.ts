@@ -79,6 +79,7 @@ describe.skipIf(!sandboxed)('step lines in the Activity Feed', () => {
       await delay(250);
       shown = await secondsShown(elapsed);
     }
+    await running.scrollIntoViewIfNeeded();
     await saveShot(page, 'pipeline-step-running');
     await delay(1500);
     expect(await secondsShown(elapsed)).toBeGreaterThan(shown);
