@@ -111,7 +111,8 @@ async function runTests(ctx: CheckContext, command: NodeCommand, run: NodeRun, w
   const base = { files: command.files, command: command.display, durationMs: result.durationMs };
   const counts = testCounts(combinedOutput(result));
   if (result.stopped === 'time' && wall < TEST_WALL_MS) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
-  if (result.stopped !== undefined && result.stopped !== 'processes') {
+  // A refused fork the tests lived through (they exited 0) is theirs to report; one that ended the sandbox is the verdict.
+  if (result.stopped !== undefined && (result.stopped !== 'processes' || result.exitCode !== 0)) {
     const message = `the tests did not finish: ${limitSentence(result, wall)}`;
     return checkResult('tests', 'node', { ...base, status: 'failed', problems: [problemFromRun(result, { files: ctx.paths, fallbackPath: command.files[0] ?? 'package.json', order: 'first', message, command: command.display })] });
   }

@@ -112,7 +112,7 @@ async function testsCheck(ctx: CheckContext, analysis: Analysis, clean: boolean)
   const base = { files: runnable, command, durationMs: result.durationMs };
   const fail = (problems: ExecProblem[], counts?: { passed: number; failed: number }) =>
     checkResult('tests', 'python', { ...base, status: 'failed', problems, ...(counts ? { tests: counts, summary: `${counts.failed} of ${counts.passed + counts.failed} tests failed` } : {}) });
-  if (result.stopped !== undefined && result.stopped !== 'processes') {
+  if (result.stopped !== undefined && (result.stopped !== 'processes' || result.exitCode !== 0)) {
     if (result.stopped === 'time' && wall < TEST_WALL_MS) return [...checks, skipped('tests', 'python', runnable, ctx.budget.spentReason())];
     return [...checks, fail([problemFromRun(result, { files: ctx.paths, fallbackPath: runnable[0]!, order: 'last', command, message: `the tests did not finish: ${limitSentence(result, wall)}` })])];
   }

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { needTool } from '../testing/required-tool.js';
 import { survivors } from '../testing/survivors.js';
 import { withProjectCopy } from './project-copy.js';
-import { findSandbox, type Sandbox, type SandboxRun } from './sandbox.js';
+import { executeProject } from './execute-project.js';
+import { findSandbox, type Sandbox, type SandboxResult, type SandboxRun } from './sandbox.js';
 import { groupMode } from './group-mode.js';
 import * as hostile from './fixtures/hostile.js';
 
@@ -138,5 +139,54 @@ describe.skipIf(!bwrapInstalled)('the verdict', () => {
     expect(result.stopped).toBe('disk');
     expect(result.stderr).toContain('ENOSPC');
     expect(result.stderr).not.toContain('wolfpack-sandbox: full');
+  });
+});
+
+describe.skipIf(!withGroups)('a Proven Code test run at the limits of its sandbox', () => {
+  /** The real sandbox with `limits` small for the test, each result kept: the peak its group allowed is read from there. */
+  const recording = (limits: SandboxRun['limits']) => {
+    const results: SandboxResult[] = [];
+    const sandbox: Sandbox = Object.create(grouped, {
+      run: { value: async (dir: string, command: SandboxRun) => {
+        const result = await grouped.run(dir, { ...command, limits: { ...command.limits, ...limits } });
+        results.push(result);
+        return result;
+      } },
+    });
+    return { sandbox, results };
+  };
+
+  it('fails tests whose children together pass the memory limit, naming it, with the peak at the limit', { timeout: 60_000 }, async () => {
+    const m = marker();
+    const hog = hostile.hogsMemoryInChildren(m, 4, 160);
+    const files = {
+      'child.js': hog['child.js']!,
+      'hog.test.js': `const { test } = require('node:test');\nconst { spawn } = require('node:child_process');\ntest('holds a lot', () => new Promise(() => { for (let i = 0; i < 4; i++) spawn(process.execPath, [__dirname + '/child.js', '${m}'], { stdio: 'inherit' }); }));\n`,
+    };
+    const { sandbox, results } = recording({ sandboxMemoryBytes: 256 * MiB });
+    const report = await executeProject(files, { sandbox, env: {} });
+    const tests = report.checks.find((c) => c.check === 'tests')!;
+    expect(tests).toMatchObject({ status: 'failed', problems: [{ message: 'the tests did not finish: it ran out of memory (the sandbox memory limit)' }] });
+    const run = results.find((r) => r.stopped === 'memory')!;
+    expect(run.usage?.memoryPeakBytes).toBeLessThanOrEqual(256 * MiB);
+    expect(run.usage?.memoryPeakBytes).toBeGreaterThan(200 * MiB);
+    expect(run.stopMs).toBeLessThan(1000);
+    expect(survivors(m)).toEqual([]);
+  });
+
+  it('fails tests that fork without end, naming the process limit, with the peak at the limit', { timeout: 60_000 }, async () => {
+    const m = marker();
+    const files = {
+      [`bomb-${m}.sh`]: hostile.forkBomb(m)[`bomb-${m}.sh`]!,
+      'bomb.test.js': `const { test } = require('node:test');\nconst { spawnSync } = require('node:child_process');\ntest('forks', () => { spawnSync('sh', [__dirname + '/bomb-${m}.sh'], { stdio: 'inherit' }); });\n`,
+    };
+    const { sandbox, results } = recording({ sandboxProcesses: 48 });
+    const report = await executeProject(files, { sandbox, env: {} });
+    const tests = report.checks.find((c) => c.check === 'tests')!;
+    expect(tests).toMatchObject({ status: 'failed', problems: [{ message: 'the tests did not finish: it started more processes than the sandbox allows (the process limit)' }] });
+    const run = results.find((r) => r.stopped === 'processes')!;
+    expect(run.usage?.processesPeak).toBeLessThanOrEqual(48);
+    expect(run.stopMs).toBeLessThan(1000);
+    expect(survivors(m)).toEqual([]);
   });
 });
