@@ -90,7 +90,7 @@ describe('a v2 group', () => {
 
 describe('the start-up line', () => {
   it('says the mode and the limits in one line', () => {
-    expect(groupModeLine({ kind: 'cgroup2', dir: '/x' }, limits, { memoryBytes: 512 << 20, processes: 256 })).toBe(
+    expect(groupModeLine({ kind: 'cgroup2', dir: '/x' }, limits, { memoryBytes: 512 << 20, addressSpaceBytes: 2048 << 20, processes: 256 })).toBe(
       'Sandbox limits: each sandbox runs in a control group of its own (cgroup v2) with 256 MiB of memory (tmpfs included), 32 processes, 0.5 CPU cores, killed whole at its time limit or any of these.',
     );
     expect(keyedCounters('oom_kill 2\nbad line\n')).toEqual({ oom_kill: 2 });

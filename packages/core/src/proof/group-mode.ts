@@ -88,14 +88,14 @@ const MiB = 1024 * 1024;
 const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
 
 /** One line for the server's start-up: which mode bounds each sandbox, and with what. */
-export function groupModeLine(mode: GroupMode, limits: GroupLimits, perProgram: { memoryBytes: number; processes: number }): string {
+export function groupModeLine(mode: GroupMode, limits: GroupLimits, perProgram: { memoryBytes: number; addressSpaceBytes: number; processes: number }): string {
   const whole = `${mib(limits.memoryBytes)} of memory (tmpfs included), ${limits.processes} processes, ${limits.cpuPercent / 100} CPU core${limits.cpuPercent === 100 ? '' : 's'}`;
   switch (mode.kind) {
     case 'cgroup2':
     case 'cgroup1':
       return `Sandbox limits: each sandbox runs in a control group of its own (cgroup ${mode.kind === 'cgroup2' ? 'v2' : 'v1'}) with ${whole}, killed whole at its time limit or any of these.`;
     case 'watchdog':
-      return `Sandbox limits: no control group here (${mode.why}), so memory (${mib(perProgram.memoryBytes)} heap and address space) and processes (${perProgram.processes}) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past ${mib(limits.memoryBytes)} of RSS or ${limits.processes} processes.`;
+      return `Sandbox limits: no control group here (${mode.why}), so memory (a ${mib(perProgram.memoryBytes)} heap, ${mib(perProgram.addressSpaceBytes)} of address space) and processes (${perProgram.processes}) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past ${mib(limits.memoryBytes)} of RSS or ${limits.processes} processes.`;
     default: {
       const unreachable: never = mode;
       return unreachable;

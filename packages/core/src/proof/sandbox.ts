@@ -394,7 +394,7 @@ function groupLimits(limits: SandboxLimits): GroupLimits {
 /** The one start-up line saying what bounds each sandbox on this machine (see {@link groupModeLine}). */
 export function sandboxLimitsLine(env: NodeJS.ProcessEnv = process.env): string {
   const limits = resolveLimits({}, env);
-  return groupModeLine(groupMode(env), groupLimits(limits), { memoryBytes: limits.memoryBytes, processes: limits.processes });
+  return groupModeLine(groupMode(env), groupLimits(limits), { memoryBytes: limits.memoryBytes, addressSpaceBytes: limits.memoryBytes + limits.runtimeReserveBytes, processes: limits.processes });
 }
 
 function bwrapFeatures(bwrap: string): { hasSize: boolean; hasDisableUserns: boolean } {
