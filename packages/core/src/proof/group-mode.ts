@@ -95,7 +95,7 @@ export function groupModeLine(mode: GroupMode, limits: GroupLimits, perProgram: 
     case 'cgroup1':
       return `Sandbox limits: each sandbox runs in a control group of its own (cgroup ${mode.kind === 'cgroup2' ? 'v2' : 'v1'}) with ${whole}, killed whole at its time limit or any of these.`;
     case 'watchdog':
-      return `Sandbox limits: no control group here (${mode.why}), so memory (a ${mib(perProgram.memoryBytes)} heap, ${mib(perProgram.addressSpaceBytes)} of address space) and processes (${perProgram.processes}) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past ${mib(limits.memoryBytes)} of RSS or ${limits.processes} processes.`;
+      return `Sandbox limits: no control group here (${mode.why}), so memory (a ${mib(perProgram.memoryBytes)} heap, ${mib(perProgram.addressSpaceBytes)} of address space) and processes (${perProgram.processes}) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past ${mib(limits.memoryBytes)} of memory (RSS and tmpfs) or ${limits.processes} processes.`;
     default: {
       const unreachable: never = mode;
       return unreachable;

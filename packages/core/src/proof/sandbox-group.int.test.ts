@@ -117,6 +117,17 @@ describe.skipIf(!bwrapInstalled)('a sandbox without control groups (the watchdog
     expect(survivors(m)).toEqual([]);
   });
 
+  it('counts what its tmpfs holds, which no process shows as RSS', { timeout: 30_000 }, async () => {
+    const m = marker();
+    // 8 MB files into /tmp every 20 ms, up to 200 MB, then it waits: the writer itself stays small.
+    const files = { 'main.js': `const fs = require('node:fs');\nconst block = Buffer.alloc(8 << 20, 1);\nlet i = 0;\nconst t = setInterval(() => { fs.writeFileSync('/tmp/f' + i, block); if (++i === 25) clearInterval(t); }, 20);\nsetInterval(() => {}, 1000);\n` };
+    const result = await run(watched, files, ['node', 'main.js', m], { wallMs: 20_000, sandboxMemoryBytes: 128 * MiB, tmpBytes: 256 * MiB });
+    expect(result.stopped).toBe('memory');
+    expect(result.usage?.memoryPeakBytes).toBeGreaterThan(128 * MiB);
+    expect(result.usage?.memoryPeakBytes).toBeLessThan(128 * MiB + 64 * MiB);
+    expect(survivors(m)).toEqual([]);
+  });
+
   it('kills a sandbox past its process limit', { timeout: 30_000 }, async () => {
     const m = marker();
     const result = await run(watched, hostile.spawnsSlowly(m, 20), ['sh', `spawn-${m}.sh`], { wallMs: 15_000, sandboxProcesses: 40 });

@@ -6,8 +6,8 @@
  *
  * cgroup v2 where the kernel offers its controllers there, else v1 (memory, pids, cpu, cpuacct,
  * freezer). Where neither can be written (not root, no delegated subtree), a watchdog samples the
- * sandbox's process tree in /proc and kills it past the same memory (sum of RSS) and process
- * limits: coarser (a sample every {@link WATCHDOG_SAMPLE_MS}, tmpfs not counted), but bounded.
+ * sandbox's process tree in /proc and kills it past the same memory (RSS, and its tmpfs by statfs)
+ * and process limits (sandbox-watchdog.ts): coarser, a sample every {@link WATCHDOG_SAMPLE_MS}, but bounded.
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

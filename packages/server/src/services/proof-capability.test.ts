@@ -130,7 +130,7 @@ describe('the start-up line on what bounds each sandbox', () => {
     const watched = await new ProofCapabilityService({ env: { ...process.env, WOLFPACK_PROOF_CGROUP: 'off', WOLFPACK_PROOF_SANDBOX_PROCESSES: '64' }, chromiumPaths: [] }).limitsLine();
     expect(watched).toEqual({
       level: 'warn',
-      line: "Sandbox limits: no control group here (turned off with WOLFPACK_PROOF_CGROUP=off), so memory (a 512 MiB heap, 2048 MiB of address space) and processes (256) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past 1024 MiB of RSS or 64 processes.",
+      line: "Sandbox limits: no control group here (turned off with WOLFPACK_PROOF_CGROUP=off), so memory (a 512 MiB heap, 2048 MiB of address space) and processes (256) are limited per program only, CPU is not shared out, and a watchdog sampling each sandbox's processes kills it past 1024 MiB of memory (RSS and tmpfs) or 64 processes.",
     });
     expect(watched!.line).not.toContain('\n');
   });
