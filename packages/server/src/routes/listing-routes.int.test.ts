@@ -119,7 +119,7 @@ describe.each(testDatabases())('Showcase listings on %s', (kind) => {
     expect((await alice.client.post('/api/listings', { projectId: alicesProject, title: 'x', summary: 'S'.repeat(2001), visibility: 'free' })).json.error).toBe('The summary must be at most 2,000 characters; this one has 2,001.');
     const longest = await alice.client.post('/api/listings', { projectId: alicesProject, title: ` ${'T'.repeat(120)} `, summary: 'y', visibility: 'free' });
     expect(longest.status).toBe(201);
-    expect(longest.json.listing.title).toBe('T'.repeat(120));
+    expect((longest.json.listing as { title: string }).title).toBe('T'.repeat(120));
     expect((await new TestClient(server.url).post('/api/listings', { projectId: alicesProject, title: 'x', summary: 'y', visibility: 'free' })).status).toBe(401);
     expect((await new TestClient(server.url).get(`/api/listings/draft?projectId=${alicesProject}`)).status).toBe(401);
     expect((await alice.client.get('/api/listings/draft')).json.error).toMatch(/projectId/);
