@@ -7,6 +7,10 @@ export default defineConfig({
   ...workspaceSource,
   test: {
     include: ['e2e/**/*.spec.ts'],
+    // No file cache of transformed modules: with it, a global setup that loads the server from its
+    // sources was served stale modules after the server's files changed (every spec then failed
+    // with "listenHttp is not a function" until node_modules/.vitest-cache was removed).
+    fsModuleCache: false,
     globalSetup: ['e2e/global-setup.ts'],
     // The specs drive the built app, which Vite's module graph cannot see into: with --changed
     // (pnpm test:changed), any change to the web app's sources reruns them all.
