@@ -16,6 +16,9 @@ describe('errorHandler', () => {
     app.use((ctx) => {
       if (ctx.path === '/boom') throw new Error('database password is hunter2');
       if (ctx.path === '/app') throw new AppError('TOO_MANY_REQUESTS', 'Slow down.', { retryAfterSeconds: 30 });
+      if (ctx.path === '/db-gone') throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      if (ctx.path === '/db-shutdown') throw new Error('Query failed', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
+      if (ctx.path === '/disk-full') throw Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' });
       if (ctx.path === '/zod') z.object({ name: z.string().min(1, 'Name is required') }).parse({ name: '' });
       ctx.throw(418, 'teapot');
     });
@@ -33,6 +36,21 @@ describe('errorHandler', () => {
     expect(body).not.toContain('hunter2');
     expect(body).not.toContain('at ');
     expect(logged.join('\n')).toContain('hunter2');
+  });
+
+  it('answers a database that is away or full with 503, Retry-After and a sentence, never 500', async () => {
+    for (const path of ['/db-gone', '/db-shutdown']) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      const body = await res.text();
+      expect(JSON.parse(body)).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'Wolfpack cannot reach its database right now. Try again in a few seconds.' });
+      expect(body).not.toContain('5432');
+    }
+    const full = await fetch(`${base}/disk-full`);
+    expect(full.status).toBe(503);
+    expect(full.headers.get('retry-after')).toBe('30');
+    expect(((await full.json()) as { error: string }).error).toMatch(/^The server's disk is full, so this could not be saved\./);
   });
 
   it('uses the status of the code table and sets Retry-After', async () => {

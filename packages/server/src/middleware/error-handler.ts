@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { AppError, codeForStatus, type ErrorReply } from '@wolfpack/core';
+import { isDatabaseUnreachable, isDiskFull } from '../db/database-faults.js';
 import type { Logger } from '../logger.js';
 
 const GENERIC_500 = 'Something went wrong on the server. Try again; if it keeps happening, report it with the time it happened.';
@@ -73,10 +74,24 @@ function fromHttpError(error: unknown): AppError | undefined {
   return new AppError(codeForStatus(status), message);
 }
 
+/**
+ * A database that is away or full is the server's state, not a fault of the request: 503 with a
+ * Retry-After, so a client or a load balancer tries again, and never a bare 500.
+ */
+function fromDatabaseFault(error: unknown): AppError | undefined {
+  if (isDiskFull(error)) {
+    return new AppError('SERVICE_UNAVAILABLE', "The server's disk is full, so this could not be saved. Try again later; if it keeps happening, tell the operator.", { retryAfterSeconds: 30 });
+  }
+  if (isDatabaseUnreachable(error)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'Wolfpack cannot reach its database right now. Try again in a few seconds.', { retryAfterSeconds: 5 });
+  }
+  return undefined;
+}
+
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof z.ZodError) return validationError(error);
-  return fromHttpError(error);
+  return fromHttpError(error) ?? fromDatabaseFault(error);
 }
 
 /**
@@ -97,6 +112,7 @@ export function errorHandler(log: Logger) {
         ? { success: false, error: appError.message, code: appError.code, ...appError.details }
         : { success: false, error: GENERIC_500, code: 'INTERNAL' };
       if (!appError) log.error(`${ctx.method} ${ctx.path} failed`, error);
+      else if (appError.code === 'SERVICE_UNAVAILABLE' && !(error instanceof AppError)) log.warn(`${ctx.method} ${ctx.path}: ${appError.message}`);
       if (appError?.details?.retryAfterSeconds) ctx.set('Retry-After', String(appError.details.retryAfterSeconds));
       ctx.status = appError?.status ?? 500;
       ctx.type = 'application/json';

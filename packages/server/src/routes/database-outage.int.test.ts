@@ -77,8 +77,10 @@ describe.skipIf(!existsSync('/usr/lib/postgresql/15/bin/initdb') && !process.env
    * checkpoint is stored), keeps it stopped `downMs`, and starts it again; the health replies
    * seen meanwhile are kept.
    */
-  function outageAtBuilding(server: TestServer, downMs: number) {
+  function outageAtBuilding(server: TestServer, downMs: number, client?: TestClient) {
     const health: Array<{ status: number; json: unknown }> = [];
+    /** A signed-in page's API call meanwhile: the session and the list need the database. */
+    const others: Array<{ status: number; retryAfter: string | null; json: unknown }> = [];
     let stopped!: () => void;
     const down = new Promise<void>((resolve) => (stopped = resolve));
     let over!: () => void;
@@ -97,6 +99,10 @@ describe.skipIf(!existsSync('/usr/lib/postgresql/15/bin/initdb') && !process.env
         while (Date.now() < until) {
           const res = await fetch(`${server.url}/api/health`);
           health.push({ status: res.status, json: await res.json() });
+          if (client) {
+            const page = await fetch(`${server.url}/api/projects`, { headers: { cookie: client.cookieHeader() } });
+            others.push({ status: page.status, retryAfter: page.headers.get('retry-after'), json: await page.json() });
+          }
           await sleep(1000);
         }
         await postgres.start();
@@ -105,7 +111,7 @@ describe.skipIf(!existsSync('/usr/lib/postgresql/15/bin/initdb') && !process.env
       // Building answers while the database is away: its work must be kept until it is back.
       await sleep(1500);
     };
-    return { health, down, back };
+    return { health, others, down, back };
   }
 
   async function build(server: TestServer, client: TestClient) {
@@ -132,7 +138,7 @@ describe.skipIf(!existsSync('/usr/lib/postgresql/15/bin/initdb') && !process.env
     try {
       const client = await signUp(server);
       planningCalls = 0;
-      const outage = outageAtBuilding(server, 15_000);
+      const outage = outageAtBuilding(server, 15_000, client);
       const started = Date.now();
       const { status, events } = await build(server, client);
       await outage.back;
@@ -170,6 +176,12 @@ describe.skipIf(!existsSync('/usr/lib/postgresql/15/bin/initdb') && !process.env
       const res = await fetch(`${server.url}/api/health`);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ ok: true, database: 'postgres' });
+      // Other requests meanwhile were told to come back (503, Retry-After), never a bare 500.
+      expect(outage.others.length).toBeGreaterThan(5);
+      for (const reply of outage.others) {
+        expect(reply).toEqual({ status: 503, retryAfter: '5', json: { success: false, code: 'SERVICE_UNAVAILABLE', error: 'Wolfpack cannot reach its database right now. Try again in a few seconds.', retryAfterSeconds: 5 } });
+      }
+      expect((await client.get('/api/projects')).status).toBe(200);
     } finally {
       await server.close();
     }
