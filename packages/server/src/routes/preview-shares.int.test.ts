@@ -25,7 +25,7 @@ const tagApp = (tag: string) => ({
 describe.skipIf(!sandboxed).each(testDatabases())('preview servers shared between users on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind, { env: { WOLFPACK_SANDBOX: 'on', WOLFPACK_PREVIEW_SERVERS: '3', WOLFPACK_PREVIEW_SERVERS_PER_USER: '2' } });
+    server = await startTestServer(kind, { env: { WOLFPACK_SANDBOX: 'on', WOLFPACK_PREVIEW_SERVERS: '3', WOLFPACK_PREVIEW_SERVERS_PER_USER: '2', WOLFPACK_PREVIEW_IDLE_MINUTES: '10' } });
   }, 60_000);
   afterAll(() => server?.dispose());
 
