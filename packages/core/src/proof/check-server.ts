@@ -11,6 +11,7 @@
  * The server still has no network (the relay's socket is all that reaches it) and Chromium stays
  * in a sandbox of its own; the host only passes HTTP between the two.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Route } from 'playwright-core';
 import { plural, skipped, type CheckContext } from './check-context.js';
 import { loadPage, pageCheck, pageWall, referenceLine, withSandboxedBrowser, type PageCheckOptions, type PageFindings, type PageSite } from './check-page.js';
@@ -20,6 +21,9 @@ import type { ExecCheck, ExecProblem } from './report.js';
 import type { ServerPlan } from './server-plan.js';
 import { ask, REQUEST_MS, sandboxGap, ServerOutput } from './server-exchange.js';
 import { findServerRoutes, routeHasParameters, type ServerRoute } from './server-routes.js';
+
+/** How long a server whose route closed the connection has to show that it crashed before it is stopped. */
+const CRASH_GRACE_MS = 1500;
 
 /** A page the server serves, and the URL it serves it at. */
 export interface ServedPage {
@@ -209,9 +213,10 @@ function referrerSite(ctx: CheckContext, proof: ServerProof, referer: string | u
 }
 
 /** Asks each plain GET route once: an error answer (5xx) or a closed connection is a problem. */
-async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[]; uncounted: string[]; files: Set<string> }> {
+async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolean): Promise<{ problems: ExecProblem[]; answered: string[]; uncounted: string[]; files: Set<string>; closed: boolean }> {
   const { ctx, server, output } = run;
   const problems: ExecProblem[] = [];
+  let closed = false;
   const answered: string[] = [];
   const uncounted: string[] = [];
   const files = new Set<string>();
@@ -229,6 +234,7 @@ async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolea
     files.add(route.file);
     if ('failed' in answer) {
       if (answer.failed === 'closed') {
+        closed = true;
         const out = await output.since(mark);
         fail(route, { ...at, message: `GET ${route.path} closed the connection without an answer (${answer.detail})`, command, ...(out ? { output: out } : {}) });
       }
@@ -239,7 +245,7 @@ async function askRoutes(run: Running, routes: ServerRoute[], gone: () => boolea
       fail(route, { ...at, message: `GET ${route.path} answered ${answer.status}`, command, ...(out ? { output: out } : {}) });
     } else answered.push(`GET ${route.path} ${answer.status}`);
   }
-  return { problems, answered, uncounted, files };
+  return { problems, answered, uncounted, files, closed };
 }
 
 /**
@@ -286,6 +292,10 @@ export async function proveServer(
   const run: Running = { ctx, proof, server, output, routes };
   const asked = await askRoutes(run, plain, () => exit !== undefined);
   const pages = await loadServedPages(run, options.page ?? {});
+  // A route that closed the connection may have taken the server down: its exit, with the crash and
+  // its output, is what a repair needs. On a busy machine that exit can come after the last answer,
+  // and a stop sent first would call it "stopped", so it gets a moment to be seen.
+  if (asked.closed && exit === undefined) await Promise.race([server.exited, delay(CRASH_GRACE_MS)]);
   const ended = await server.stop();
   const problems = [...start.problems, ...asked.problems];
   if (ended.reason === 'crashed') problems.push({ ...ended.problem, message: ended.problem.message.replace('while the preview was open', 'while its routes and pages were asked') });
