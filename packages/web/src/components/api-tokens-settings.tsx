@@ -1,15 +1,13 @@
 import { newApiTokenRequest, type ApiTokenSummary } from '@wolfpack/core';
-import { LoaderCircle, Plus, Trash2, TriangleAlert } from 'lucide-react';
+import { LoaderCircle, Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../api/api-tokens';
 import { describeRequestFailure } from '../api/client';
 import { toast } from '../hooks/use-toast';
 import { formatDate } from '../lib/format-time';
 import { Button } from './button';
-import { ConfirmDialog } from './confirm-dialog';
-import { CopyButton } from './copy-button';
 import { InputField } from './input-field';
-import { LoadingBlock } from './sign-in-prompt';
+import { RevocableList, ShownOnceSecret } from './revocable-list';
 
 /** The expiry choices, in days; "" is never. */
 const EXPIRY_CHOICES = [
@@ -31,7 +29,6 @@ export function ApiTokensSettings() {
   const [expiry, setExpiry] = useState('90');
   const [error, setError] = useState<string | undefined>();
   const [fresh, setFresh] = useState<{ id: string; name: string; token: string } | null>(null);
-  const [confirming, setConfirming] = useState<ApiTokenSummary | null>(null);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -54,10 +51,8 @@ export function ApiTokensSettings() {
     try {
       await revoke.mutateAsync(token.id);
       if (fresh?.id === token.id) setFresh(null);
-      setConfirming(null);
       toast({ title: 'Token revoked', description: `${token.name} no longer works.` });
     } catch (failure) {
-      setConfirming(null);
       toast({ title: 'Token not revoked', description: describeRequestFailure(failure, { failed: 'Failed to revoke the token', exception: 'Failed to revoke the token' }), variant: 'destructive' });
     }
   }
@@ -90,64 +85,31 @@ export function ApiTokensSettings() {
       </form>
 
       {fresh ? (
-        <div className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-500/40 dark:bg-amber-500/10" data-testid="api-token-new">
-          <p className="flex items-center gap-2 text-sm font-medium text-amber-800 dark:text-amber-200">
-            <TriangleAlert className="h-4 w-4" aria-hidden />
-            Copy {fresh.name} now: it will not be shown again. Use it as WOLFPACK_TOKEN in your CI&apos;s secrets.
-          </p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code className="min-w-0 flex-1 rounded-md bg-white px-3 py-2 font-mono text-xs break-all dark:bg-zinc-950" data-testid="api-token-new-value">
-              {fresh.token}
-            </code>
-            <CopyButton text={() => fresh.token} what="the token" copiedLabel="Copied!" data-testid="api-token-new-copy" />
-          </div>
-        </div>
+        <ShownOnceSecret
+          message={<>Copy {fresh.name} now: it will not be shown again. Use it as WOLFPACK_TOKEN in your CI&apos;s secrets.</>}
+          value={fresh.token}
+          what="the token"
+          testId="api-token-new"
+        />
       ) : null}
 
-      {tokens.isPending ? (
-        <LoadingBlock label="Loading your API tokens" />
-      ) : tokens.isError ? (
-        <p className="text-sm text-red-600 dark:text-red-400" role="alert">
-          Your API tokens could not be loaded. Reload the page to try again.
-        </p>
-      ) : tokens.data.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="api-token-none">
-          No API tokens yet. Create one for a CI job or a script.
-        </p>
-      ) : (
-        <ul className="divide-y divide-zinc-100 dark:divide-zinc-800" data-testid="api-token-list">
-          {tokens.data.map((token) => (
-            <li key={token.id} className="flex items-center justify-between gap-3 py-3" data-testid="api-token-row" data-token-id={token.id}>
-              <div className="min-w-0">
-                <p className="truncate text-sm font-medium" data-testid="api-token-row-name">
-                  {token.name}
-                </p>
-                <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="api-token-row-dates">
-                  Created {formatDate(token.createdAt)} · {token.lastUsedAt ? `Last used ${formatDate(token.lastUsedAt)}` : 'Never used'} · {expiryText(token.expiresAt)}
-                </p>
-              </div>
-              <Button variant="outline" size="sm" className="text-red-600 dark:text-red-400" onClick={() => setConfirming(token)} data-testid="api-token-revoke">
-                <Trash2 className="h-4 w-4" aria-hidden />
-                Revoke
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <ConfirmDialog
-        open={confirming !== null}
-        onOpenChange={(open) => {
-          if (!open && !revoke.isPending) setConfirming(null);
-        }}
-        title="Revoke this token?"
-        description={confirming ? `${confirming.name} stops working at once: a script or CI job using it fails until it gets another token.` : ''}
-        confirmLabel="Revoke"
+      <RevocableList
+        query={tokens}
+        texts={{ loading: 'Loading your API tokens', failed: 'Your API tokens could not be loaded. Reload the page to try again.', empty: 'No API tokens yet. Create one for a CI job or a script.' }}
+        testIds={{ empty: 'api-token-none', list: 'api-token-list', row: 'api-token-row', rowIdAttribute: 'data-token-id', revoke: 'api-token-revoke', dialog: 'api-token-revoke-dialog' }}
+        renderRow={(token) => (
+          <>
+            <p className="truncate text-sm font-medium" data-testid="api-token-row-name">
+              {token.name}
+            </p>
+            <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="api-token-row-dates">
+              Created {formatDate(token.createdAt)} · {token.lastUsedAt ? `Last used ${formatDate(token.lastUsedAt)}` : 'Never used'} · {expiryText(token.expiresAt)}
+            </p>
+          </>
+        )}
+        confirm={{ title: 'Revoke this token?', description: (token) => `${token.name} stops working at once: a script or CI job using it fails until it gets another token.` }}
         pending={revoke.isPending}
-        onConfirm={() => {
-          if (confirming) void onRevoke(confirming);
-        }}
-        testId="api-token-revoke-dialog"
+        onRevoke={onRevoke}
       />
     </div>
   );
