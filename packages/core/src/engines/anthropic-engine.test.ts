@@ -43,7 +43,8 @@ describe('anthropic engine: streaming', () => {
     const deltas = ['Grüße', ' vom', ' Rudel 🐺'];
     fake.enqueue(anthropicReplies.stream(deltas, { usage: { inputTokens: 30, outputTokens: 9 } }));
     const seen: string[] = [];
-    const result = await engine().complete({ messages: ask, maxTokens: 500, onDelta: (d) => seen.push(d) });
+    // Timeouts a busy machine cannot trip: a retry would be answered with the fake's default reply.
+    const result = await engine({ stallTimeoutMs: 5_000, firstChunkTimeoutMs: 5_000 }).complete({ messages: ask, maxTokens: 500, onDelta: (d) => seen.push(d) });
 
     expect(seen).toEqual(deltas);
     expect(result).toMatchObject({
