@@ -13,7 +13,7 @@ export default {
   testRunner: 'vitest',
   // The package's config with only the ledger's and billing's tests (see that file).
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
-  mutate: ['src/services/ledger-writes.ts', 'src/db/one-statement.ts'],
+  mutate: ['src/services/billing/ledger-writes.ts', 'src/db/one-statement.ts'],
   coverageAnalysis: 'perTest',
   // One runner: each test starts a server with its own database, and the machine's two cores are
   // shared with other people's test runs.

@@ -13,13 +13,13 @@ export default defineConfig({
   test: {
     ...base.test,
     include: [
-      'src/services/ledger-service.int.test.ts',
+      'src/services/billing/ledger-service.int.test.ts',
       'src/db/one-statement.int.test.ts',
       'src/routes/run-billing.int.test.ts',
       'src/routes/payment-routes.int.test.ts',
       'src/routes/payment-routes.test.ts',
       'src/routes/referral-routes.int.test.ts',
-      'src/services/run-event-writer.test.ts',
+      'src/services/runs/run-event-writer.test.ts',
     ],
   },
 });

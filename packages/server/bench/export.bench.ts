@@ -175,7 +175,7 @@ try {
   // What the memory relief does, side by side: the server as shipped without it.
   runZip();
   const unrelieved = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'warm', { WOLFPACK_MEMORY_RELIEF_SECONDS: '0' });
-  // Node's default for Buffers and V8's heap limit (services/heap-settings.ts), warm and first.
+  // Node's default for Buffers and V8's heap limit (services/operations/heap-settings.ts), warm and first.
   const legacyHeap = { WOLFPACK_BUFFERS_IN_HEAP_LIMIT: '0' };
   runZip();
   const buffersApart = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'warm', legacyHeap);

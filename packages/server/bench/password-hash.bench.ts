@@ -2,7 +2,7 @@
 // Node's default (N=2^14), measured side by side. The ratio is the extra work an attacker pays per
 // guess; the absolute time is what one sign-in costs the server.
 import { scrypt } from 'node:crypto';
-import { PasswordHasher } from '../src/services/password.js';
+import { PasswordHasher } from '../src/services/accounts/password.js';
 
 const ROUNDS = 5;
 

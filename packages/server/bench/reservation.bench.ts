@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pgAdmin } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
-import { AuthService } from '../src/services/auth-service.js';
-import { LedgerService } from '../src/services/ledger-service.js';
+import { AuthService } from '../src/services/accounts/auth-service.js';
+import { LedgerService } from '../src/services/billing/ledger-service.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 
 const PER_CANDIDATE = Number(process.env.BENCH_RESERVATIONS ?? 40);

@@ -22,7 +22,7 @@ import { pgAdmin } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { plainSql } from '../src/db/plain-sql.js';
 import { startDemoEngineServer } from '../src/demo/demo-engine-server.js';
-import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/engine-registry.js';
+import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/runs/engine-registry.js';
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';

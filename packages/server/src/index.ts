@@ -9,17 +9,17 @@ import { listenHttp } from './http-listeners.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from '@wolfpack/core/proof';
 import { startPreviewHandoff, type PreviewHandoff } from './preview-handoff.js';
-import { EngineRegistry } from './services/engine-registry.js';
-import { ProofCapabilityService } from './services/proof-capability.js';
-import type { ScryptCost } from './services/password.js';
-import type { RunService } from './services/run-service.js';
-import { loadOrCreateSecrets, secretsPath } from './services/secrets.js';
+import { EngineRegistry } from './services/runs/engine-registry.js';
+import { ProofCapabilityService } from './services/runs/proof-capability.js';
+import type { ScryptCost } from './services/accounts/password.js';
+import type { RunService } from './services/runs/run-service.js';
+import { loadOrCreateSecrets, secretsPath } from './services/accounts/secrets.js';
 import { endEventStreams } from './sse/sse-writer.js';
 
 export { createApp } from './app.js';
 export { loadConfig, type ServerConfig } from './config/env.js';
 export { openDatabase, pgliteDir, type Database } from './db/orm.js';
-export { PASSWORD_COST, type ScryptCost } from './services/password.js';
+export { PASSWORD_COST, type ScryptCost } from './services/accounts/password.js';
 export { isClusterWorker, type ClusterWorker } from './cluster.js';
 
 export interface StartServerOptions {

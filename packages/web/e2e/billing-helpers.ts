@@ -8,7 +8,7 @@ import { startFakeStripe, type FakeStripe } from '@wolfpack/server/testing';
 import { startTestServer, type TestServer } from './harness';
 // The ledger is the server's internal service; the e2e config runs workspace sources, so the test
 // uses it as the server does instead of writing ledger rows by hand.
-import { LedgerService } from '../../server/src/services/ledger-service';
+import { LedgerService } from '../../server/src/services/billing/ledger-service';
 
 type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 

@@ -74,7 +74,7 @@ const limitsSchema = z.object({
   /**
    * 1: memory outside V8's heap (Buffers: rows read, compressed output, socket writes) counts
    * towards V8's limit for its next full collection, which then grows with it; 0: Node's default,
-   * where each few MB of it start a full collection of their own (see services/heap-settings.ts).
+   * where each few MB of it start a full collection of their own (see services/operations/heap-settings.ts).
    */
   WOLFPACK_BUFFERS_IN_HEAP_LIMIT: z.enum(['0', '1'], 'WOLFPACK_BUFFERS_IN_HEAP_LIMIT must be 1 (on) or 0 (off)').default('1'),
 });
@@ -100,7 +100,7 @@ export interface AbuseLimits {
   listCacheBytes: number;
   /** How long Proven Code's thread stays idle before it ends; undefined: no thread. */
   proofThreadIdleMs: number | undefined;
-  /** Whether Buffers count towards V8's heap limit (services/heap-settings.ts). */
+  /** Whether Buffers count towards V8's heap limit (services/operations/heap-settings.ts). */
   buffersInHeapLimit: boolean;
 }
 

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conversation } from '../entities/index.js';
-import { ProjectService } from '../services/project-service.js';
-import { VerificationService } from '../services/verification-service.js';
+import { ProjectService } from '../services/projects/project-service.js';
+import { VerificationService } from '../services/runs/verification-service.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 import { oneStatement, sqlPart } from './one-statement.js';
 import { plainSql } from './plain-sql.js';

@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '@wolfpack/core';
-import { signedInAs, type AuthenticatedUser, type AuthService } from '../services/auth-service.js';
-import type { SessionUserRow } from '../services/session-store.js';
-import { tokenRefusalError, type TokenService } from '../services/token-service.js';
+import { signedInAs, type AuthenticatedUser, type AuthService } from '../services/accounts/auth-service.js';
+import type { SessionUserRow } from '../services/accounts/session-store.js';
+import { tokenRefusalError, type TokenService } from '../services/accounts/token-service.js';
 
 /** How often an active session's idle deadline is pushed back (each push is one write). */
 const TOUCH_INTERVAL_MS = 60_000;

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeptReply } from '../services/reply-cache.js';
+import { KeptReply } from '../services/operations/reply-cache.js';
 import { compressReplies, type KeptReplyState } from './compress.js';
 
 /** The reply as it crossed the wire: no client-side decompression (fetch would undo it). */
@@ -23,7 +23,7 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
 
 const big = { projects: Array.from({ length: 40 }, (_, i) => ({ id: `project-${i}`, idea: `A recipe app number ${i} with a dark mode` })) };
 const small = { ok: true, database: 'postgres' };
-/** A route's kept reply (services/reply-cache.ts), answered by /kept. */
+/** A route's kept reply (services/operations/reply-cache.ts), answered by /kept. */
 const keptReply = new KeptReply(Buffer.from(JSON.stringify(big)));
 /** One whose gzip is a marker, answered by /marked: what is kept is what goes. */
 const marker = Buffer.from('kept bytes, not made again');

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, type BrotliOptions } from 'node:zlib';
 import type { Context, Next } from 'koa';
-import type { KeptReply } from '../services/reply-cache.js';
+import type { KeptReply } from '../services/operations/reply-cache.js';
 import { KeptGzip } from './kept-gzip.js';
 
 /** What a route sets when its body is a kept reply's JSON: its encodings are reused and kept. */

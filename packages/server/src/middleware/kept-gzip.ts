@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { KeptDeflate } from '../services/kept-deflate.js';
+import { KeptDeflate } from '../services/operations/kept-deflate.js';
 
 /** A gzip member's fixed header: deflate, no name or time, unknown OS. */
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);

@@ -1,5 +1,5 @@
-import type { CapsuleService } from '../services/capsule-service.js';
-import type { ListingService } from '../services/listing-service.js';
+import type { CapsuleService } from '../services/community/capsule-service.js';
+import type { ListingService } from '../services/community/listing-service.js';
 
 /** What a shared link previews: the page's own title and description. */
 export interface OpenGraphMeta {

@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * of every folder (history, Load Latest, the CLI) has its own index by last update.
  *
  * The expressions must stay identical to `FOLDER_KEY_SQL` and `TITLE_KEY_SQL` in
- * services/project-list-query.ts, or the planner stops using these indexes. The folder is
+ * services/projects/project-list-query.ts, or the planner stops using these indexes. The folder is
  * indexed with the root as the nil UUID: `folder_id is null` is no equality to the planner, so
  * the order after it would not count as the index's. The title is the idea's first non-blank
  * line, lowercased, its first 200 characters, 'untitled project' when empty, compared byte-wise

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountReply, runSavings, savingsReply } from '@wolfpack/core';
 import { Conversation, Enhancement, PaymentCard, UserSecret } from '../entities/index.js';
-import { LedgerService } from '../services/ledger-service.js';
+import { LedgerService } from '../services/billing/ledger-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';

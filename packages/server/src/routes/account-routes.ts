@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { AccountReplyJson, SavingsReplyJson } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
-import type { AccountService } from '../services/account-service.js';
-import type { PreviewService } from '../services/preview-service.js';
-import type { StatsService } from '../services/stats-service.js';
-import type { SubscriptionCloser } from '../services/subscription-closer.js';
+import type { AccountService } from '../services/accounts/account-service.js';
+import type { PreviewService } from '../services/preview/preview-service.js';
+import type { StatsService } from '../services/projects/stats-service.js';
+import type { SubscriptionCloser } from '../services/njin/subscription-closer.js';
 
 export interface AccountRoutesDeps {
   accounts: AccountService;

@@ -8,9 +8,9 @@ import {
 } from '@wolfpack/core';
 import type { Context, Next } from 'koa';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import { AdminGate, type AdminGateOptions } from '../services/admin-gate.js';
-import type { AdminMetricsService } from '../services/admin-metrics-service.js';
-import type { NjinService } from '../services/njin-service.js';
+import { AdminGate, type AdminGateOptions } from '../services/accounts/admin-gate.js';
+import type { AdminMetricsService } from '../services/operations/admin-metrics-service.js';
+import type { NjinService } from '../services/njin/njin-service.js';
 
 export interface AdminRoutesDeps {
   metrics: AdminMetricsService;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
-import { PASSWORD_COST } from '../services/password.js';
+import { PASSWORD_COST } from '../services/accounts/password.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
 const register = (c: TestClient, username = 'alice', password = 'correct-horse') =>

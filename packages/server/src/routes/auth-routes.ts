@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import { createTokenRequest, credentials, registerRequest, type AuthReply, type CreateTokenReply, type MeReply } from '@wolfpack/core';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
-import type { AuthService } from '../services/auth-service.js';
-import { LookupThrottle } from '../services/lookup-throttle.js';
-import type { TokenService } from '../services/token-service.js';
+import type { AuthService } from '../services/accounts/auth-service.js';
+import { LookupThrottle } from '../services/accounts/lookup-throttle.js';
+import type { TokenService } from '../services/accounts/token-service.js';
 
 export interface AuthRoutesDeps {
   auth: AuthService;

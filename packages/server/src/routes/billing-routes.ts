@@ -13,7 +13,7 @@ import {
 } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { parseWith } from '../middleware/parse.js';
-import type { BillingService } from '../services/billing-service.js';
+import type { BillingService } from '../services/billing/billing-service.js';
 
 /** GET balance, usage history, ledger and packs: parse, call, reply. */
 export function billingRoutes(billing: BillingService): Router {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPSULE_EVENT_TYPES, capsuleDetailReply, capsulesReply, decodeEventStream, enhancementEvent, trendingScore, verificationReply, type Capsule } from '@wolfpack/core';
-import { CapsuleService } from '../services/capsule-service.js';
+import { CapsuleService } from '../services/community/capsule-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, publishCapsuleRequest, shareCapsuleRequest, SHARE_METHODS, type capsulesReply } from '@wolfpack/core';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { CapsuleService, CapsuleViewer } from '../services/capsule-service.js';
+import type { CapsuleService, CapsuleViewer } from '../services/community/capsule-service.js';
 
 export interface CapsuleRoutesDeps {
   capsules: CapsuleService;

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import Router from '@koa/router';
-import type { CliTarball } from '../services/cli-tarball.js';
+import type { CliTarball } from '../services/operations/cli-tarball.js';
 
 /**
  * GET /cli/wolfpack-cli.tgz: the CLI of this server's version as an npm tarball, so a CI job

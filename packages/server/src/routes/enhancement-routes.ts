@@ -3,7 +3,7 @@ import { enhancementRequest, MAX_RUN_BODY_BYTES, type PromptHistoryReply } from 
 import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { openSse } from '../sse/sse-writer.js';
-import type { EnhancementService } from '../services/enhancement-service.js';
+import type { EnhancementService } from '../services/runs/enhancement-service.js';
 
 /** POST /api/multi-pass-enhancements (a stream of step events) and a project's prompt history. */
 export function enhancementRoutes(enhancements: EnhancementService, heartbeatMs: number): Router {

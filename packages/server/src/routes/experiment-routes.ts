@@ -8,7 +8,7 @@ import {
 } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { ExperimentService } from '../services/experiment-service.js';
+import type { ExperimentService } from '../services/community/experiment-service.js';
 
 export interface ExperimentRoutesDeps {
   experiments: ExperimentService;

@@ -3,8 +3,8 @@ import { createFolderRequest, folderName, projectsQuery, type FolderReply, type 
 import { z } from 'zod';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { FolderService } from '../services/folder-service.js';
-import type { ProjectService } from '../services/project-service.js';
+import type { FolderService } from '../services/projects/folder-service.js';
+import type { ProjectService } from '../services/projects/project-service.js';
 
 /** PUT /api/folders/{id} renames; an optional parentFolderId also moves it (cycles refused). */
 const updateFolderRequest = z.object({ name: folderName, parentFolderId: z.string().nullable().optional() });

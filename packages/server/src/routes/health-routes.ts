@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { HealthReply } from '@wolfpack/core';
 import type { Database } from '../db/orm.js';
-import { askDatabase, DatabaseProbe, unfitReason } from '../services/database-probe.js';
+import { askDatabase, DatabaseProbe, unfitReason } from '../services/operations/database-probe.js';
 
 /**
  * GET /api/health: 200 once the server accepts requests and the database answered within the last

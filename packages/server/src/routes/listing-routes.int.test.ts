@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply, listingReply, listingsReply, listingDraftReply, type Listing } from '@wolfpack/core';
-import { ProjectService } from '../services/project-service.js';
+import { ProjectService } from '../services/projects/project-service.js';
 import { COVER_PNG as PNG, REAL_COVERS } from '../testing/cover-images.js';
 import type { FakeStripe } from '../testing/fake-stripe.js';
 import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';

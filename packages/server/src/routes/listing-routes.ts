@@ -13,7 +13,7 @@ import {
 } from '@wolfpack/core';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { ListingService } from '../services/listing-service.js';
+import type { ListingService } from '../services/community/listing-service.js';
 import { idempotencyKey, redirectOrigin } from './payment-routes.js';
 
 export interface ListingRoutesDeps {

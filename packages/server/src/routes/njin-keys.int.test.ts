@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { njinKeyCreatedReply, njinKeysReply, njinLicenseReply, njinSnippetReply, njinValidateReply } from '@wolfpack/core';
-import { hashKey } from '../services/hash-key.js';
+import { hashKey } from '../services/accounts/hash-key.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 

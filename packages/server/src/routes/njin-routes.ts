@@ -16,8 +16,8 @@ import {
 } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { ResolvedNjinKey } from '../services/njin-keys.js';
-import type { NjinService } from '../services/njin-service.js';
+import type { ResolvedNjinKey } from '../services/njin/njin-keys.js';
+import type { NjinService } from '../services/njin/njin-service.js';
 import { idempotencyKey, redirectOrigin } from './payment-routes.js';
 
 export interface NjinRoutesDeps {

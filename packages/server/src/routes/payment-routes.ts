@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { AppError, topUpRequest, type CheckoutReply } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { PaymentService } from '../services/payment-service.js';
+import type { PaymentService } from '../services/billing/payment-service.js';
 
 /** Stripe events are a few kilobytes; this is generous and still bounded. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { PreviewAnswer } from '../services/preview-service.js';
+import type { PreviewAnswer } from '../services/preview/preview-service.js';
 
 /**
  * Wolfpack's own pages about a preview run no script at all, and load nothing. `allow-scripts` in

@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 import { AppError, type PreviewLinkReply } from '@wolfpack/core';
 import { isLoopbackHost, pathInsidePreview, PREVIEW_ENTER_PATH, previewOrigin } from '@wolfpack/core/proof';
 import { requireUser } from '../middleware/authenticate.js';
-import type { PreviewService } from '../services/preview-service.js';
-import { isUuid } from '../services/project-service.js';
+import type { PreviewService } from '../services/preview/preview-service.js';
+import { isUuid } from '../services/projects/project-service.js';
 import { redirectOrigin } from './payment-routes.js';
 import { sendPage } from './preview-page.js';
 

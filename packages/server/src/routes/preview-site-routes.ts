@@ -3,7 +3,7 @@ import Koa, { type Context } from 'koa';
 import { AppError, isAppError } from '@wolfpack/core';
 import { httpOrigin, pathInsidePreview, PREVIEW_APP_COOKIE, PREVIEW_COOKIE, PREVIEW_ENTER_PATH, PREVIEW_RESERVED_PREFIX, previewProjectOf } from '@wolfpack/core/proof';
 import type { Logger } from '../logger.js';
-import type { PreviewAccess, PreviewAnswer, PreviewService } from '../services/preview-service.js';
+import type { PreviewAccess, PreviewAnswer, PreviewService } from '../services/preview/preview-service.js';
 import { sendPage, type PreviewPageContent } from './preview-page.js';
 
 export interface PreviewSiteOptions {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_SORTS, projectsPageReply, type ProjectSort, type ProjectSummary } from '@wolfpack/core';
-import { decodeCursor, pageSql } from '../services/project-list-query.js';
+import { decodeCursor, pageSql } from '../services/projects/project-list-query.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 

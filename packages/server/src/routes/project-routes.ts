@@ -2,16 +2,16 @@ import Router from '@koa/router';
 import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import { zipStream } from '../services/zip-export.js';
-import type { MemoryRelief } from '../services/memory-relief.js';
+import { zipStream } from '../services/projects/zip-export.js';
+import type { MemoryRelief } from '../services/operations/memory-relief.js';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import type { KeptReplyState } from '../middleware/compress.js';
-import type { ReplyCache } from '../services/reply-cache.js';
-import type { EngineRegistry } from '../services/engine-registry.js';
-import type { ProofCapabilityService } from '../services/proof-capability.js';
-import type { ProjectService } from '../services/project-service.js';
-import type { StatsService } from '../services/stats-service.js';
-import type { VerificationService } from '../services/verification-service.js';
+import type { ReplyCache } from '../services/operations/reply-cache.js';
+import type { EngineRegistry } from '../services/runs/engine-registry.js';
+import type { ProofCapabilityService } from '../services/runs/proof-capability.js';
+import type { ProjectService } from '../services/projects/project-service.js';
+import type { StatsService } from '../services/projects/stats-service.js';
+import type { VerificationService } from '../services/runs/verification-service.js';
 
 export interface ProjectRoutesDeps {
   projects: ProjectService;

@@ -8,7 +8,7 @@ import { enginesReply } from '@wolfpack/core';
 import { needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../logger.js';
-import { CHROMIUM_PATHS } from '../services/proof-capability.js';
+import { CHROMIUM_PATHS } from '../services/runs/proof-capability.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
 

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import { GITHUB_TOKEN_HEADER, publishRequest, saveGithubTokenRequest, type GithubSettingsReply, type PublishReply } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { GithubPublisher } from '../services/github-publisher.js';
-import type { SettingsService } from '../services/settings-service.js';
+import type { GithubPublisher } from '../services/projects/github-publisher.js';
+import type { SettingsService } from '../services/accounts/settings-service.js';
 
 /** Publishing to GitHub, and the GitHub token in Settings. */
 export function publishRoutes(github: GithubPublisher, settings: SettingsService): Router {

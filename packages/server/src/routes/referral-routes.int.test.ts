@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { balanceReply, checkoutReply, referralCodeCheckReply, referralStatsReply, subscriptionStatusReply } from '@wolfpack/core';
 import { silentLogger } from '../logger.js';
-import { AuthService } from '../services/auth-service.js';
-import { LedgerService } from '../services/ledger-service.js';
-import { ReferralService } from '../services/referral-service.js';
+import { AuthService } from '../services/accounts/auth-service.js';
+import { LedgerService } from '../services/billing/ledger-service.js';
+import { ReferralService } from '../services/accounts/referral-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { completeBuild } from '../testing/sse-client.js';
 import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';

@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 import { referralCodeLookup, type ReferralCodeCheckReply, type ReferralStatsReplyJson, type SubscriptionStatusReply } from '@wolfpack/core';
 import { requireUser } from '../middleware/authenticate.js';
 import { parseWith } from '../middleware/parse.js';
-import { LookupThrottle, type LookupThrottleOptions } from '../services/lookup-throttle.js';
-import type { ReferralService } from '../services/referral-service.js';
+import { LookupThrottle, type LookupThrottleOptions } from '../services/accounts/lookup-throttle.js';
+import type { ReferralService } from '../services/accounts/referral-service.js';
 
 export interface ReferralRoutesDeps {
   referrals: ReferralService;

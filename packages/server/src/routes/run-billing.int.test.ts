@@ -15,7 +15,7 @@ import {
 import { demoReply } from '@wolfpack/core/demo';
 import { messageChars } from '@wolfpack/core/pipeline';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
-import { LedgerService } from '../services/ledger-service.js';
+import { LedgerService } from '../services/billing/ledger-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';

@@ -5,8 +5,8 @@ import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { followRun, lastEventIdFrom } from '../sse/follow-run.js';
 import { openSse } from '../sse/sse-writer.js';
-import type { RunService } from '../services/run-service.js';
-import { traceStep } from '../services/run-trace.js';
+import type { RunService } from '../services/runs/run-service.js';
+import { traceStep } from '../services/runs/run-trace.js';
 
 /** POST /api/wolfpack/stream, its estimate, "Repair again", and the calls that let a run outlive its connection. */
 export function runRoutes(runs: RunService, heartbeatMs: number): Router {

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokensReply, newApiTokenReply } from '@wolfpack/core';
 import { plainSql } from '../db/plain-sql.js';
-import { CliTarball } from '../services/cli-tarball.js';
+import { CliTarball } from '../services/operations/cli-tarball.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 

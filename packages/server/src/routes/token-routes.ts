@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { newApiTokenRequest, type ApiTokensReply, type NewApiTokenReply } from '@wolfpack/core';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import type { TokenService } from '../services/token-service.js';
+import type { TokenService } from '../services/accounts/token-service.js';
 
 /** Named personal access tokens of the signed-in user: Settings → API tokens and `wolfpack tokens`. */
 export function tokenRoutes(tokens: TokenService): Router {

@@ -1,5 +1,5 @@
 import { AppError } from '@wolfpack/core';
-import type { RunService } from '../services/run-service.js';
+import type { RunService } from '../services/runs/run-service.js';
 import type { SseStream } from './sse-writer.js';
 
 /**

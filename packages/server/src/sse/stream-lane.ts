@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { signedInAs } from '../services/auth-service.js';
-import type { DatabaseSessionStore } from '../services/session-store.js';
-import type { RunService } from '../services/run-service.js';
+import { signedInAs } from '../services/accounts/auth-service.js';
+import type { DatabaseSessionStore } from '../services/accounts/session-store.js';
+import type { RunService } from '../services/runs/run-service.js';
 import { touchDue } from '../middleware/authenticate.js';
 import { SECURITY_HEADERS } from '../middleware/security-headers.js';
 import type { SigningKeys } from '../middleware/signing-keys.js';

@@ -2,7 +2,7 @@
 // "on" or "off"), then allocates and drops 1 GB of 64 KiB Buffers beside a live heap of a few MB,
 // as an export does with rows and compressed output, and prints how many full collections V8 made.
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { applyHeapSettings } from '../services/heap-settings.js';
+import { applyHeapSettings } from '../services/operations/heap-settings.js';
 
 applyHeapSettings({ buffersInHeapLimit: process.argv[2] === 'on' });
 const live = Array.from({ length: 300_000 }, (_, i) => ({ i, text: `object ${i}` }));

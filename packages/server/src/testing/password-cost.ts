@@ -1,4 +1,4 @@
-import type { ScryptCost } from '../services/password.js';
+import type { ScryptCost } from '../services/accounts/password.js';
 
 /**
  * The scrypt cost test servers hash passwords with: 1/128 of the real one (~2 ms a hash instead of

@@ -1,0 +1,32 @@
+import type { EntryInput, HoldScope } from './ledger-service.js';
+import { sqlPart, type GatedWrite } from '../../db/one-statement.js';
+
+// The ledger's rows as SQL (its rules are core's `walletMove`), shared by the wallet's locked
+// transaction and the reservation that is one statement (ledger-service.ts).
+
+/** The entry, inserted only when its reference is new (`returning id` says whether it was). */
+export function entryWrite(userId: string, entry: EntryInput, balanceAfter: number, grantDelta: number, now: Date): GatedWrite {
+  return (from) =>
+    sqlPart(
+      `insert into ledger_entries (user_id, kind, amount_cents, balance_after_cents, grant_delta_cents, reference, conversation_id, enhancement_id, description, created_at)
+       select ?::uuid, ?, ?::bigint, ?::bigint, ?::int, ?, ?::uuid, ?::uuid, ?, ?::timestamptz from ${from.text} as c on conflict (reference) do nothing returning id`,
+      [userId, entry.kind, entry.amountCents, balanceAfter, grantDelta, entry.reference, entry.conversationId ?? null, entry.enhancementId ?? null, entry.description ?? null, now, ...from.params],
+    );
+}
+
+export function holdWrite(holdId: string, userId: string, amount: number, scope: HoldScope, now: Date): GatedWrite {
+  return (from) =>
+    sqlPart(`insert into holds (id, user_id, amount_cents, status, conversation_id, enhancement_id, created_at, settled_at) select ?, ?::uuid, ?::bigint, 'open', ?::uuid, ?::uuid, ?::timestamptz, null from ${from.text} as c`, [
+      holdId,
+      userId,
+      amount,
+      scope.conversationId ?? null,
+      scope.enhancementId ?? null,
+      now,
+      ...from.params,
+    ]);
+}
+
+export function reservationEntry(holdId: string, amount: number, scope: HoldScope): EntryInput {
+  return { kind: 'reservation', amountCents: -amount, reference: `hold:${holdId}`, conversationId: scope.conversationId, enhancementId: scope.enhancementId, description: 'Held for a stage' };
+}
