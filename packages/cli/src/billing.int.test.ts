@@ -169,7 +169,7 @@ describe('with a priced engine and Stripe', () => {
 
   beforeAll(async () => {
     // Answers like the demo engines, so a run can complete; billed $2.20 per 1,000 tokens, at which a
-    // whole run costs more than a new account's $15: its balance runs out partway (issue 29: the
+    // whole run costs more than a new account's $15: its balance runs out partway (the
     // calls it can pay for still run, each with the output cap the balance pays).
     engine = await startFakeOpenAIServer({
       fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)] }),

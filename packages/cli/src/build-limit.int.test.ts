@@ -1,6 +1,6 @@
 /**
- * `wolfpack build` while the user's builds already run at the server's limit (issue 32,
- * WOLFPACK_CONCURRENT_RUNS_PER_USER): the server's sentence, with the number, and a failing exit.
+ * `wolfpack build` while the user's builds already run at the server's limit
+ * (WOLFPACK_CONCURRENT_RUNS_PER_USER): the server's sentence, with the number, and a failing exit.
  */
 import { decodeEventStream, pipelineEvent, type ChatMessage } from '@wolfpack/core';
 import { demoReply } from '@wolfpack/core/demo';

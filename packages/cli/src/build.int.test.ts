@@ -106,7 +106,7 @@ describe('from a script', () => {
     expect(lines.some((line) => line.startsWith('[cost]'))).toBe(false);
   });
 
-  it('says once, before the run, why the verdict is "not proven" and the command that fixes it (issue 28)', async () => {
+  it('says once, before the run, why the verdict is "not proven" and the command that fixes it', async () => {
     // The test server runs with WOLFPACK_SANDBOX=off.
     const sentence = /^Note: Proven Code cannot run generated code on this server \(the sandbox is turned off with WOLFPACK_SANDBOX=off(; Chromium is not installed)?\), so verdicts are "not proven"\. Fix: (sudo apt-get install chromium, then )?restart the server without WOLFPACK_SANDBOX=off$/;
     for (const args of [[], ['--json']]) {

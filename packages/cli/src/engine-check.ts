@@ -33,9 +33,9 @@ export function demoNotice(context: CommandContext, engines: EnginesReply): void
 }
 
 /**
- * Once, before the run (issue 28): why its verdict will be "not proven" (or its pages not loaded)
- * and the command that fixes it, when the server cannot run Proven Code. Servers before issue 28
- * do not say, and nothing is printed.
+ * Once, before the run: why its verdict will be "not proven" (or its pages not loaded)
+ * and the command that fixes it, when the server cannot run Proven Code. Servers that do not report
+ * their Proven Code capability do not say, and nothing is printed.
  */
 export function proofNotice(context: CommandContext, engines: EnginesReply): void {
   if (engines.proof?.notice) note(context, engines.proof.notice);

@@ -1,5 +1,5 @@
 /**
- * How the CLI words Proven Code (issue 13): the verdict of a run's `complete` event, a whole
+ * How the CLI words Proven Code: the verdict of a run's `complete` event, a whole
  * verification record for `wolfpack verify`, and the exit code a verdict earns. Only `passed` is
  * ever said to pass: `unproven` (nothing failed, but what applies could not run) is "not proven".
  */

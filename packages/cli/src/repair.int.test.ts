@@ -1,5 +1,5 @@
 /**
- * `wolfpack repair` from the built binary against a real server (issue 13, "Repair again"). The
+ * `wolfpack repair` from the built binary against a real server ("Repair again"). The
  * engine is a local OpenAI-compatible fake answering like the demo engines, except that until
  * `mode.fixes` is set every app.js it writes starts with a syntax error, so the Proven Code gate
  * fails for real. The sandbox is off: a repaired project is "not proven" (exit 5 under

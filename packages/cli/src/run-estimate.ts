@@ -3,7 +3,7 @@ import type { ApiClient } from './api.js';
 import type { CommandContext } from './context.js';
 
 /**
- * Before a build starts (issue 29): what it would probably cost, from POST /api/wolfpack/estimate,
+ * Before a build starts: what it would probably cost, from POST /api/wolfpack/estimate,
  * as one line on stderr ("Estimated cost: $0.12–$0.40 (from …)."); answered for `--json` to carry
  * as a field of the run's first line (stdout holds one object per event and nothing else). An
  * estimate is advice: when the server gives none (one from before estimates), the build goes on

@@ -13,7 +13,7 @@ import { BIN, runCli } from './testing/cli-harness.js';
 /** Proven Code has all it needs on this machine: a start-up then says nothing about it. */
 const provenHere = (await sandboxCheck()).available && existsSync('/usr/bin/chromium');
 
-/** The start-up log's lines about Proven Code (issue 28), without their time stamps. */
+/** The start-up log's lines about Proven Code, without their time stamps. */
 const proofLines = (stderr: string) => stderr.split('\n').filter((line) => line.includes('Proven Code')).map((line) => line.replace(/^\S+ /, ''));
 
 let dataDir: string;

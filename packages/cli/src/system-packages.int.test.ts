@@ -1,5 +1,5 @@
 /**
- * scripts/system-packages.sh, which `npm start` and `npm test` source (issue 28): what each
+ * scripts/system-packages.sh, which `npm start` and `npm test` source: what each
  * installs with apt-get and when it does not, on a PATH of its own where `id` and `apt-get` are
  * fakes that record what they were asked. Run under `set -euo pipefail`, as the scripts run it.
  */

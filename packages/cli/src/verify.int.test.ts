@@ -1,5 +1,5 @@
 /**
- * Proven Code from the terminal against real servers with the demo engines (issue 13): `build
+ * Proven Code from the terminal against real servers with the demo engines: `build
  * --require-proof` and `wolfpack verify` with the sandbox off (everything "not proven", exit 5,
  * never "passed"), and, where bubblewrap works, with it on (the demo page really loads: exit 0).
  * Exit codes and the `--json` record are what a CI script relies on.

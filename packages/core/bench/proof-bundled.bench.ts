@@ -1,4 +1,4 @@
-// Bundled web apps through the execution gate and the preview build, side by side (issue 28):
+// Bundled web apps through the execution gate and the preview build, side by side:
 // the gate's time for a small React + Vite app with a warm dependency cache (install from the
 // cache, build with vite, render in Chromium; targets: <= 8 s) and a warm preview build (<= 5 s),
 // the peak memory of everything the sandbox ran (bounded by its limits, printed beside them), and

@@ -21,30 +21,30 @@ export * from './pipeline/stage-status.js';
 export * from './pipeline/step-progress.js';
 export * from './engines/engine.js';
 export * from './schemas/settings.js';
-// Proven Code's verification record (issue 13).
+// Proven Code's verification record.
 export * from './schemas/verification.js';
 export * from './verification/verification-record.js';
 export { sleep } from './util/sleep.js';
 export { Slots, type SlotOptions } from './util/slots.js';
-// Showcase (issue 9): tech-stack detection, generated covers, sale arithmetic.
+// Showcase: tech-stack detection, generated covers, sale arithmetic.
 export * from './community/tech-stack.js';
 export * from './community/cover-image.js';
 export * from './community/listing-fees.js';
 export * from './community/listing-copy.js';
-// Capsules (issue 9): recording a run as a capsule, trending order.
+// Capsules: recording a run as a capsule, trending order.
 export * from './community/capsule-recorder.js';
 export * from './community/trending.js';
-// njin (issue 10): API keys.
+// njin: API keys.
 export * from './njin/api-key.js';
-// njin (issue 10): consensus iteration.
+// njin: consensus iteration.
 // Browser-safe parts only: runIteration reads files with the pipeline's parser, which loads esbuild,
 // so the server imports it from '@wolfpack/core/pipeline'.
 export * from './njin/consensus-mode.js';
 export type { IterationCallRecord, IterationOptions, IterationOutcome, IterationUsage } from './njin/consensus.js';
 export type { IterationCheck, ProjectVerifier } from './njin/candidate-check.js';
-// Lab (issue 10): experiment savings.
+// Lab: experiment savings.
 export * from './lab/experiment-savings.js';
 export * from './lab/experiment-flow.js';
-// Admin (issue 10): metrics.
+// Admin: metrics.
 export * from './admin/admin-metrics.js';
 export * from './schemas/body-limits.js';

@@ -90,7 +90,7 @@ export interface AppDeps {
   /** Encrypts stored user secrets (GitHub tokens). */
   secretKey: string;
   engines: EngineRegistry;
-  /** The admin metrics secret (X-Admin-Secret); issue 10 generates one when none is configured. */
+  /** The admin metrics secret (X-Admin-Secret); one is generated when none is configured. */
   adminSecret?: string;
   /** The time money rules see (monthly grant, referral decay) and preview links expire by; tests move it. @default () => new Date() */
   clock?: () => Date;

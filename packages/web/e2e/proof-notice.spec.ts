@@ -1,5 +1,5 @@
 /**
- * Issue 28: on a server that cannot run generated code, the build screen says once, above the
+ * On a server that cannot run generated code, the build screen says once, above the
  * build, why verdicts will be "not proven" and the command that fixes it: not again with each run,
  * gone when dismissed until the page is loaded again. On a server with bubblewrap and Chromium it
  * says nothing. The shared e2e server runs with WOLFPACK_SANDBOX=off (harness.ts).
@@ -47,7 +47,7 @@ describe('the Proven Code notice on the build screen', () => {
     expect(await notice.locator('code').textContent()).toMatch(/restart the server without WOLFPACK_SANDBOX=off$/);
     await saveShot(page, 'proof-notice');
 
-    // A run ends "not proven" (the banner says so, issue 13); the notice is not repeated for it.
+    // A run ends "not proven" (the banner says so); the notice is not repeated for it.
     await page.getByTestId('prompt-input').fill('A unit converter');
     await page.getByTestId('start-button').click();
     await page.getByTestId('success-banner').waitFor({ timeout: 60_000 });

@@ -1,5 +1,5 @@
 /**
- * Proven Code on screen (issue 13): a project built through the build screen carries its
+ * Proven Code on screen: a project built through the build screen carries its
  * verification record; the project page's Proven Code tab shows it, check by check, and Re-check
  * runs every check again on the server and shows the new record. The shared e2e server runs with
  * the sandbox off (WOLFPACK_SANDBOX=off, see harness.ts: a page check takes seconds), so the

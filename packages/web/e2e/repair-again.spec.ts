@@ -1,5 +1,5 @@
 /**
- * "Repair again" on screen (issue 13): after a build whose Proven Code gate failed, the banner and
+ * "Repair again" on screen: after a build whose Proven Code gate failed, the banner and
  * the project's Proven Code tab start a new run of Proven Code alone (POST
  * /api/projects/{id}/repair), and the build screen follows it like a build: the stages the run
  * does not do read "Not in this run", Proven Code runs, a reload reattaches, and the banner says

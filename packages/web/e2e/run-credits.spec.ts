@@ -1,7 +1,7 @@
 /**
- * A run that runs out of credits (issue 8): with a priced engine (a local OpenAI-compatible fake
+ * A run that runs out of credits: with a priced engine (a local OpenAI-compatible fake
  * that answers like the demo engines), a whole run costs more than a new user's $15, so the
- * balance runs out partway (issue 29: the calls it can pay for still run). The build screen shows
+ * balance runs out partway (the calls it can pay for still run). The build screen shows
  * the server's sentence with "Add credits", keeps the run across a reload, and resumes it after a
  * top-up. Before a run it shows what the run would probably cost, and during it what it cost so far.
  * After it, the result card says what it cost beside the savings estimate, and that no money was

@@ -1,5 +1,5 @@
 /**
- * The Showcase in the browser (issue 9): a seller lists a built project through the project page's
+ * The Showcase in the browser: a seller lists a built project through the project page's
  * dialog; another user browses /showcase, searches, filters, opens the listing and gets the free
  * copy into their Projects; paging at 24 (and 9 in Outdoors), the sorts and the remembered choice;
  * a commercial Buy that goes to (fake) Stripe Checkout and comes back to the buyer's copy; the

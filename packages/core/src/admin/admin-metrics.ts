@@ -1,5 +1,5 @@
 /**
- * Admin metrics (issue 10, companion §2/§3 Admin metrics): the business figures computed from what
+ * Admin metrics (companion §2/§3 Admin metrics): the business figures computed from what
  * the server reads out of the ledger, the Stripe checkouts and the engine usage records. Pure, so
  * the sums are tested over fixtures without a database.
  *

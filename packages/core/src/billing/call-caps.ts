@@ -1,5 +1,5 @@
 /**
- * Holds that fit what the balance can pay (issue 29). A stage's worst case (every call it may make
+ * Holds that fit what the balance can pay. A stage's worst case (every call it may make
  * at the full output cap) was often fifty times what it spent, so a run was refused work its user
  * could pay for. Instead each engine call holds only its own cost, as it starts, with its output
  * cap (`max_tokens`) cut down to what is left to hold: never above the engine's cap, never below a

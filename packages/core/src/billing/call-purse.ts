@@ -1,5 +1,5 @@
 /**
- * A run's purse (issue 29): each engine call holds, as it starts, what it may cost at the output cap
+ * A run's purse: each engine call holds, as it starts, what it may cost at the output cap
  * the balance can pay ({@link callCap}); a stage's parallel calls share what the stage holds. What a
  * call did not use stays with the stage for its next calls, and goes back to the balance when the
  * stage settles. The store (the server's ledger) only holds and reports the balance; every amount

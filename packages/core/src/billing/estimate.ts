@@ -1,5 +1,5 @@
 /**
- * What a run will probably cost, shown before it starts (issue 29): a range, from the size of a
+ * What a run will probably cost, shown before it starts: a range, from the size of a
  * typical plan and the engines' prices, or, once the user has finished a few runs, from what those
  * runs used, priced at today's prices. An estimate, not a hold: what a run is charged is what its
  * engines report, call by call.

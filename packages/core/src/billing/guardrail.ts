@@ -1,6 +1,6 @@
 /**
- * Spend guardrails (issue 8): what a call may cost is held before it runs, and settles to the real
- * cost, never above it. Since issue 29 a run holds per call, with the call's output cap cut to what
+ * Spend guardrails: what a call may cost is held before it runs, and settles to the real
+ * cost, never above it. A run holds per call, with the call's output cap cut to what
  * the balance pays (call-caps.ts, call-purse.ts); a stage's worst case (every call it can make at the
  * full output cap) bounds what a stage can cost, and AI Enhance still holds its worst case up front.
  */

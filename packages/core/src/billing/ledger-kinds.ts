@@ -1,5 +1,5 @@
 /**
- * The kinds of ledger entry (issue 8). A ledger entry is the only way money moves: each has a
+ * The kinds of ledger entry. A ledger entry is the only way money moves: each has a
  * signed amount in cents and a unique reference, so a retried or duplicated request finds its
  * entry already there and changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Referral arithmetic (companion §9 Referrals, issue 8): rewards, their split up the referrer
+ * Referral arithmetic (companion §9 Referrals): rewards, their split up the referrer
  * chain, and how a reward's credit expires and decays over time. Pure functions of their inputs
  * (time is passed in), so property tests can drive them over any clock.
  */

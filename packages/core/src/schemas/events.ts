@@ -133,7 +133,7 @@ export const pipelineCompleteEvent = z.object({
 });
 
 /**
- * What the run has been charged so far (issue 29): sent after each engine call that costs money,
+ * What the run has been charged so far: sent after each engine call that costs money,
  * and after a refund. Runs on free engines send none.
  */
 export const costEvent = z.object({

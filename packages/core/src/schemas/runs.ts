@@ -32,7 +32,7 @@ export const runInfoReply = z.object({ run: runInfo });
 export type RunInfoReply = z.infer<typeof runInfoReply>;
 
 /**
- * POST /api/wolfpack/estimate (issue 29), with the body a run would be started with: what the run
+ * POST /api/wolfpack/estimate, with the body a run would be started with: what the run
  * will probably cost, as a range, before it starts. Not a hold and not a limit (`maxCostCents` is).
  */
 export const runEstimateReply = z.object({
@@ -55,7 +55,7 @@ export const engineInfo = z.object({ key: z.string(), supportsImages: z.boolean(
 export type EngineInfo = z.infer<typeof engineInfo>;
 
 /**
- * What Proven Code can do on this server (issue 28): run generated code (a bubblewrap sandbox) and
+ * What Proven Code can do on this server: run generated code (a bubblewrap sandbox) and
  * load its pages (Chromium). Without them verdicts are "not proven", and clients say why once.
  * Words and commands only: no path, no sandbox output, nothing from the server's environment.
  */
@@ -78,7 +78,7 @@ export const enginesReply = z.object({
   demo: z.boolean(),
   /** A sentence for the interface when demo engines are active: how to configure real ones. */
   notice: z.string().nullable(),
-  /** Proven Code on this server; absent from servers older than issue 28. */
+  /** Proven Code on this server; absent from servers that do not report it. */
   proof: proofCapability.optional(),
 });
 export type EnginesReply = z.infer<typeof enginesReply>;

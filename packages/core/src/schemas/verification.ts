@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The verification record of one project version (issue 13): every check Proven Code ran or could
+ * The verification record of one project version: every check Proven Code ran or could
  * not run, on which files, with what result. "Verified" is only ever said of files a check covered.
  */
 

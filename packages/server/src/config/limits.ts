@@ -5,7 +5,7 @@ const count = (name: string) => z.coerce.number().int(`${name} must be a whole n
 const positive = (name: string) => z.coerce.number().int(`${name} must be a whole number`).min(1, `${name} must be at least 1`);
 
 /**
- * The operator's limits against abuse (issue 32), each with a default that a real person never
+ * The operator's limits against abuse, each with a default that a real person never
  * meets, and the bounds on the previews' processes and builds. Read from the environment like the
  * rest of the configuration (documented in README.md); a value that does not parse stops the
  * server at start with the variable's name.

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A PackCast capsule: the recording of one completed run (issue 9). Private until its owner
+ * A PackCast capsule: the recording of one completed run. Private until its owner
  * publishes it. The service reads and writes these tables with plain SQL (atomic counters,
  * ON CONFLICT); the entities keep the ORM's picture of the schema complete.
  */
@@ -85,5 +85,5 @@ export const CapsuleSecret = defineEntity({
   },
 });
 
-/** PackCast capsule entities (issue 9). Every entity defined here goes in this list. */
+/** PackCast capsule entities. Every entity defined here goes in this list. */
 export const capsuleEntities = [Capsule, CapsuleEventRow, CapsuleView, CapsuleShare, CapsuleSecret] as const;

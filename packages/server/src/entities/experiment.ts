@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A cost-comparison lab experiment (issue 10): the run it started, the Replit-only timer and the
+ * A cost-comparison lab experiment: the run it started, the Replit-only timer and the
  * costs the user entered. Savings are stored in hundredths of a percent (exact, see the core
  * formula); null until they can be computed.
  */
@@ -31,5 +31,5 @@ export const Experiment = defineEntity({
   },
 });
 
-/** Cost-comparison lab entities (issue 10). Every entity defined here goes in this list. */
+/** Cost-comparison lab entities. Every entity defined here goes in this list. */
 export const experimentEntities = [Experiment] as const;

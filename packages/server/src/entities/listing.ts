@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * A Showcase listing (issue 9). The `search` tsvector column the migration generates is not
+ * A Showcase listing. The `search` tsvector column the migration generates is not
  * mapped: queries that use it are written in SQL (ListingService).
  */
 export const Listing = defineEntity({
@@ -69,5 +69,5 @@ export const ListingPurchase = defineEntity({
   },
 });
 
-/** Showcase entities (issue 9). Every entity defined here goes in this list. */
+/** Showcase entities. Every entity defined here goes in this list. */
 export const listingEntities = [Listing, ListingFile, ListingPurchase] as const;

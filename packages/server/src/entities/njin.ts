@@ -37,5 +37,5 @@ export const NjinLicence = defineEntity({
   },
 });
 
-/** njin entities (issue 10). Every entity defined here goes in this list. */
+/** njin entities. Every entity defined here goes in this list. */
 export const njinEntities = [NjinApiKey, NjinLicence] as const;

@@ -11,7 +11,7 @@ export const User = defineEntity({
     passwordHash: p.text().hidden(),
     plan: p.string().length(32).default('Free'),
     createdAt: p.datetime().onCreate(() => new Date()),
-    /** "WP" + 6 letters or digits, stable per user (issue 8). */
+    /** "WP" + 6 letters or digits, stable per user. */
     referralCode: p.string().length(16).nullable().unique(),
     /** Who referred this user at sign-up; set once, so the chain can never form a cycle. */
     referredBy: p.uuid().nullable(),

@@ -28,7 +28,7 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
   return async function resolveUser(ctx: Context, next: Next): Promise<void> {
     const state = ctx.state as AuthState;
     const header = ctx.get('Authorization');
-    // An njin API key (issue 10) is not a login: only /api/njin/iterate reads it, itself.
+    // An njin API key is not a login: only /api/njin/iterate reads it, itself.
     if (header && !/^Bearer\s+njin_/i.test(header)) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       const resolved = match ? await tokens.resolve(match[1]!) : { refused: 'unknown' as const };

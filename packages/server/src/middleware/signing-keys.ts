@@ -6,7 +6,7 @@ import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'no
  * before stay valid, but cheaper on every request. Given a plain list, the cookies library builds
  * a keygrip per request, which makes a key object per HMAC and checks a signature with
  * tsscmp (two more HMACs and random bytes): 7.5 % of the event loop's busy time under load in a
- * CPU profile (issue 31). Here the keys are made once and a signature is checked with one HMAC and
+ * CPU profile. Here the keys are made once and a signature is checked with one HMAC and
  * a constant-time comparison, and a signature found good is remembered: every request of a
  * session brings the same cookie, and its HMAC was still 5 % of a stream's open under a crowd.
  */

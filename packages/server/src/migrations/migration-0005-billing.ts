@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Money (issue 8): a wallet row per user (the balance, locked with FOR UPDATE), an append-only
+ * Money: a wallet row per user (the balance, locked with FOR UPDATE), an append-only
  * ledger whose unique reference makes every movement idempotent, holds for the spend guardrail,
  * referral codes and rewards, Stripe checkouts and the events already handled, the last card.
  */

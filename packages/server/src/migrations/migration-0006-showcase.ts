@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Showcase (issue 9): listings with their cover and a full-text search column, the snapshot of the
+ * Showcase: listings with their cover and a full-text search column, the snapshot of the
  * project's files taken when it was listed, and purchases (one per buyer and listing).
  *
  * Search is a stored generated tsvector with a GIN index: it is core PostgreSQL, so PGlite builds

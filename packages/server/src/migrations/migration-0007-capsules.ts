@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * PackCast capsules (issue 9): one per completed run (conversation_id unique, so a resumed or
+ * PackCast capsules: one per completed run (conversation_id unique, so a resumed or
  * re-reported run never records twice), their timeline events, views (one row per viewer per hour:
  * the unique key is what makes a view count once) and shares, and the salt viewer keys are hashed
  * with so no raw IP address is ever stored.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * njin (issue 10): API keys (only their SHA-256 is kept, with a short prefix to list them by; a
+ * njin: API keys (only their SHA-256 is kept, with a short prefix to list them by; a
  * token bucket per key for the rate limit, in the database so it holds across processes) and one
  * licence per user, driven by Stripe's subscription events. `last_event_at` is the creation time of
  * the newest Stripe event applied, so an older event delivered late never moves the period end

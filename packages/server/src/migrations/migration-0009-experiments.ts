@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The cost-comparison lab (issue 10): one row per experiment, linked to the real pipeline run it
+ * The cost-comparison lab: one row per experiment, linked to the real pipeline run it
  * started. The Wolfpack figures are copied from that run once it completes; the Replit-only timer
  * and the submitted costs are the user's own entries. Savings are kept in hundredths of a percent
  * (an integer), so the stored value is exactly the one the core formula computed.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Runs continue by themselves (issue 11). `heartbeat_at` becomes a lease the owning process renews
+ * Runs continue by themselves. `heartbeat_at` becomes a lease the owning process renews
  * every second; a live process takes over a run whose lease expired. `attempt` counts how often
  * the run was launched (start, resume, takeover) and keys its holds and usage records, so the same
  * stage of the same attempt can never be charged twice; `takeovers` counts automatic takeovers

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * GET /api/projects pages by keyset (issue 11, 10,000 projects per user): every order of the
+ * GET /api/projects pages by keyset (10,000 projects per user): every order of the
  * list reads one index from the cursor on, never the user's whole set. The web lists one folder at
  * a time (root by default), so the three sort families also lead with the folder; the plain list
  * of every folder (history, Load Latest, the CLI) has its own index by last update.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Proven Code's verification record (issue 13), one per project version: what each check ran
+ * Proven Code's verification record, one per project version: what each check ran
  * on and found. Kept with the project's history; a re-check replaces the current version's.
  */
 export class Migration0012ProjectVerifications extends Migration {

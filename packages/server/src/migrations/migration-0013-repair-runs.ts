@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * "Repair again" (issue 13): a run may do only some of the stages (a repair run does Proven Code
+ * "Repair again": a run may do only some of the stages (a repair run does Proven Code
  * alone on the project's files). Null: all five, as every run before it.
  */
 export class Migration0013RepairRuns extends Migration {

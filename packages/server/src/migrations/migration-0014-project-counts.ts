@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * How many projects each user has in each folder, kept as the projects change (issue 31). The
+ * How many projects each user has in each folder, kept as the projects change. The
  * web's sidebar asks for these counts on every load of the projects page; counting them meant
  * reading every one of the user's projects (1.3 ms of PostgreSQL's time at 10,000 projects, a
  * third of the page's requests, and the slowest path under load). Now it reads a dozen rows.

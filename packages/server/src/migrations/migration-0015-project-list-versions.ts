@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * A number per user that changes whenever anything the project list shows may have changed
- * (issue 31): any write to one of the user's projects or folders. The session's statement reads it
+ *: any write to one of the user's projects or folders. The session's statement reads it
  * beside the user, and a page of the list made once is kept under it (services/operations/reply-cache.ts):
  * while it has not moved, the same page is the same bytes, and neither the page's query, nor its
  * JSON, nor its compression is made again. Read with the session, in one statement, it costs no

@@ -8,7 +8,7 @@ import { startTestServer, testDatabases, type TestServer } from '../testing/test
 const PASSWORD = 'correct-horse';
 const ITERATE = { files: { 'src/math.js': 'export function add(a, b) {\n  return a + b;\n}\n' }, instruction: 'Add subtract(a, b) to src/math.js', mode: 'single' };
 
-/** Issue 32, item 2: closing an account ends everything it pays for or exposes. */
+/** Closing an account ends everything it pays for or exposes. */
 describe.each(testDatabases())('closing an account on %s', (kind) => {
   const started: PaidTestServer[] = [];
   afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * The operator's njin licences (issue 29): on a server without Stripe, PUT
+ * The operator's njin licences: on a server without Stripe, PUT
  * /api/admin/njin-licences/{username} {until} with the admin secret grants a licence that
  * POST /api/njin/iterate honours until its end; DELETE revokes it.
  */

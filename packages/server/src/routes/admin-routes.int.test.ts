@@ -120,7 +120,7 @@ describe.each(testDatabases())('admin metrics on %s', { timeout: 60_000 }, (kind
     expect((await metrics(server, stored.adminSecret)).status).toBe(200);
     expect((await metrics(server, 'wrong')).status).toBe(401);
 
-    // A secrets file from before issue 10 (no adminSecret) gets one added; its other keys stay.
+    // A secrets file without an adminSecret gets one added; its other keys stay.
     const { adminSecret: _gone, ...older } = stored;
     await writeFile(join(server.dataDir, 'secrets.json'), JSON.stringify(older));
     const { dataDir, databaseUrl } = server;

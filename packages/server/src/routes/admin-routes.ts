@@ -23,7 +23,7 @@ export interface AdminRoutesDeps {
 }
 
 /**
- * /api/admin (issue 10, companion §7): metrics, and the operator's njin licences (issue 29), all
+ * /api/admin (companion §7): metrics, and the operator's njin licences, all
  * behind the X-Admin-Secret header. Answers are never kept by a browser or proxy cache.
  */
 export function adminRoutes({ metrics, njin, adminSecret, gate: gateOptions }: AdminRoutesDeps): Router {

@@ -243,7 +243,7 @@ describe.each(testDatabases())('capsules on %s', { timeout: 120_000 }, (kind) =>
     const a = visitor(server, '198.51.100.1', 'Browser/1');
     expect(await views(a)).toBe(3);
     expect(await views(visitor(server, '198.51.100.1', 'Browser/1'))).toBe(3); // same address and browser
-    // Another User-Agent from the same address is the same visitor (issue 32: it fed Trending).
+    // Another User-Agent from the same address is the same visitor (it fed Trending).
     for (const agent of ['Browser/2', 'curl/8.0', 'Bot/3']) expect(await views(visitor(server, '198.51.100.1', agent))).toBe(3);
     expect(await views(visitor(server, '198.51.100.2', 'Browser/1'))).toBe(4); // another address
     expect(await views(owner)).toBe(4);

@@ -1,5 +1,5 @@
 /**
- * The project list's kept pages (issue 31): each user's list version (migration 0015) moves once
+ * The project list's kept pages: each user's list version (migration 0015) moves once
  * per transaction that writes their projects or folders, whoever writes them, and only theirs; a
  * page asked again under the same version is answered from what was kept (shown by a change made
  * behind the triggers' back, which only a kept page hides), a user reads their own writes at once,

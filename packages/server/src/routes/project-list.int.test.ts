@@ -1,5 +1,5 @@
 /**
- * GET /api/projects in pages (issue 11, Load): for every sort order, walking the pages gives each
+ * GET /api/projects in pages (Load): for every sort order, walking the pages gives each
  * of the user's projects exactly once, in order, never more than `limit` at a time, and never
  * another user's; projects added between two pages do not shift the rest; folder, search and
  * counts; clear 400s for bad parameters; and the keyset query reads migration 0011's indexes at

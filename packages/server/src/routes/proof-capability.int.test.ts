@@ -1,5 +1,5 @@
 /**
- * Issue 28: the server tells its clients (GET /api/engines, which the build screen and `wolfpack
+ * The server tells its clients (GET /api/engines, which the build screen and `wolfpack
  * build` call before a run) and its start-up log whether Proven Code can run generated code here,
  * and when not, why and the one command that fixes it.
  */

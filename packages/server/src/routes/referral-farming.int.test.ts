@@ -16,7 +16,7 @@ interface Member {
   code: string;
 }
 
-/** Issue 32, item 1: throwaway accounts earn their referrer nothing; real users earn what the spec says. */
+/** Throwaway accounts earn their referrer nothing; real users earn what the spec says. */
 describe.each(testDatabases())('referral farming on %s', (kind) => {
   const cleanup: Array<() => Promise<void>> = [];
   afterEach(async () => {

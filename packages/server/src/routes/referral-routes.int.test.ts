@@ -21,7 +21,7 @@ interface Member {
 type Row = Record<string, unknown>;
 
 describe.each(testDatabases())('referrals on %s', (kind) => {
-  // Paid servers: a referral is paid for once the referred account buys credit (issue 32).
+  // Paid servers: a referral is paid for once the referred account buys credit.
   const servers = new Map<TestServer, PaidTestServer>();
   afterEach(async () => {
     await Promise.all([...servers.values()].map((s) => s.dispose()));

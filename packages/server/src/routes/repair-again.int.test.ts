@@ -1,5 +1,5 @@
 /**
- * "Repair again" through the server (issue 13): after a failed Proven Code gate, a new run does
+ * "Repair again" through the server: after a failed Proven Code gate, a new run does
  * Proven Code alone on the project's current files, reserved and charged like any stage (and its
  * rounds refunded when they still do not make the code pass), saves a new version with its own
  * record, and is refused where there is nothing to repair, for other users, and while a run works

@@ -8,7 +8,7 @@ import { startTestServer, testDatabases, type TestServer } from '../testing/test
 
 const LIMIT_SENTENCE = 'You already have 2 builds running, the most one account may run at once. Wait for one to finish, then start this one.';
 
-/** Issue 32, item 7: one user's builds running at once are bounded (WOLFPACK_CONCURRENT_RUNS_PER_USER). */
+/** One user's builds running at once are bounded (WOLFPACK_CONCURRENT_RUNS_PER_USER). */
 describe.each(testDatabases())('builds running at once on %s', (kind) => {
   const cleanup: Array<() => Promise<void>> = [];
   afterEach(async () => {

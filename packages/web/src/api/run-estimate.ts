@@ -1,5 +1,5 @@
 /**
- * POST /api/wolfpack/estimate (issue 29): what the run the prompt describes would probably cost,
+ * POST /api/wolfpack/estimate: what the run the prompt describes would probably cost,
  * asked while the user writes it, once the idea has settled.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * Proven Code's verification record (issue 13). The record itself arrives with the project
+ * Proven Code's verification record. The record itself arrives with the project
  * (GET /api/projects/{id} carries `verification`), so the project page needs no second read; the
  * re-check is the one write.
  */

@@ -30,7 +30,7 @@ export interface ListInShowcaseDialogProps {
 }
 
 /**
- * "List in Showcase" (issue 9): the form starts from the server's draft (title, summary, detected
+ * "List in Showcase": the form starts from the server's draft (title, summary, detected
  * tech stack), then POST /api/listings; or, for an existing listing, PUT. A refusal shows inline
  * and keeps everything typed.
  */

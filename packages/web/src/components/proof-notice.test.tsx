@@ -1,4 +1,4 @@
-/** What the build screen's Proven Code notice says (issue 28); showing it once and dismissing it are in e2e/proof-notice.spec.ts. */
+/** What the build screen's Proven Code notice says; showing it once and dismissing it are in e2e/proof-notice.spec.ts. */
 import { describe, expect, it } from 'vitest';
 import { renderMarkup, textsOf } from '../testing/render-markup';
 import { ProofNotice } from './proof-notice';

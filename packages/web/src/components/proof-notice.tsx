@@ -3,7 +3,7 @@ import { ShieldQuestion, X } from 'lucide-react';
 import { useState } from 'react';
 
 // Dismissed until the page is loaded again: the build screen may be left and come back to, and
-// the server's sandbox does not appear meanwhile (issue 28: said once, not on every run).
+// the server's sandbox does not appear meanwhile (said once, not on every run).
 let dismissedThisPage = false;
 
 /**

@@ -20,7 +20,7 @@ export interface ProvenCodePanelProps {
 }
 
 /**
- * The Proven Code tab of the project page (issue 13): the verdict of the current version, what was
+ * The Proven Code tab of the project page: the verdict of the current version, what was
  * and was not proven, every check with its files, command and output, and a Re-check that runs
  * them all again on the current files (no engine, nothing charged). When the gate failed, "Repair
  * again" starts a run of Proven Code alone (charged like a stage) and follows it on the build

@@ -5,7 +5,7 @@ import { BadgeCheck } from 'lucide-react';
 const money = (dollars: number) => formatCents(Math.round(dollars * 100));
 
 /**
- * When each referral reward is paid (issue 32): only for friends who show they use Wolfpack for
+ * When each referral reward is paid: only for friends who show they use Wolfpack for
  * real, and up to the operator's daily cap. A visitor (no stats) reads the rule without amounts.
  */
 export function ReferralRules({ rules }: { rules: ReferralStatsReply['rules'] | null }) {

@@ -1,7 +1,7 @@
 import { estimateBasisText, estimateLine, type RunEstimateReply } from '@wolfpack/core';
 
 /**
- * The estimate line beside the start button (issue 29): what the run would probably cost, and on
+ * The estimate line beside the start button: what the run would probably cost, and on
  * what the range is drawn. Nothing while there is no estimate (signed out, a blank prompt).
  */
 export function RunEstimate({ estimate }: { estimate: RunEstimateReply | undefined }) {

@@ -1,6 +1,6 @@
 /**
  * The build screen's banner after `complete`, in every verdict a run can end with: only a passed
- * gate reads as success (issue 13); a failed one says what failed; a run that could not be proven
+ * gate reads as success; a failed one says what failed; a run that could not be proven
  * says so; after "Repair again" (a run of Proven Code alone) it says it was a repair. Keep as is and
  * Repair again (clicks) are exercised in e2e/proven-code.spec.ts and e2e/repair-again.spec.ts.
  */

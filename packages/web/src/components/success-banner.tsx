@@ -44,7 +44,7 @@ const TONE: Record<Tone, { frame: string; badge: string; icon: typeof CircleChec
 /**
  * Shown after a run completes (spec core §2 Home): copy code for Replit, push to GitHub, View
  * Files, Continue Building. What it says about the project is the Proven Code verdict, honestly
- * (issue 13): only a passed verdict reads as success; a project that could not be run is "not
+ *: only a passed verdict reads as success; a project that could not be run is "not
  * proven"; a failed gate says what failed and can be kept as is or repaired again (a new run of
  * Proven Code alone, charged like a stage). After a repair run the banner says it was one: it
  * generated no new project, and a gate that still fails is no news of success.

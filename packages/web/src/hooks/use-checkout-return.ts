@@ -1,5 +1,5 @@
 /**
- * Settings after Stripe Checkout (issue 8): `?checkout=success&session_id=…` polls the balance
+ * Settings after Stripe Checkout: `?checkout=success&session_id=…` polls the balance
  * until the webhook's credit shows ("Payment received, crediting…", then "Credits added");
  * `?checkout=cancelled` only notes that nothing was charged.
  */

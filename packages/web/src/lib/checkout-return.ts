@@ -1,5 +1,5 @@
 /**
- * The way back from Stripe Checkout (issue 8). Credits arrive only through the signed webhook,
+ * The way back from Stripe Checkout. Credits arrive only through the signed webhook,
  * which may land before or after the browser returns to /settings?checkout=success; so the page
  * polls until it sees them. Framework-free and time-injected, so tests drive it with fakes.
  */

@@ -101,7 +101,7 @@ export interface PipelineState {
    */
   paymentRequired: boolean;
   /**
-   * What the run has been charged so far, in cents (its latest `cost` event, issue 29); null until
+   * What the run has been charged so far, in cents (its latest `cost` event); null until
    * the first, and for runs on free engines, which send none.
    */
   spentCents: number | null;

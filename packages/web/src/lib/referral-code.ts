@@ -1,5 +1,5 @@
 /**
- * The referral code a visitor arrives with (issue 8): a link `{origin}/?ref=WPXXXXXX` on any page
+ * The referral code a visitor arrives with: a link `{origin}/?ref=WPXXXXXX` on any page
  * is remembered in the browser and sent as `referralCode` when the visitor creates an account.
  */
 import { normalizeReferralCode } from '@wolfpack/core';

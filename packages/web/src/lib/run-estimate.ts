@@ -1,5 +1,5 @@
 /**
- * What the build screen shows before a run starts (issue 29): the body POST /api/wolfpack/estimate
+ * What the build screen shows before a run starts: the body POST /api/wolfpack/estimate
  * is asked with (core's `estimateLine` says how it is shown).
  */
 import type { Attachment, StreamRequestInput } from '@wolfpack/core';

@@ -1,6 +1,6 @@
 /**
  * What starts a run on the build screen: a build (spec core §7: POST /api/wolfpack/stream) or
- * "Repair again" (POST /api/projects/{id}/repair, issue 13). Both answer with the run's event
+ * "Repair again" (POST /api/projects/{id}/repair). Both answer with the run's event
  * stream, so the same runner follows, reattaches and resumes either by the run's id.
  */
 import type { PipelineRole, RepairRequestInput, StreamRequestInput } from '@wolfpack/core';

@@ -45,7 +45,7 @@ const TAB_KEYS: readonly TabKey[] = ['files', 'prompt-evolution', 'proven-code']
 
 /**
  * Project detail (/projects/:id, spec core §2): the files, the prompt evolution, the Proven Code
- * record (issue 13) and the actions.
+ * record and the actions.
  */
 export function ProjectDetailPage() {
   const { id = '' } = useParams();

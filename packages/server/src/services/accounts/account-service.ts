@@ -60,7 +60,7 @@ export class AccountService {
    * unusable, its referral code gone) and every personal record is deleted: sessions, API tokens,
    * secrets, the card, projects (their files and versions cascade), folders, runs (their events
    * and usage cascade) and enhancements. What the account exposed or paid for ends with it
-   * (issue 32): its njin keys are revoked, its Showcase listings unpublished (copies already
+   *: its njin keys are revoked, its Showcase listings unpublished (copies already
    * bought stay with their buyers) and its capsules made private; the njin subscription is
    * cancelled at Stripe after the commit (SubscriptionCloser). The ledger, holds, wallet and
    * referral rewards stay, attached to the anonymised row, so the books still add up.

@@ -53,8 +53,8 @@ const FIRST_DECAY_AFTER_MS = (REFERRAL_ACTIVE_DAYS + REFERRAL_GRACE_DAYS + REFER
 const CODE_ATTEMPTS = 5;
 
 /**
- * Referral codes and rewards (issue 8). Nothing is paid for an account until it shows it belongs
- * to a real user (issue 32): a paid credit purchase or, when the operator sets an amount, that much
+ * Referral codes and rewards. Nothing is paid for an account until it shows it belongs
+ * to a real user: a paid credit purchase or, when the operator sets an amount, that much
  * billed engine usage. Then its sign-up reward is paid, and its first-build reward once it has
  * built too; throwaway accounts living on their free credit earn their referrers nothing. A reward
  * is one row per (referred user, event, generation)

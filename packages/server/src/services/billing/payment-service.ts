@@ -16,7 +16,7 @@ import {
 
 export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 
-/** What a Checkout Session buys: credits (issue 8), a Showcase listing (issue 9), the njin licence. */
+/** What a Checkout Session buys: credits, a Showcase listing, the njin licence. */
 export type CheckoutPurpose = 'top_up' | 'listing' | 'njin';
 
 export interface StartCheckoutInput {

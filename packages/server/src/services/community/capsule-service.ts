@@ -97,7 +97,7 @@ export class CapsuleService {
   }
 
   /**
-   * Records an njin iteration (issue 10) as a private capsule of the key's owner: the instruction
+   * Records an njin iteration as a private capsule of the key's owner: the instruction
    * as the prompt, the winning patch as the code, the candidates and the vote as the timeline. It
    * has no run, so no conversation.
    */
@@ -191,7 +191,7 @@ export class CapsuleService {
   /**
    * HMAC of the user id, or of the address of a visitor signed out, with a salt kept in the
    * database: no raw address is stored. Not the browser's User-Agent: changing it is free, so it
-   * would let one address count as many visitors (issue 32).
+   * would let one address count as many visitors.
    */
   private async viewerKey(viewer: CapsuleViewer): Promise<string> {
     const who = viewer.userId ? `user:${viewer.userId}` : `anonymous:${viewer.ip}`;

@@ -29,7 +29,7 @@ const RUN_OPEN = new Set<string>(['wolfpack_running', 'wolfpack_interrupted']);
 const HISTORY_LIMIT = 100;
 
 /**
- * The cost-comparison lab (issue 10). An experiment starts a real pipeline run for its user; the
+ * The cost-comparison lab. An experiment starts a real pipeline run for its user; the
  * run's figures are read lazily (on the next read of the experiment after the run finished), so
  * nothing in the server polls. The Replit-only timer and the costs are the user's entries, timed
  * by the injected clock.

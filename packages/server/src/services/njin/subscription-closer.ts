@@ -15,7 +15,7 @@ const ATTEMPT_DELAYS_MS = [0, 250, 1000];
 const LATER_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000];
 
 /**
- * Ends the njin subscription of a closed account at Stripe (issue 32), so its $29 a month stops.
+ * Ends the njin subscription of a closed account at Stripe, so its $29 a month stops.
  * The account is closed first, in its own transaction; the subscription is then set to cancel at
  * the end of the period already paid for, which Stripe treats the same however often it is asked,
  * so an attempt is simply repeated until Stripe acknowledges it: a few times while the request

@@ -15,7 +15,7 @@ export interface AdminMetricsOptions {
 }
 
 /**
- * Admin metrics computed from the ledger and usage records (issue 10). The database sums by
+ * Admin metrics computed from the ledger and usage records. The database sums by
  * group; the rules (cost prices, profit, percent, the table) live in core's computeAdminMetrics.
  */
 export class AdminMetricsService {

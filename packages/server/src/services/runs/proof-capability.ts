@@ -1,5 +1,5 @@
 /**
- * What Proven Code can do on this server (issue 28), found once: whether generated code can run
+ * What Proven Code can do on this server, found once: whether generated code can run
  * (a working bubblewrap sandbox, asked of core's findSandbox, as every run asks it) and whether
  * pages can be loaded (Chromium). When something is missing the server says so in one start-up
  * line, and clients get the same sentence with GET /api/engines, so a newcomer learns why every

@@ -11,7 +11,7 @@ export function tooManyRunsMessage(limit: number): string {
 }
 
 /**
- * Bounds the builds one user has running at once (issue 32; WOLFPACK_CONCURRENT_RUNS_PER_USER), so
+ * Bounds the builds one user has running at once (WOLFPACK_CONCURRENT_RUNS_PER_USER), so
  * one account cannot take the server's engines and CPU from everybody else. A user's starts are
  * taken one at a time in this process: each counts the user's running runs and is admitted only
  * below the limit, and the next is counted once the admitted run's row is stored. (Servers sharing

@@ -32,7 +32,7 @@ export interface RunBillingHooks {
 }
 
 /**
- * The money side of one run (issue 29): each engine call holds what it may cost at the output cap
+ * The money side of one run: each engine call holds what it may cost at the output cap
  * the balance pays, as it starts (core's CallPurse decides every amount; this stores the holds and
  * keys them). A stage's holds settle to what its calls were billed in the same transaction as its
  * checkpoint and usage rows, so a resumed run never charges a finished stage twice and a crashed

@@ -7,7 +7,7 @@ import type { SqlAll } from './run-event-writer.js';
 const TEXT_ATTACHMENT_CHARS = 40_000;
 
 /**
- * What a run would probably cost, before it starts (POST /api/wolfpack/estimate, issue 29): the
+ * What a run would probably cost, before it starts (POST /api/wolfpack/estimate): the
  * user's latest completed runs priced at today's engines when there are enough, else the plan-size
  * model. Core's estimate rules decide every figure; this reads what they need.
  */
