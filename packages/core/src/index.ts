@@ -24,6 +24,7 @@ export * from './schemas/settings.js';
 // Proven Code's verification record.
 export * from './schemas/verification.js';
 export * from './verification/verification-record.js';
+export { backoffMs, type BackoffOptions } from './util/backoff.js';
 export { sleep } from './util/sleep.js';
 export { Slots, type SlotOptions } from './util/slots.js';
 // Showcase: tech-stack detection, generated covers, sale arithmetic.
