@@ -25,7 +25,7 @@ rm -f "$install_log"
 # Only the packages whose sources, lockfile or toolchain changed since their last build (stamps in
 # each dist/): an unchanged second start builds nothing.
 node scripts/build-changed.mjs
-# Node's own heap settings: a smaller young generation (--max-semi-space-size=4, shipped until
-# 2026-11-24) let more of a large export's garbage reach the old generation, and on PostgreSQL the
-# server then grew by 68-135 MB instead of 16-44 MB (pnpm bench export, docs/PERFORMANCE.md).
+# Node's own heap settings: a smaller young generation (--max-semi-space-size=4) lets more of a
+# large export's garbage reach the old generation, and on PostgreSQL the server then grew by
+# 68-135 MB instead of 16-44 MB (pnpm bench export prints both).
 exec node packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"

@@ -258,7 +258,7 @@ try {
   const results = new Map<string, LoadResult[]>();
   // Warm-up, at every number of clients: a server that has run for a while, as users meet it. The
   // first few thousand requests of a new process run slower (about 1.5 times the CPU a request
-  // while V8 optimizes the hot paths, measured 2026-11-27); those are the start's, not the load's.
+  // while V8 optimizes the hot paths); those are the start's, not the load's.
   for (const server of servers) for (const connections of CLIENTS) await hammer(server, connections, WARMUP_REQUESTS);
   for (let round = 0; round < ROUNDS; round++) {
     for (const connections of CLIENTS) {

@@ -202,7 +202,7 @@ describe('recordCapsule', () => {
         durationMs: 1,
       },
     });
-    // The record's own sentence repeats the reason for every check, past what the line used to keep.
+    // The record's own sentence repeats the reason for every check; the capsule's line says it once, whole.
     expect(record.notProven.split(reason).length - 1).toBeGreaterThan(1);
     const files: Array<[string, string]> = [['package.json', '{}'], ['server.js', ''], ['index.html', ''], ['app.js', ''], ['README.md', '']];
     const capsule = recordCapsule(input({ files, verification: capsuleProof(record) }));

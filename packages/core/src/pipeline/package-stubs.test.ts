@@ -1,6 +1,6 @@
 /**
  * Stand-ins for packages that are not installed must never be why correct code is reported. Each
- * case below is a way a stand-in used to cause (or could cause) an error, with the code TypeScript
+ * case below is a way a stand-in can cause an error, with the code TypeScript
  * gave; and the same codes on the project's own names are still reported.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -62,7 +62,7 @@ describe('planPreview', () => {
   it('shows a server project through its server, and keeps static sites and bundled apps as they were', () => {
     const server = { 'package.json': pkg({ scripts: { start: 'node server.js' }, dependencies: { koa: '3' } }), 'server.js': '' };
     expect(planPreview(server)).toMatchObject({ kind: 'server', plan: { framework: 'koa' } });
-    // Its own index.html makes it a static site, as before.
+    // Its own index.html makes it a static site.
     expect(planPreview({ ...server, 'index.html': '<h1>Hi</h1>' })).toEqual({ kind: 'static' });
     expect(planPreview(REACT_JS).kind).toBe('bundled');
     expect(planPreview({ 'index.html': '<h1>Hi</h1>', 'app.js': '' })).toEqual({ kind: 'static' });

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * How many projects each user has in each folder, kept as the projects change. The
  * web's sidebar asks for these counts on every load of the projects page; counting them meant
  * reading every one of the user's projects (1.3 ms of PostgreSQL's time at 10,000 projects, a
- * third of the page's requests, and the slowest path under load). Now it reads a dozen rows.
+ * third of the page's requests, and the slowest path under load); kept, they are a dozen rows.
  *
  * Statement-level triggers with transition tables keep the table in step with every write to
  * `projects`, whoever makes it (the services, a folder deleted that sets its projects' folder to

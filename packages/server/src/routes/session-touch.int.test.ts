@@ -64,7 +64,7 @@ describe.each(testDatabases())('session touched by an event stream on %s', (kind
     expect(after.lastSeen).toBeGreaterThanOrEqual(started);
     expect(after.lastSeen).toBeLessThanOrEqual(finished);
     expect(after.expiresAt).toBeGreaterThan(before.expiresAt + 60_000);
-    // Give a late commit (the old failure) the time to happen and be logged.
+    // Give a late commit (a session saved after the answer went out) the time to happen and be logged.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(problems).toEqual([]);
     // The session still works.

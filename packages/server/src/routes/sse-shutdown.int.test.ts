@@ -1,7 +1,7 @@
 /**
  * A server shutting down (SIGTERM, a deploy) ends the event streams it holds as finished
- * responses: the client reads to the end without a network error (it used to get its socket
- * destroyed: undici's "terminated", nginx's "upstream prematurely closed"), and the run is left
+ * responses: the client reads to the end without a network error (a destroyed socket would show
+ * as undici's "terminated" and nginx's "upstream prematurely closed"), and the run is left
  * for whoever continues it, followed again by Last-Event-ID.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -47,7 +47,7 @@ export const ANSWER_CASES: FaultCase[] = [
     files: STATIC_WEB,
     engineFixes: true,
     // Only README.md was cut: the three files closed before the limit are complete and must not
-    // be sent back (this used to cost one completion call per planned file).
+    // be sent back (asking for them again would cost one completion call per planned file).
     reply: (call) => {
       if (call.kind !== 'build') return undefined;
       const all = Object.entries(STATIC_WEB).map(([p, c]) => formatFileBlock(p, c)).join('\n');

@@ -40,7 +40,7 @@ interface ClientRecord {
  *   sending a new guess every 30 seconds, and is refused only while somebody there is guessing
  *   that fast. That is the least any limit can do: a limit that let the right secret through
  *   while refusing wrong ones would tell a guesser which guess was right. A success neither uses
- *   up the slot nor counts; it clears the address's wrong secrets, as before.
+ *   up the slot nor counts; it clears the address's wrong secrets.
  * - A request without a secret is a 401 and counts for nothing: it guesses nothing.
  *
  * The secret is always compared in constant time (digests of equal length). Wrong secrets are

@@ -300,7 +300,7 @@ const FORMAT_NAMES: Record<string, string> = { 'image/png': 'PNG', 'image/jpeg':
 
 /**
  * A data URL's bytes and their type, once they decode as an image (cover-decoder.ts); the data
- * URL's declared type is ignored. A file of another kind is refused as before; one that starts
+ * URL's declared type is ignored. A file of another kind is refused; one that starts
  * like an image but cannot be shown is refused with what is wrong with it and what to send.
  */
 export async function decodeCover(dataUrl: string): Promise<{ bytes: Buffer; type: string }> {

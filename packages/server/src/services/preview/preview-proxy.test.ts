@@ -10,8 +10,8 @@ import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forwardRequest, type ProxyLimits, type ProxyRequest } from './preview-proxy.js';
 
-// The waits are long enough that a slow machine busy with other suites answers in time (a 300 ms
-// wait for headers once ran out on one), short enough that the timeout test is quick.
+// The waits are long enough that a slow machine busy with other suites answers in time (300 ms
+// for headers is not), short enough that the timeout test is quick.
 const LIMITS: ProxyLimits = { requestBytes: 1024, responseBytes: 2048, headersMs: 2000, totalMs: 5000 };
 
 describe('forwardRequest', () => {

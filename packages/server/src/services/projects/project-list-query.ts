@@ -28,7 +28,7 @@ const UPDATED_KEY_SQL = `to_char("updated_at" at time zone 'UTC', 'YYYY-MM-DD"T"
 /**
  * created_at as the reply writes it (UTC ISO 8601, milliseconds, cut as a JS Date cuts them). As
  * text: the driver's parse of a timestamp into a Date and the Date back to text took about 3 µs a
- * value, two a row (measured 2026-11-27, another process beside it), on the server's one thread;
+ * value, two a row (measured with another process beside it), on the server's one thread;
  * PostgreSQL's to_char costs a fraction of that, on its own processes.
  */
 const CREATED_ISO_SQL = `to_char("created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
