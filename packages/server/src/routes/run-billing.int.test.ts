@@ -124,7 +124,7 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
     return runEstimateReply.parse(reply.json);
   };
 
-  it('a new account completes a build whose real cost is well under $1 at 10 c/1k (it used to stop at Building, asking $28)', async () => {
+  it('a new account completes a build whose real cost is well under $1 at 10 c/1k (each call holds what it may cost; holding the worst case of all of Building would ask $28)', async () => {
     const { fake, server, client } = await setup(10);
     // Before the run: a range from a typical plan's size at this engine's price.
     const before = await estimate(client);
