@@ -3,7 +3,8 @@ import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
-// GET /api/wolfpack/runs/:id/events: who may follow a run's events, and where the replay starts.
+// GET /api/wolfpack/runs/:id/events, the opens the stream lane serves without Koa and those it
+// leaves to Koa: each must be answered as it was before the lane (sse/stream-lane.ts).
 describe.each(testDatabases())('opening a run stream on %s', (kind) => {
   const servers: TestServer[] = [];
   afterEach(async () => {
@@ -37,7 +38,7 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
 
   it('streams every event with the headers every reply carries, and sets no cookie', async () => {
     const server = await start();
-    const client = await signedIn(server, 'events-owner');
+    const client = await signedIn(server, 'lane-owner');
     const { runId, count } = await finishedRun(server, client);
     const { status, headers, events } = await open(server, runId, { cookie: client.cookieHeader() });
     expect(status).toBe(200);
@@ -47,8 +48,6 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
       'content-type': 'text/event-stream; charset=utf-8',
       'cross-origin-opener-policy': 'same-origin',
       'referrer-policy': 'strict-origin-when-cross-origin',
-      // From the compression middleware, which leaves event streams uncompressed.
-      vary: 'Accept-Encoding',
       'x-accel-buffering': 'no',
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
@@ -59,7 +58,7 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
 
   it('resumes after the Last-Event-ID header, or the lastEventId query, the header first', async () => {
     const server = await start();
-    const client = await signedIn(server, 'events-resume');
+    const client = await signedIn(server, 'lane-resume');
     const { runId, count } = await finishedRun(server, client);
     const cookie = client.cookieHeader();
     const after = async (headers: Record<string, string>, query = '') => (await open(server, runId, { cookie, ...headers }, query)).events.map((e) => e.id);
@@ -69,10 +68,10 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
     expect(await after({ 'last-event-id': '2' }, '?lastEventId=5')).toEqual(rest(2));
   });
 
-  it("refuses whoever is not signed in (no cookie, a forged signature, signed out), another user's run, and a bad Last-Event-ID", async () => {
+  it('answers what it leaves to Koa as Koa does: not signed in, a forged signature, signed out, another user\'s run, a bad Last-Event-ID', async () => {
     const server = await start();
-    const owner = await signedIn(server, 'events-a');
-    const other = await signedIn(server, 'events-b');
+    const owner = await signedIn(server, 'lane-a');
+    const other = await signedIn(server, 'lane-b');
     const { runId } = await finishedRun(server, owner);
     const notSignedIn = 'You are not signed in. Sign in and try again.';
 
@@ -97,11 +96,11 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
     expect([signedOut.status, JSON.parse(signedOut.body!).error]).toEqual([401, notSignedIn]);
   });
 
-  it('streams to a personal API token', async () => {
+  it('streams to a personal API token, which Koa authenticates', async () => {
     const server = await start();
-    const client = await signedIn(server, 'events-token');
+    const client = await signedIn(server, 'lane-token');
     const { runId, count } = await finishedRun(server, client);
-    const created = await new TestClient(server.url).post('/api/auth/tokens', { username: 'events-token', password: 'correct-horse', name: 'ci' });
+    const created = await new TestClient(server.url).post('/api/auth/tokens', { username: 'lane-token', password: 'correct-horse', name: 'ci' });
     expect(created.status).toBe(201);
     const { status, events } = await open(server, runId, { authorization: `Bearer ${created.json.token as string}` });
     expect(status).toBe(200);
@@ -110,7 +109,7 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
 
   it("pushes back a session's idle deadline when it is due, with its cookie, and not again a minute within", async () => {
     const server = await start();
-    const client = await signedIn(server, 'events-touch');
+    const client = await signedIn(server, 'lane-touch');
     const { runId, count } = await finishedRun(server, client);
     await sql(server, `update sessions set data = jsonb_set(data::jsonb, '{lastSeen}', '1')`);
     const due = await open(server, runId, { cookie: client.cookieHeader() });
