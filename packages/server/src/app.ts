@@ -17,7 +17,6 @@ import { errorHandler } from './middleware/error-handler.js';
 import { refuseUnstorableText } from './middleware/unstorable-text.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { SigningKeys } from './middleware/signing-keys.js';
-import { SESSION_COOKIE, streamLane } from './sse/stream-lane.js';
 import { openGraphLookup } from './middleware/open-graph.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { accountRoutes } from './routes/account-routes.js';
@@ -64,8 +63,6 @@ import { ProofCapabilityService } from './services/runs/proof-capability.js';
 import { admittedRuns, RunAdmission, SandboxShares } from './services/runs/run-admission.js';
 import { SecretBox } from './services/accounts/secret-box.js';
 import { SubscriptionCloser } from './services/njin/subscription-closer.js';
-import { mallocTrim, MemoryRelief } from './services/operations/memory-relief.js';
-import { applyHeapSettings } from './services/operations/heap-settings.js';
 import { ReplyCache } from './services/operations/reply-cache.js';
 import { SettingsService } from './services/accounts/settings-service.js';
 import { randomSecret } from './services/accounts/hash-key.js';
@@ -80,6 +77,9 @@ import { DatabaseSessionStore } from './services/accounts/session-store.js';
 import { StatsService } from './services/projects/stats-service.js';
 import { TokenService } from './services/accounts/token-service.js';
 import { CliTarball } from './services/operations/cli-tarball.js';
+
+/** The session's cookie; its signature is the same name with `.sig`. */
+const SESSION_COOKIE = 'wolfpack.sid';
 
 export interface AppDeps {
   config: ServerConfig;
@@ -110,7 +110,7 @@ export interface AppRoute {
 
 export interface WolfpackApp {
   koa: Koa;
-  /** The HTTP server's request listener: Koa, and the opens of run streams it leaves to the lane (sse/stream-lane.ts). */
+  /** The HTTP server's request listener: Koa, or a preview's own site for a preview's host. */
   handler: RequestListener;
   sessions: DatabaseSessionStore;
   runs: RunService;
@@ -130,7 +130,6 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const koa = new Koa({ proxy: config.trustProxy, keys: signingKeys as unknown as string[] });
   const ledger = new LedgerService(db.orm, clock);
   const limits = loadLimits(env);
-  applyHeapSettings(limits);
   const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
   const auth = new AuthService(db.orm, undefined, undefined, new PasswordHasher(passwordCost));
@@ -138,11 +137,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const sessions = new DatabaseSessionStore(db.orm, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
   const projects = new ProjectService(db.orm);
   // Proven Code's work in JavaScript (Playwright driving Chromium, the sandboxes' output) on a
-  // thread of its own, not between this thread's requests and streams. Once the thread ends, what
-  // its allocations used goes back to the system (glibc keeps a thread's malloc arena: 36 MB
-  // stayed after three page checks without the trim).
-  const trimAfterThread = () => void mallocTrim().catch((error: unknown) => log.warn("giving back Proven Code's thread's memory failed", error));
-  const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs, onIdleEnd: trimAfterThread });
+  // thread of its own, not between this thread's requests and streams.
+  const proofThread = limits.proofThreadIdleMs === undefined ? undefined : new ExecutionThread({ idleMs: limits.proofThreadIdleMs });
   // Every project Proven Code runs, for runs and for verifications, takes one of these slots.
   const proofSlots = new Slots(limits.proofConcurrency);
   // Turns go user by user; each user's and project's sandboxes are counted, re-checks refused over them.
@@ -251,7 +247,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     }
   });
   const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), tokenRoutes(tokens), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, relief: new MemoryRelief(log, limits.memoryReliefMs), listPages: new ReplyCache(limits.listCacheBytes), log }),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, listPages: new ReplyCache(limits.listCacheBytes), log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
     ...previewRoutes(previews, { publicOrigin: config.publicOrigin, previewHost: config.previewHost }),
@@ -275,7 +271,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const routes = [health, cli, ...routers].flatMap((router) =>
     router.stack.flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
   );
-  const wolfpack = streamLane({ sessions, keys: signingKeys, runs, heartbeatMs: config.sseHeartbeatMs, app: koa, koa: koa.callback() });
+  const wolfpack = koa.callback();
   // A preview's origin is the project's alone: its requests never reach Wolfpack's middleware or routes.
   const preview = previewSite({ previews, base: config.previewHost, trustProxy: config.trustProxy, log }).callback();
   const handler: RequestListener = (req, res) => (previewProjectOf(req.headers.host, config.previewHost) === undefined ? wolfpack(req, res) : preview(req, res));

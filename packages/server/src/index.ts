@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionThread } from '@wolfpack/core/proof';
 import { createApp, type AppRoute } from './app.js';
 import { isClusterWorker, runClusterWorker, startClusterPrimary, workerCount, type ClusterWorker } from './cluster.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
-import { listenHttp } from './http-listeners.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from '@wolfpack/core/proof';
 import { startPreviewHandoff, type PreviewHandoff } from './preview-handoff.js';
@@ -126,20 +126,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One of several processes on the port: each preview's requests go to the one that runs it.
     const workers = isClusterWorker() ? Number(process.env.WOLFPACK_WORKER_COUNT ?? 1) : 1;
     handoff = workers > 1 ? await startPreviewHandoff(app.handler, { index: Number(process.env.WOLFPACK_WORKER_INDEX), count: workers, previewHost: config.previewHost }) : undefined;
-    const listeners = await listenHttp(handoff?.handler ?? app.handler, {
-      port: config.port,
-      host: config.host,
-      // A cluster worker's connections are handed to it by the primary, which alone listens.
-      count: isClusterWorker() ? 1 : config.listeners,
-      configure: (server) => {
-        // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
-        // balancer, often idle for 60 s) that sends its next request just as that happens gets a
-        // reset instead of an answer. Idle connections stay open longer than any such peer keeps them.
-        server.keepAliveTimeout = KEEP_ALIVE_MS;
-        server.headersTimeout = KEEP_ALIVE_MS + 1000;
-      },
-    });
-    const { port } = listeners;
+    const server = createServer(handoff?.handler ?? app.handler);
+    // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
+    // balancer, often idle for 60 s) that sends its next request just as that happens gets a
+    // reset instead of an answer. Idle connections stay open longer than any such peer keeps them.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1000;
+    const port = await listen(server, config.port, config.host);
     if (config.previewHost === undefined && !isLoopbackHost(config.host)) {
       log.warn(
         `Previews open at http://p-<project id>.localhost:${port}, which only a browser on this machine reaches. For browsers on other machines, set WOLFPACK_PREVIEW_HOST to a wildcard DNS name that points here (e.g. WOLFPACK_PREVIEW_HOST=preview.example.net with *.preview.example.net pointing at this server; see the README, "Preview origins").`,
@@ -170,8 +163,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           await registry.close();
           // No new connections; open event streams end as finished responses (clients follow
           // them again elsewhere by Last-Event-ID), then whatever is left is dropped.
-          const closed = listeners.close();
-          void endEventStreams(koa).then(() => listeners.closeAllConnections());
+          const closed = new Promise((resolve) => server.close(resolve));
+          void endEventStreams(koa).then(() => server.closeAllConnections());
           await closed;
           await closeDatabase();
         })();
@@ -248,4 +241,14 @@ export async function serveClusterWorker(options: StartServerOptions = {}): Prom
 }
 
 const KEEP_ALIVE_MS = 65_000;
+
+/** Listens on `port` (0: any free one) and resolves to the port; a port in use is a sentence. */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} on ${host} is already in use. Stop the other process or pass --port with a free port.`) : error);
+    });
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
+}
 

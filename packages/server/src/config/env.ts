@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_LISTENERS } from '../http-listeners.js';
 
 const booleanFlag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -9,7 +8,6 @@ const booleanFlag = z
 const minutes = z.coerce.number().int().positive();
 
 const WORKERS_RANGE = 'WOLFPACK_WORKERS must be a whole number of server processes from 1 to 256';
-const LISTENERS_RANGE = 'WOLFPACK_LISTENERS must be a whole number of listening sockets from 1 to 64';
 
 /** Every environment variable the server reads, parsed once. Documented in README.md. */
 const envSchema = z.object({
@@ -39,7 +37,6 @@ const envSchema = z.object({
   WOLFPACK_RUN_POLL_SECONDS: z.coerce.number().positive().default(5),
   WOLFPACK_DB_RETRY_SECONDS: z.coerce.number({ error: 'WOLFPACK_DB_RETRY_SECONDS must be a number of seconds' }).min(0, 'WOLFPACK_DB_RETRY_SECONDS must be 0 or more').default(120),
   WOLFPACK_WORKERS: z.coerce.number({ error: WORKERS_RANGE }).int(WORKERS_RANGE).min(1, WORKERS_RANGE).max(256, WORKERS_RANGE).optional(),
-  WOLFPACK_LISTENERS: z.coerce.number({ error: LISTENERS_RANGE }).int(LISTENERS_RANGE).min(1, LISTENERS_RANGE).max(64, LISTENERS_RANGE).default(DEFAULT_LISTENERS),
   WOLFPACK_SHOWCASE_FEE_PERCENT: z.coerce.number().int('WOLFPACK_SHOWCASE_FEE_PERCENT must be a whole percent').min(0).max(100).default(20),
   STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
@@ -92,8 +89,6 @@ export interface ServerConfig {
   showcasePlatformSharePercent: number;
   /** Server processes on the port (more than one on PostgreSQL only); undefined: one. */
   workers: number | undefined;
-  /** Listening sockets a process has on the port (SO_REUSEPORT, Linux; see http-listeners.ts). */
-  listeners: number;
 }
 
 export interface StripeConfig {
@@ -142,7 +137,6 @@ export function loadConfig(
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,
     workers: e.WOLFPACK_WORKERS,
-    listeners: e.WOLFPACK_LISTENERS,
     ...stripUndefined(overrides),
   };
   config.dataDir = resolve(config.dataDir);

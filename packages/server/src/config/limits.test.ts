@@ -37,13 +37,6 @@ describe('loadLimits', () => {
     }
   });
 
-  it('forces the memory relief 5 s after the last export at the latest unless the operator sets another delay or 0 (never)', () => {
-    expect(loadLimits({}).memoryReliefMs).toBe(5000);
-    expect(loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: '2.5' }).memoryReliefMs).toBe(2500);
-    expect(loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: '0' }).memoryReliefMs).toBeUndefined();
-    for (const value of ['-1', 'soon']) expect(() => loadLimits({ WOLFPACK_MEMORY_RELIEF_SECONDS: value })).toThrow(/WOLFPACK_MEMORY_RELIEF_SECONDS/);
-  });
-
   it('keeps 16 MB of project list pages per process unless the operator sets another size or 0 (none)', () => {
     expect(loadLimits({}).listCacheBytes).toBe(16 * 1024 * 1024);
     expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0.5' }).listCacheBytes).toBe(512 * 1024);
@@ -53,9 +46,6 @@ describe('loadLimits', () => {
     expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0.5' }).proofThreadIdleMs).toBe(500);
     expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0' }).proofThreadIdleMs).toBeUndefined();
     for (const value of ['-1', 'never']) expect(() => loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: value })).toThrow(/WOLFPACK_PROOF_THREAD_IDLE_SECONDS/);
-    expect(loadLimits({}).buffersInHeapLimit).toBe(true);
-    expect(loadLimits({ WOLFPACK_BUFFERS_IN_HEAP_LIMIT: '0' }).buffersInHeapLimit).toBe(false);
-    for (const value of ['yes', '2']) expect(() => loadLimits({ WOLFPACK_BUFFERS_IN_HEAP_LIMIT: value })).toThrow(/WOLFPACK_BUFFERS_IN_HEAP_LIMIT must be 1 \(on\) or 0 \(off\)/);
   });
 
   it('refuses preview settings that would silently mean something else, naming the variable', () => {

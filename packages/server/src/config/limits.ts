@@ -53,12 +53,6 @@ const limitsSchema = z.object({
   /** Preview builds of bundled apps at once in this process; the others wait their turn. */
   WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
   /**
-   * Once the last zip export of a process ends, its freed memory goes back to the system after V8's
-   * next full collection, or, if V8 has made none within this many seconds (or the process is still
-   * over 32 MB above its start after V8's), after one forced then (0: never).
-   */
-  WOLFPACK_MEMORY_RELIEF_SECONDS: z.coerce.number('WOLFPACK_MEMORY_RELIEF_SECONDS must be a number of seconds').min(0, 'WOLFPACK_MEMORY_RELIEF_SECONDS must be 0 or more').default(5),
-  /**
    * Megabytes of project list pages each server process keeps as bytes, under each user's list
    * version, so a page asked again before the user's projects change costs no query (0: none).
    */
@@ -71,12 +65,6 @@ const limitsSchema = z.object({
     .number('WOLFPACK_PROOF_THREAD_IDLE_SECONDS must be a number of seconds')
     .min(0, 'WOLFPACK_PROOF_THREAD_IDLE_SECONDS must be 0 or more')
     .default(60),
-  /**
-   * 1: memory outside V8's heap (Buffers: rows read, compressed output, socket writes) counts
-   * towards V8's limit for its next full collection, which then grows with it; 0: Node's default,
-   * where each few MB of it start a full collection of their own (see services/operations/heap-settings.ts).
-   */
-  WOLFPACK_BUFFERS_IN_HEAP_LIMIT: z.enum(['0', '1'], 'WOLFPACK_BUFFERS_IN_HEAP_LIMIT must be 1 (on) or 0 (off)').default('1'),
 });
 
 export interface AbuseLimits {
@@ -94,14 +82,10 @@ export interface AbuseLimits {
   previewBuilds: number;
   /** Projects Proven Code runs at once in this process. */
   proofConcurrency: number;
-  /** Undefined: memory is not given back after exports. */
-  memoryReliefMs: number | undefined;
   /** Bytes of project list pages kept per process (0: none). */
   listCacheBytes: number;
   /** How long Proven Code's thread stays idle before it ends; undefined: no thread. */
   proofThreadIdleMs: number | undefined;
-  /** Whether Buffers count towards V8's heap limit (services/operations/heap-settings.ts). */
-  buffersInHeapLimit: boolean;
 }
 
 /** Reads the limits from the environment; throws a readable error naming the variable. */
@@ -125,9 +109,7 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     sandboxesPerUser: e.WOLFPACK_SANDBOXES_PER_USER,
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
     proofConcurrency: e.WOLFPACK_PROOF_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
-    memoryReliefMs: e.WOLFPACK_MEMORY_RELIEF_SECONDS > 0 ? Math.round(e.WOLFPACK_MEMORY_RELIEF_SECONDS * 1000) : undefined,
     listCacheBytes: Math.round(e.WOLFPACK_LIST_CACHE_MB * 1024 * 1024),
     proofThreadIdleMs: e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS > 0 ? Math.round(e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS * 1000) : undefined,
-    buffersInHeapLimit: e.WOLFPACK_BUFFERS_IN_HEAP_LIMIT === '1',
   };
 }

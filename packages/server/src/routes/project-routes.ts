@@ -3,7 +3,6 @@ import { moveProjectRequest, projectsQuery, type ConversationsReply, type Engine
 import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/projects/zip-export.js';
-import type { MemoryRelief } from '../services/operations/memory-relief.js';
 import { requireUser, type AuthState } from '../middleware/authenticate.js';
 import type { KeptReplyState } from '../middleware/compress.js';
 import type { ReplyCache } from '../services/operations/reply-cache.js';
@@ -19,15 +18,13 @@ export interface ProjectRoutesDeps {
   engines: EngineRegistry;
   verifications: VerificationService;
   proof: ProofCapabilityService;
-  /** Gives back the memory an export leaves fragmented, once it ends. */
-  relief: MemoryRelief;
   /** The project list's pages, kept under each user's list version. */
   listPages: ReplyCache;
   log: Logger;
 }
 
 /** Projects, run history, statistics and the engine list (with what Proven Code can run here). */
-export function projectRoutes({ projects, stats, engines, verifications, proof, relief, listPages, log }: ProjectRoutesDeps): Router {
+export function projectRoutes({ projects, stats, engines, verifications, proof, listPages, log }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/engines', async (ctx) => {
@@ -98,8 +95,7 @@ export function projectRoutes({ projects, stats, engines, verifications, proof, 
     const project = await projects.getOwned(user.id, ctx.params.id!);
     ctx.set('Content-Disposition', `attachment; filename="project-${project.id.slice(0, 8)}.zip"`);
     ctx.type = 'application/zip';
-    // Once the export ends (or its client leaves), the heap it fragmented is given back.
-    ctx.body = relief.during(zipStream(projects.streamFiles(user.id, project.id), log));
+    ctx.body = zipStream(projects.streamFiles(user.id, project.id), log);
   });
 
   router.get('/projects/:id/replit-code', async (ctx) => {

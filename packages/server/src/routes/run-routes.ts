@@ -71,9 +71,7 @@ function lastEventId(ctx: Context): number {
  * open stream held its request's context (the request, its parsed body, the session, the
  * cookies) and every middleware's suspended call for as long as it stayed open, hours for a
  * long run. Nothing after the route needs them: the headers are out, the session was saved
- * before them, and `ctx.respond` is false, so Koa leaves the response to the stream. (Koa's own
- * listener for the response's end still holds the context until then; the usual open of a run's
- * events does not come through Koa at all: sse/stream-lane.ts.)
+ * before them, and `ctx.respond` is false, so Koa leaves the response to the stream.
  */
 async function streamEvents(ctx: Context, runs: RunService, user: { id: string }, runId: string, after: number, heartbeatMs: number): Promise<void> {
   const sse = await openSse(ctx, heartbeatMs);

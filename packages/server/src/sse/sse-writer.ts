@@ -108,15 +108,11 @@ const SSE_HEADERS = {
 };
 
 /**
- * The stream itself: {@link openSse} for a Koa route, whose other headers (the security headers,
- * a session's cookie) are set on the response already, or the stream lane, which serves the
- * common open of a run's events without Koa and passes its `headers` here. `app`: whose shutdown
- * ends it.
+ * The stream itself, for {@link openSse}: the route's other headers (the security headers, a
+ * session's cookie) are set on the response already. `app`: whose shutdown ends it.
  */
-export function openEventStream(res: ServerResponse, app: object, heartbeatMs = HEARTBEAT_MS, headers: Readonly<Record<string, string>> = {}): SseStream {
-  // Given to writeHead alone (none set before), the headers are not kept as a map on the
-  // response as well as on the wire, for as long as the stream is open.
-  res.writeHead(200, { ...headers, ...SSE_HEADERS });
+function openEventStream(res: ServerResponse, app: object, heartbeatMs: number): SseStream {
+  res.writeHead(200, SSE_HEADERS);
   keepHeaderFlat(res);
   res.socket?.setNoDelay(true);
   res.socket?.setTimeout(0);

@@ -3,8 +3,7 @@ import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
 
-// GET /api/wolfpack/runs/:id/events, the opens the stream lane serves without Koa and those it
-// leaves to Koa: each must be answered as it was before the lane (sse/stream-lane.ts).
+// GET /api/wolfpack/runs/:id/events: who may follow a run's events, and where the replay starts.
 describe.each(testDatabases())('opening a run stream on %s', (kind) => {
   const servers: TestServer[] = [];
   afterEach(async () => {
@@ -38,7 +37,7 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
 
   it('streams every event with the headers every reply carries, and sets no cookie', async () => {
     const server = await start();
-    const client = await signedIn(server, 'lane-owner');
+    const client = await signedIn(server, 'events-owner');
     const { runId, count } = await finishedRun(server, client);
     const { status, headers, events } = await open(server, runId, { cookie: client.cookieHeader() });
     expect(status).toBe(200);
@@ -48,6 +47,8 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
       'content-type': 'text/event-stream; charset=utf-8',
       'cross-origin-opener-policy': 'same-origin',
       'referrer-policy': 'strict-origin-when-cross-origin',
+      // From the compression middleware, which leaves event streams uncompressed.
+      vary: 'Accept-Encoding',
       'x-accel-buffering': 'no',
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
@@ -58,7 +59,7 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
 
   it('resumes after the Last-Event-ID header, or the lastEventId query, the header first', async () => {
     const server = await start();
-    const client = await signedIn(server, 'lane-resume');
+    const client = await signedIn(server, 'events-resume');
     const { runId, count } = await finishedRun(server, client);
     const cookie = client.cookieHeader();
     const after = async (headers: Record<string, string>, query = '') => (await open(server, runId, { cookie, ...headers }, query)).events.map((e) => e.id);
@@ -68,10 +69,10 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
     expect(await after({ 'last-event-id': '2' }, '?lastEventId=5')).toEqual(rest(2));
   });
 
-  it('answers what it leaves to Koa as Koa does: not signed in, a forged signature, signed out, another user\'s run, a bad Last-Event-ID', async () => {
+  it("refuses whoever is not signed in (no cookie, a forged signature, signed out), another user's run, and a bad Last-Event-ID", async () => {
     const server = await start();
-    const owner = await signedIn(server, 'lane-a');
-    const other = await signedIn(server, 'lane-b');
+    const owner = await signedIn(server, 'events-a');
+    const other = await signedIn(server, 'events-b');
     const { runId } = await finishedRun(server, owner);
     const notSignedIn = 'You are not signed in. Sign in and try again.';
 
@@ -96,11 +97,11 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
     expect([signedOut.status, JSON.parse(signedOut.body!).error]).toEqual([401, notSignedIn]);
   });
 
-  it('streams to a personal API token, which Koa authenticates', async () => {
+  it('streams to a personal API token', async () => {
     const server = await start();
-    const client = await signedIn(server, 'lane-token');
+    const client = await signedIn(server, 'events-token');
     const { runId, count } = await finishedRun(server, client);
-    const created = await new TestClient(server.url).post('/api/auth/tokens', { username: 'lane-token', password: 'correct-horse', name: 'ci' });
+    const created = await new TestClient(server.url).post('/api/auth/tokens', { username: 'events-token', password: 'correct-horse', name: 'ci' });
     expect(created.status).toBe(201);
     const { status, events } = await open(server, runId, { authorization: `Bearer ${created.json.token as string}` });
     expect(status).toBe(200);
@@ -109,7 +110,7 @@ describe.each(testDatabases())('opening a run stream on %s', (kind) => {
 
   it("pushes back a session's idle deadline when it is due, with its cookie, and not again a minute within", async () => {
     const server = await start();
-    const client = await signedIn(server, 'lane-touch');
+    const client = await signedIn(server, 'events-touch');
     const { runId, count } = await finishedRun(server, client);
     await sql(server, `update sessions set data = jsonb_set(data::jsonb, '{lastSeen}', '1')`);
     const due = await open(server, runId, { cookie: client.cookieHeader() });
