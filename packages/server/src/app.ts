@@ -63,7 +63,6 @@ import { ProofCapabilityService } from './services/runs/proof-capability.js';
 import { admittedRuns, RunAdmission, SandboxShares } from './services/runs/run-admission.js';
 import { SecretBox } from './services/accounts/secret-box.js';
 import { SubscriptionCloser } from './services/njin/subscription-closer.js';
-import { ReplyCache } from './services/operations/reply-cache.js';
 import { SettingsService } from './services/accounts/settings-service.js';
 import { randomSecret } from './services/accounts/hash-key.js';
 import { ProjectService } from './services/projects/project-service.js';
@@ -247,7 +246,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     }
   });
   const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), tokenRoutes(tokens), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, listPages: new ReplyCache(limits.listCacheBytes), log }),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
     publishRoutes(github, settings),
     ...previewRoutes(previews, { publicOrigin: config.publicOrigin, previewHost: config.previewHost }),

@@ -37,11 +37,7 @@ describe('loadLimits', () => {
     }
   });
 
-  it('keeps 16 MB of project list pages per process unless the operator sets another size or 0 (none)', () => {
-    expect(loadLimits({}).listCacheBytes).toBe(16 * 1024 * 1024);
-    expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0.5' }).listCacheBytes).toBe(512 * 1024);
-    expect(loadLimits({ WOLFPACK_LIST_CACHE_MB: '0' }).listCacheBytes).toBe(0);
-    for (const value of ['-1', 'lots']) expect(() => loadLimits({ WOLFPACK_LIST_CACHE_MB: value })).toThrow(/WOLFPACK_LIST_CACHE_MB/);
+  it('keeps Proven Code’s thread 60 s after its last project unless the operator sets another time or 0 (no thread)', () => {
     expect(loadLimits({}).proofThreadIdleMs).toBe(60_000);
     expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0.5' }).proofThreadIdleMs).toBe(500);
     expect(loadLimits({ WOLFPACK_PROOF_THREAD_IDLE_SECONDS: '0' }).proofThreadIdleMs).toBeUndefined();

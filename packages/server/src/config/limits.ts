@@ -53,11 +53,6 @@ const limitsSchema = z.object({
   /** Preview builds of bundled apps at once in this process; the others wait their turn. */
   WOLFPACK_PREVIEW_BUILDS: positive('WOLFPACK_PREVIEW_BUILDS').default(2),
   /**
-   * Megabytes of project list pages each server process keeps as bytes, under each user's list
-   * version, so a page asked again before the user's projects change costs no query (0: none).
-   */
-  WOLFPACK_LIST_CACHE_MB: z.coerce.number('WOLFPACK_LIST_CACHE_MB must be a number of megabytes').min(0, 'WOLFPACK_LIST_CACHE_MB must be 0 or more').default(16),
-  /**
    * Proven Code runs projects from a thread of its own, which ends after this many seconds without
    * work to give its memory back (0: no thread; the checks' work shares the requests' thread).
    */
@@ -82,8 +77,6 @@ export interface AbuseLimits {
   previewBuilds: number;
   /** Projects Proven Code runs at once in this process. */
   proofConcurrency: number;
-  /** Bytes of project list pages kept per process (0: none). */
-  listCacheBytes: number;
   /** How long Proven Code's thread stays idle before it ends; undefined: no thread. */
   proofThreadIdleMs: number | undefined;
 }
@@ -109,7 +102,6 @@ export function loadLimits(env: NodeJS.ProcessEnv = process.env): AbuseLimits {
     sandboxesPerUser: e.WOLFPACK_SANDBOXES_PER_USER,
     previewBuilds: e.WOLFPACK_PREVIEW_BUILDS,
     proofConcurrency: e.WOLFPACK_PROOF_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
-    listCacheBytes: Math.round(e.WOLFPACK_LIST_CACHE_MB * 1024 * 1024),
     proofThreadIdleMs: e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS > 0 ? Math.round(e.WOLFPACK_PROOF_THREAD_IDLE_SECONDS * 1000) : undefined,
   };
 }

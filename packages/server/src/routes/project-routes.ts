@@ -1,11 +1,10 @@
+import { hash } from 'node:crypto';
 import Router from '@koa/router';
 import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/projects/zip-export.js';
-import { requireUser, type AuthState } from '../middleware/authenticate.js';
-import type { KeptReplyState } from '../middleware/compress.js';
-import type { ReplyCache } from '../services/operations/reply-cache.js';
+import { requireUser } from '../middleware/authenticate.js';
 import type { EngineRegistry } from '../services/runs/engine-registry.js';
 import type { ProofCapabilityService } from '../services/runs/proof-capability.js';
 import type { ProjectService } from '../services/projects/project-service.js';
@@ -18,13 +17,11 @@ export interface ProjectRoutesDeps {
   engines: EngineRegistry;
   verifications: VerificationService;
   proof: ProofCapabilityService;
-  /** The project list's pages, kept under each user's list version. */
-  listPages: ReplyCache;
   log: Logger;
 }
 
 /** Projects, run history, statistics and the engine list (with what Proven Code can run here). */
-export function projectRoutes({ projects, stats, engines, verifications, proof, listPages, log }: ProjectRoutesDeps): Router {
+export function projectRoutes({ projects, stats, engines, verifications, proof, log }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/engines', async (ctx) => {
@@ -41,23 +38,19 @@ export function projectRoutes({ projects, stats, engines, verifications, proof, 
   });
 
   /**
-   * A page of the user's projects: `{projects, nextCursor}` (see core's projectsQuery). Kept as
-   * bytes under the list's version read with the session (migration 0015): until a write to the
-   * user's projects or folders moves it, the same page is answered without a query.
+   * A page of the user's projects: `{projects, nextCursor}` (see core's projectsQuery), with a weak
+   * ETag of the page's JSON. A browser keeps the page (private: it is this user's) and asks again
+   * with If-None-Match; an unchanged page is a 304 without a body, whatever the encoding.
    */
   router.get('/projects', async (ctx) => {
     const user = requireUser(ctx);
-    const query = parseWith(projectsQuery, ctx.query);
-    const version = (ctx.state as AuthState).projectListVersion;
-    if (version === undefined || !listPages.enabled) {
-      ctx.body = (await projects.page(user.id, query)) satisfies ProjectsPageReply;
-      return;
-    }
-    const key = `${user.id} ${version} ${JSON.stringify(query)}`;
-    const kept = listPages.get(key) ?? listPages.set(key, Buffer.from(JSON.stringify((await projects.page(user.id, query)) satisfies ProjectsPageReply)));
-    (ctx.state as KeptReplyState).keptReply = kept;
+    const json = JSON.stringify((await projects.page(user.id, parseWith(projectsQuery, ctx.query))) satisfies ProjectsPageReply);
     ctx.type = 'application/json';
-    ctx.body = kept.json;
+    ctx.body = json;
+    ctx.set('Cache-Control', 'private, no-cache');
+    ctx.etag = `W/"${hash('sha1', json, 'base64url')}"`;
+    // Koa drops the body of a 304.
+    if (ctx.fresh) ctx.status = 304;
   });
 
   router.get('/projects/:id', async (ctx) => {

@@ -19,7 +19,7 @@ import {
   type PublishReply,
   type PublishRequest,
 } from '@wolfpack/core';
-import { folderCountMap, projectsPageUrl, type ProjectListFilter, type ProjectPageRequest } from '../lib/project-list';
+import { folderCountMap, PROJECT_LIST_STALE_MS, projectsPageUrl, type ProjectListFilter, type ProjectPageRequest } from '../lib/project-list';
 import { apiRequest, getQueryFn, throwIfResNotOk } from './client';
 import { queryKeys } from './queries';
 
@@ -59,6 +59,7 @@ export function useProjectPages(filter: ProjectListFilter, enabled = true) {
   return useInfiniteQuery({
     queryKey: projectListKeys.pages(filter),
     enabled,
+    staleTime: PROJECT_LIST_STALE_MS,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) => fetchProjectsPage({ ...filter, cursor: pageParam, counts: pageParam === undefined && Boolean(filter.q?.trim()) }, signal),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -78,6 +79,7 @@ export function useProjectCounts(enabled = true) {
   return useQuery({
     queryKey: projectListKeys.counts,
     enabled,
+    staleTime: PROJECT_LIST_STALE_MS,
     queryFn: async ({ signal }) => {
       const reply = await fetchProjectsPage({ sort: 'newest', limit: 1, counts: true }, signal);
       return { byFolder: folderCountMap(reply.folderCounts), total: reply.total ?? 0 };
@@ -90,6 +92,7 @@ export function useRecentProjects(limit: number, { enabled = true }: ReadOptions
   return useQuery({
     queryKey: projectListKeys.recent(limit),
     enabled,
+    staleTime: PROJECT_LIST_STALE_MS,
     queryFn: async ({ signal }) => {
       const reply = await fetchProjectsPage({ sort: 'newest', limit, counts: true }, signal);
       return { projects: reply.projects, total: reply.total ?? reply.projects.length };

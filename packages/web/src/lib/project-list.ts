@@ -10,6 +10,14 @@ import { STORAGE_KEYS } from './storage-keys';
 export { PROJECT_SORTS, type ProjectSort };
 export const DEFAULT_PROJECT_SORT: ProjectSort = 'newest';
 
+/**
+ * How long a loaded page of the list is shown without asking the server again. Older pages are
+ * asked again when a list mounts: the browser sends the page's ETag, and an unchanged page is a
+ * 304 without a body, so coming back to the projects page costs little and still shows what the
+ * CLI or another tab changed. This tab's own changes refresh the list at once (invalidateLibrary).
+ */
+export const PROJECT_LIST_STALE_MS = 30_000;
+
 /** The labels of the sort dropdown. */
 export const PROJECT_SORT_LABELS: Record<ProjectSort, string> = {
   newest: 'Newest first',
