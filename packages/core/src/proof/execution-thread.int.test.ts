@@ -52,21 +52,23 @@ describe.skipIf(!chromiumInstalled)('ExecutionThread: pages checked in Chromium'
 });
 
 describe.skipIf(!bwrapInstalled)('ExecutionThread: the sandbox from the thread', () => {
-  it("passes the caller's abort on: a program watched for its whole start window stops at once", { timeout: 60_000 }, async () => {
+  it("passes the caller's abort on: a program watched for its start window stops when asked", { timeout: 60_000 }, async () => {
     thread = new ExecutionThread();
-    let started = performance.now();
-    const watched = await thread.execute(runsForever, { startMs: 3000 });
-    const fullMs = performance.now() - started;
-    expect(watched.checks.find((c) => c.check === 'start')).toMatchObject({ status: 'passed' });
-    expect(fullMs).toBeGreaterThanOrEqual(3000);
-
     const controller = new AbortController();
-    started = performance.now();
-    const aborting = thread.execute(runsForever, { startMs: 3000, signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    const states: string[] = [];
+    // Aborted as soon as the thread says the start is being watched: an event, not a guessed
+    // delay, so a busy machine cannot turn it into a race with the window.
+    const aborting = thread.execute(runsForever, {
+      startMs: 30_000,
+      signal: controller.signal,
+      onStep: ({ step }) => {
+        states.push(step.state);
+        if (step.state === 'running') controller.abort();
+      },
+    });
     await aborting.catch(() => undefined);
-    // Stopped well before the window's end: the abort reached the sandbox on the thread.
-    expect(performance.now() - started).toBeLessThan(fullMs - 1000);
+    // 'stopped', not 'passed' at the window's end: the abort reached the sandbox on the thread.
+    expect(states).toEqual(['running', 'stopped']);
     expect(thread.running).toBe(0);
   });
 
@@ -127,13 +129,15 @@ describe.skipIf(!bwrapInstalled)('ExecutionThread: the sandbox from the thread',
 
   it('ends an idle thread after its idle time, and a new job starts one again', { timeout: 60_000 }, async () => {
     let ended = 0;
-    thread = new ExecutionThread({ idleMs: 100, onIdleEnd: () => ended++ });
+    let told!: () => void;
+    const endedOnce = new Promise<void>((resolve) => (told = resolve));
+    thread = new ExecutionThread({ idleMs: 100, onIdleEnd: () => (ended++, told()) });
     await thread.execute(printsOnce);
     expect(thread.alive).toBe(true);
     expect(ended).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Told once it has ended, however long the machine takes to end it.
+    await endedOnce;
     expect(thread.alive).toBe(false);
-    // Told once it has ended (the server gives the thread's memory back then).
     expect(ended).toBe(1);
     expect((await thread.execute(printsOnce)).executed).toBe(true);
   });

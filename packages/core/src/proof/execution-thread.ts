@@ -28,11 +28,7 @@ interface Job {
 export interface ExecutionThreadOptions {
   /** How long the thread stays after its last job, before it is ended to give its memory back. @default 60 s */
   idleMs?: number;
-  /**
-   * Called once an idle thread has ended. Its V8 heap is gone then, but the C library may keep
-   * the pages the thread's allocations used (glibc: the thread's malloc arena stays with the
-   * process); the server trims them here.
-   */
+  /** Called once an idle thread has ended (its V8 heap, and the memory it held, gone). */
   onIdleEnd?: () => void;
 }
 
