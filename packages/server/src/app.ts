@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
+import Keygrip from 'keygrip';
 import Koa from 'koa';
 import session from 'koa-session';
 import { AppError, Slots } from '@wolfpack/core';
@@ -16,7 +17,6 @@ import { csrfProtection } from './middleware/csrf.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { refuseUnstorableText } from './middleware/unstorable-text.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { SigningKeys } from './middleware/signing-keys.js';
 import { openGraphLookup } from './middleware/open-graph.js';
 import { serveWeb } from './middleware/serve-web.js';
 import { accountRoutes } from './routes/account-routes.js';
@@ -124,9 +124,9 @@ export interface WolfpackApp {
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
 export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost, proof = new ProofCapabilityService({ env }) }: AppDeps): WolfpackApp {
-  // Keys made once (Koa's cookies would build a keygrip for every request from a plain list).
-  const signingKeys = new SigningKeys(sessionKeys);
-  const koa = new Koa({ proxy: config.trustProxy, keys: signingKeys as unknown as string[] });
+  const koa = new Koa({ proxy: config.trustProxy });
+  // One Keygrip for the app: given a plain list, Koa's cookies would build one for every request.
+  koa.keys = new Keygrip(sessionKeys);
   const ledger = new LedgerService(db.orm, clock);
   const limits = loadLimits(env);
   const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });

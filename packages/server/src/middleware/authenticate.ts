@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '@wolfpack/core';
 import { signedInAs, type AuthenticatedUser, type AuthService } from '../services/accounts/auth-service.js';
-import type { SessionUserRow } from '../services/accounts/session-store.js';
+import type { UserRow } from '../services/accounts/session-store.js';
 import { tokenRefusalError, type TokenService } from '../services/accounts/token-service.js';
 
 /** How often an active session's idle deadline is pushed back (each push is one write). */
@@ -12,11 +12,8 @@ export interface AuthState {
   /** Set when the request authenticated with a personal API token. */
   tokenId?: string;
   /** The row of the user the session belongs to, read with the session (null: that account is gone). */
-  sessionUser?: SessionUserRow | null;
-  /**
-   * The signed-in user's project list version, when it was read with the session (migration 0015):
-   * the key of the list's kept pages. Unset for API tokens, whose requests read the list anew.
-   */
+  sessionUser?: UserRow | null;
+  /** Never set: the project list's kept pages are gone (its route still reads the field). */
   projectListVersion?: string;
 }
 
@@ -49,7 +46,6 @@ export function authenticate(auth: AuthService, tokens: TokenService) {
       delete state.sessionUser;
       if (user) {
         state.user = user;
-        if (read) state.projectListVersion = read.projectListVersion;
         if (touchDue(session)) session.lastSeen = Date.now();
       } else {
         // The account is gone: end the session instead of keeping a dangling one.

@@ -1,36 +1,29 @@
 /**
- * DatabaseSessionStore's reads: sessions asked for in one turn of the event loop are read in one
- * statement (a crowd of signed-in requests), each request getting its own session and its own
- * user, never a neighbour's; a session gone before the turn is not found; more keys than one
- * statement takes are split, none lost. Against the test server's real database.
+ * DatabaseSessionStore against the test server's real database: each read answers its own
+ * session with its own user, never a neighbour's; a session ended or past its idle or absolute
+ * deadline is not found (the store's clock is set, not waited for), and its row is gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MikroORM } from '@mikro-orm/core';
-import { nativeClientOf } from '../../db/native-client.js';
-import { openDatabase, type Database } from '../../db/orm.js';
 import { TestClient } from '../../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../../testing/test-server.js';
+import { hashKey } from './hash-key.js';
 import { DatabaseSessionStore } from './session-store.js';
 
-const DAY = 86_400_000;
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
-describe.each(testDatabases())('session reads on %s', (kind) => {
+describe.each(testDatabases())('session store on %s', (kind) => {
   let server: TestServer;
-  let store: DatabaseSessionStore;
-  let storeOrm: MikroORM;
-  /** On PostgreSQL the store has a pool of its own, so that the statements counted are its alone (not the server's sweeps). */
-  let own: Database | undefined;
   let users = 0;
   beforeAll(async () => {
     server = await startTestServer(kind);
-    own = kind === 'postgres' ? await openDatabase({ databaseUrl: server.databaseUrl, dataDir: server.dataDir }) : undefined;
-    storeOrm = own?.orm ?? server.db.orm;
-    store = new DatabaseSessionStore(storeOrm, { idleMs: DAY, absoluteMs: 30 * DAY });
   });
-  afterAll(async () => {
-    await own?.close();
-    await server?.dispose();
-  });
+  afterAll(() => server?.dispose());
+
+  /** A store on the server's database whose clock reads `clock.now`. */
+  function storeAt(clock: { now: number }, idleMs = DAY, absoluteMs = 30 * DAY): DatabaseSessionStore {
+    return new DatabaseSessionStore(server.db.orm, { idleMs, absoluteMs, now: () => clock.now });
+  }
 
   /** A user signed up through the API, with the key of their session (the cookie's value). */
   async function signedUp(): Promise<{ client: TestClient; username: string; key: string }> {
@@ -42,32 +35,24 @@ describe.each(testDatabases())('session reads on %s', (kind) => {
     return { client, username, key: key! };
   }
 
-  /** How many statements PostgreSQL's pool ran while `work` ran (each takes a connection); undefined on PGlite. */
-  async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: number | undefined }> {
-    const native = await nativeClientOf(storeOrm.em.getConnection());
-    if (native?.kind !== 'postgres') return { result: await work(), statements: undefined };
-    let statements = 0;
-    const count = () => statements++;
-    native.pool.on('acquire', count);
-    try {
-      return { result: await work(), statements };
-    } finally {
-      native.pool.off('acquire', count);
-    }
+  async function rowsOf(key: string): Promise<number> {
+    const rows: unknown[] = await server.db.orm.em.fork().getConnection().execute('select 1 from sessions where key_hash = ?', [hashKey(key)]);
+    return rows.length;
   }
 
-  it('reads the sessions asked for in one turn in one statement, each with its own user', async () => {
+  it('reads each session with its own user, at once, and nothing for a key it does not hold', async () => {
+    const store = storeAt({ now: Date.now() });
     const people = await Promise.all(Array.from({ length: 6 }, signedUp));
     const unknown = 'x'.repeat(43);
-    const { result, statements } = await statementsDuring(() => Promise.all([...people.map((p) => store.getWithUser(p.key)), store.getWithUser(unknown), store.getWithUser(people[2]!.key)]));
+    const result = await Promise.all([...people.map((p) => store.getWithUser(p.key)), store.getWithUser(unknown), store.getWithUser(people[2]!.key)]);
     expect(result.map((r) => r.user?.username)).toEqual([...people.map((p) => p.username), undefined, people[2]!.username]);
     for (const i of people.keys()) expect(result[i]!.session).toMatchObject({ userId: result[i]!.user!.id, createdAt: expect.any(Number) });
     expect(new Set(people.map((_, i) => result[i]!.user!.id)).size).toBe(people.length);
     expect(result[6]).toEqual({});
-    if (kind === 'postgres') expect(statements).toBe(1);
   });
 
   it('gives two requests on one session copies of their own', async () => {
+    const store = storeAt({ now: Date.now() });
     const { key } = await signedUp();
     const [a, b] = await Promise.all([store.getWithUser(key), store.getWithUser(key)]);
     a.session!.lastSeen = 1;
@@ -76,7 +61,8 @@ describe.each(testDatabases())('session reads on %s', (kind) => {
     expect(b.user!.username).not.toBe('changed');
   });
 
-  it('does not find a session ended before the turn, while its neighbours in the turn are found', async () => {
+  it('does not find a session ended before the read, while the others are found', async () => {
+    const store = storeAt({ now: Date.now() });
     const [gone, stays] = await Promise.all([signedUp(), signedUp()]);
     await store.destroy(gone.key);
     const [a, b] = await Promise.all([store.getWithUser(gone.key), store.getWithUser(stays.key)]);
@@ -84,12 +70,50 @@ describe.each(testDatabases())('session reads on %s', (kind) => {
     expect(b.user?.username).toBe(stays.username);
   });
 
-  it('splits more keys than one statement takes, and loses none', async () => {
-    const people = await Promise.all(Array.from({ length: 3 }, signedUp));
-    const keys = Array.from({ length: 150 }, (_, i) => (i % 50 === 7 ? people[Math.floor(i / 50)]!.key : `unknown-${i}`.padEnd(43, 'k')));
-    const { result, statements } = await statementsDuring(() => Promise.all(keys.map((key) => store.getWithUser(key))));
-    expect(result.map((r, i) => (r.user ? `${i}:${r.user.username}` : undefined)).filter(Boolean)).toEqual(people.map((p, n) => `${n * 50 + 7}:${p.username}`));
-    if (kind === 'postgres') expect(statements).toBe(3);
+  it('ends a session once it was unused for the idle time, and a session in use at its absolute deadline', async () => {
+    const clock = { now: Date.now() };
+    const store = storeAt(clock, 30 * MINUTE, 2 * 60 * MINUTE);
+    const [idle, busy] = await Promise.all([signedUp(), signedUp()]);
+    const created = clock.now;
+    for (const { key } of [idle, busy]) await store.set(key, { userId: (await store.getWithUser(key)).user!.id, createdAt: created });
+
+    // One minute before the idle deadline: both are there; the busy one is used (set again).
+    clock.now = created + 29 * MINUTE;
+    expect((await store.getWithUser(idle.key)).user?.username).toBe(idle.username);
+    const used = await store.getWithUser(busy.key);
+    await store.set(busy.key, used.session!);
+
+    // Past the idle deadline: the unused one is gone, row and all; the used one goes on.
+    clock.now = created + 31 * MINUTE;
+    expect(await store.getWithUser(idle.key)).toEqual({});
+    expect(await rowsOf(idle.key)).toBe(0);
+    expect((await store.getWithUser(busy.key)).user?.username).toBe(busy.username);
+
+    // Used every 25 minutes, it still ends at its absolute deadline (two hours after its start).
+    for (let at = 50; at < 120; at += 25) {
+      clock.now = created + at * MINUTE;
+      const again = await store.getWithUser(busy.key);
+      expect(again.user?.username).toBe(busy.username);
+      await store.set(busy.key, again.session!);
+    }
+    clock.now = created + 119 * MINUTE;
+    expect((await store.getWithUser(busy.key)).user?.username).toBe(busy.username);
+    clock.now = created + 120 * MINUTE;
+    expect(await store.getWithUser(busy.key)).toEqual({});
+    expect(await rowsOf(busy.key)).toBe(0);
+  });
+
+  it('sweeps the sessions whose deadline passed by its clock, and only those', async () => {
+    const clock = { now: Date.now() };
+    const store = storeAt(clock, 30 * MINUTE);
+    const [old, fresh] = await Promise.all([signedUp(), signedUp()]);
+    await store.set(old.key, { userId: (await store.getWithUser(old.key)).user!.id });
+    clock.now += 20 * MINUTE;
+    await store.set(fresh.key, { userId: (await store.getWithUser(fresh.key)).user!.id });
+    clock.now += 15 * MINUTE;
+    expect(await store.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await rowsOf(old.key)).toBe(0);
+    expect(await rowsOf(fresh.key)).toBe(1);
   });
 
   it('answers a crowd of signed-in requests at once, each as its own user, and a signed-out one as nobody', async () => {
@@ -102,40 +126,5 @@ describe.each(testDatabases())('session reads on %s', (kind) => {
     expect(answers.map((a) => (a.status === 200 ? (a.json as { user: { username: string } }).user.username : a.status))).toEqual(
       people.map((p, i) => (i === 5 ? 401 : p.username)),
     );
-  });
-
-  // A lock that holds even reads (ACCESS EXCLUSIVE) keeps the first reads out on PostgreSQL; PGlite
-  // has one connection, which the lock would hold too, so there the test is not made.
-  if (kind === 'postgres') it('keys asked for while two reads are out wait for one and go together, in order, none lost', async () => {
-    const people = await Promise.all(Array.from({ length: 7 }, signedUp));
-    const native = await nativeClientOf(server.db.orm.em.getConnection());
-    if (native?.kind !== 'postgres') throw new Error('expected a PostgreSQL pool');
-    const locker = await native.pool.connect();
-    try {
-      await locker.query('begin');
-      await locker.query('lock table sessions in access exclusive mode');
-      const { result, statements } = await statementsDuring(async () => {
-        const turn = () => new Promise((resolve) => setImmediate(resolve));
-        // Two turns, two reads out (both wait at the lock) ...
-        const first = store.getWithUser(people[0]!.key);
-        await turn();
-        const second = store.getWithUser(people[1]!.key);
-        await turn();
-        // ... then five keys in five turns of their own: one batch, waiting for a read to come back.
-        const rest: Array<ReturnType<DatabaseSessionStore['getWithUser']>> = [];
-        for (const person of people.slice(2)) {
-          rest.push(store.getWithUser(person.key));
-          await turn();
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await locker.query('commit');
-        return Promise.all([first, second, ...rest]);
-      });
-      expect(result.map((r) => r.user?.username)).toEqual(people.map((p) => p.username));
-      expect(statements).toBe(3);
-    } finally {
-      await locker.query('rollback').catch(() => {});
-      locker.release();
-    }
   });
 });

@@ -4,7 +4,6 @@ import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type 
 import { Folder, Project, ProjectFile, ProjectVersion } from '../../entities/index.js';
 import { countColumns, cursorAfter, decodeCursor, pageSql, updatedIso, type PageRow } from './project-list-query.js';
 import { plainSql } from '../../db/plain-sql.js';
-import { hotRead } from '../../db/hot-read.js';
 import { readFileContents, type FileContent } from '../../db/file-contents.js';
 import { oneStatement, rowsWrite, sqlPart, ungated, type GatedWrite } from '../../db/one-statement.js';
 
@@ -66,7 +65,7 @@ export class ProjectService {
       while (end < index.length && bytes + index[end]!.size <= STREAM_BATCH_BYTES) bytes += index[end++]!.size;
       const paths = index.slice(start, end).map((entry) => entry.path);
       start = end;
-      const byPath = await readFileContents(em, id, paths, bytes);
+      const byPath = await readFileContents(em, id, paths);
       for (const path of paths) {
         const content = byPath.get(path);
         // A file deleted since the index was read is left out.
@@ -88,7 +87,7 @@ export class ProjectService {
     const filter = { userId, folderId, q: query.q || undefined };
     const counts = query.counts === 'true';
     const { sql, params } = pageSql(filter, query.sort, query.limit, after, counts);
-    const rows = await hotRead<PageRow>(this.orm, sql, params);
+    const rows = await plainSql(em).execute<PageRow[]>(sql, params);
     const more = rows.length > query.limit;
     const shown = more ? rows.slice(0, query.limit) : rows;
     const reply: ProjectsPageReply = {
@@ -100,7 +99,7 @@ export class ProjectService {
       let [first] = rows;
       if (!first) {
         const { columns, params: countParams } = countColumns(filter);
-        [first] = await hotRead<PageRow>(this.orm, `select ${columns}`, countParams);
+        [first] = await plainSql(em).execute<PageRow[]>(`select ${columns}`, countParams);
       }
       reply.folderCounts = Object.fromEntries(Object.entries(JSON.parse(first!.folder_counts!) as Record<string, number | string>).map(([folder, n]) => [folder, Number(n)]));
       reply.total = filter.q

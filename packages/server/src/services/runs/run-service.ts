@@ -13,7 +13,6 @@ import type { Logger } from '../../logger.js';
 import type { EngineRegistry } from './engine-registry.js';
 import type { ProjectService, RunResult } from '../projects/project-service.js';
 import { LeaseLostError, RunEventWriter, yieldToIo, type SqlAll } from './run-event-writer.js';
-import { hotRead } from '../../db/hot-read.js';
 import { oneStatement, sqlPart, type GatedWrite, type SqlPart } from '../../db/one-statement.js';
 import { plainSql } from '../../db/plain-sql.js';
 import type { RunHub } from './run-hub.js';
@@ -133,8 +132,7 @@ export class RunService {
     this.proofEnv = options.proofEnv ?? process.env;
     this.executeProject = options.executeProject ?? executeProject;
     this.databaseRetryMs = options.databaseRetryMs ?? 120_000;
-    // Every stream's open reads through it (ownership, then the stored events): prepared on PostgreSQL.
-    this.reader = new RunReader(orm, (sql, params) => hotRead(orm, sql, params), hub, this.notifier, (runId) => this.local.has(runId));
+    this.reader = new RunReader(orm, this.sql, hub, this.notifier, (runId) => this.local.has(runId));
     this.estimates = new RunEstimates(this.sql, engines, projects);
     this.stops = new RunDatabaseStops(orm, this.sql, hub, log, this.instanceId, this.databaseRetryMs, options.onDiskFull);
   }
