@@ -4,10 +4,11 @@
 // per call) in this process, which timestamps each call as the engine sees it. The engine time on a
 // run's critical path is the time at least one call was in flight (stages run one after another;
 // Building's calls in parallel), so what a run costs beyond its engines is its wall time (POST to the
-// `complete` event) minus that, including the engine client's own work. Beside it, the measure the
-// issue's own figures (13-28 %) were taken with: each call's duration as the pipeline's engine
-// client records it (engine_usage.duration_ms: the SDK's request and the answer's parsing on
-// loopback count as the call's), stage by stage, Building's parallel calls by the longest.
+// `complete` event) minus that, including the engine client's own work. Beside it, the measure a
+// run's own records give, in which the 2 % target is stated: each call's duration as the
+// pipeline's engine client records it (engine_usage.duration_ms: the SDK's request and the
+// answer's parsing on loopback count as the call's), stage by stage, Building's parallel calls by
+// the longest.
 // Alternating with the server's runs, the core pipeline alone drives the same engines from this
 // process. PGlite always; PostgreSQL too when it is reachable (BENCH_DATABASE_URL, else
 // DATABASE_URL, else 127.0.0.1:5432). With BENCH_TRACE=1 it also prints where each run's own time
