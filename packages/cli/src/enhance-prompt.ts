@@ -1,11 +1,11 @@
-import { AppError, decodeEventStream, enhancementEvent, isAppError, type EnhancementRequest } from '@wolfpack/core';
+import { AppError, type EnhancementRequest } from '@wolfpack/core';
+import { EMPTY_RESULT_MESSAGE, followEnhancement, reduceEnhance, startEnhance, type EnhanceView } from '@wolfpack/core/client';
 import type { ApiClient } from './api.js';
+import { apiTransport } from './api-transport.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
-import { jsonEnhanceReporter, plainEnhanceReporter, type EnhanceItem, type EnhanceReporter } from './enhance-report.js';
-import { EMPTY_RESULT_WARNING, initialEnhanceState, reduceEnhance, type EnhanceState } from './enhance-state.js';
+import { jsonEnhanceReporter, plainEnhanceReporter, type EnhanceReporter } from './enhance-report.js';
 import { EXIT_INTERRUPTED, ExitCode } from './exit-code.js';
 import { wantsColor } from './output.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleStreamError, untilIdle } from './run-stream.js';
 import { liveEnhanceReporter } from './ui/enhance-view.js';
 
 /** How the enhancement is shown: the live grid, plain lines on stderr, or JSON lines on stdout. */
@@ -26,7 +26,7 @@ export interface EnhancePromptOptions {
 export async function enhancePrompt(context: CommandContext, api: ApiClient, request: EnhancementRequest, options: EnhancePromptOptions): Promise<string> {
   const { io } = context;
   const color = wantsColor(io.stderr, io.env, context.globals.color);
-  let state: EnhanceState = initialEnhanceState();
+  let state: EnhanceView = startEnhance(request.prompt);
   const reporter: EnhanceReporter =
     options.display === 'json'
       ? jsonEnhanceReporter(io.stdout)
@@ -41,7 +41,7 @@ export async function enhancePrompt(context: CommandContext, api: ApiClient, req
   };
   process.on('SIGINT', onSigint);
   try {
-    for await (const item of enhancementEvents(api, request, stop.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS)) {
+    for await (const item of followEnhancement({ transport: apiTransport(api), request, signal: stop.signal, idleTimeoutMs: options.idleTimeoutMs })) {
       state = reduceEnhance(state, item.event, Date.now());
       reporter.update(item, state);
     }
@@ -57,37 +57,12 @@ export async function enhancePrompt(context: CommandContext, api: ApiClient, req
   }
   await reporter.close();
 
-  const { outcome } = state;
-  if (outcome === undefined) throw new AppError('BAD_GATEWAY', `The server at ${api.server} ended the enhancement stream without a result. Try again.`);
-  if (outcome.type === 'error') throw new AppError(outcome.code ?? 'INTERNAL', outcome.error);
-  if (outcome.finalPrompt.trim() === '') {
-    const warning = `Warning: ${EMPTY_RESULT_WARNING}`;
+  if (state.outcome === null) throw new AppError('BAD_GATEWAY', `The server at ${api.server} ended the enhancement stream without a result. Try again.`);
+  if (state.outcome === 'failed') throw new AppError(state.errorCode ?? 'INTERNAL', state.error ?? 'The enhancement failed.');
+  if (state.outcome === 'kept-original') {
+    const warning = `Warning: ${EMPTY_RESULT_MESSAGE}`;
     io.stderr.write(`${color && options.display !== 'json' ? `\u001B[33m${warning}\u001B[39m` : warning}\n`);
     return request.prompt;
   }
-  return outcome.finalPrompt;
-}
-
-/**
- * The enhancement's events, numbered as the server numbered them, up to and including `complete`
- * or `error`. There is nothing to reconnect to (the server stops an enhancement whose client
- * left), so a broken or silent connection ends it with a sentence that says to run it again.
- */
-async function* enhancementEvents(api: ApiClient, request: EnhancementRequest, signal: AbortSignal, idleMs: number): AsyncGenerator<EnhanceItem, void, undefined> {
-  const response = await api.stream('POST', '/api/multi-pass-enhancements', { body: request, signal });
-  let count = 0;
-  try {
-    for await (const message of decodeEventStream(untilIdle(response.body, idleMs), enhancementEvent)) {
-      count += 1;
-      const id = Number(message.id);
-      yield { id: Number.isSafeInteger(id) && id > 0 ? id : count, event: message.data };
-      if (message.data.type === 'complete' || message.data.type === 'error') return;
-    }
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    // An event this CLI cannot read is decodeEventStream's AppError, a sentence already.
-    if (isAppError(error)) throw error;
-    const reason = error instanceof IdleStreamError ? error.message : 'the connection broke';
-    throw new AppError('BAD_GATEWAY', `Lost the connection to ${api.server} during the enhancement (${reason}). Run it again.`, undefined, { cause: error });
-  }
+  return state.finalPrompt ?? request.prompt;
 }

@@ -1,16 +1,12 @@
 import type { EnhancementEvent } from '@wolfpack/core';
-import { EMPTY_RESULT_WARNING, formatEstimate, type EnhanceState } from './enhance-state.js';
+import { EMPTY_RESULT_MESSAGE, formatEstimate, type EnhanceItem, type EnhanceView } from '@wolfpack/core/client';
 
-/** One numbered event of the enhancement stream. */
-export interface EnhanceItem {
-  id: number;
-  event: EnhancementEvent;
-}
+export type { EnhanceItem };
 
 /** Shows an enhancement as it goes: the live grid, plain lines, or JSON lines. */
 export interface EnhanceReporter {
   /** One more event, with the state after it. */
-  update(item: EnhanceItem, state: EnhanceState): void;
+  update(item: EnhanceItem, state: EnhanceView): void;
   /** Stops drawing; a live view leaves its last frame on screen. */
   close(): Promise<void>;
 }
@@ -52,7 +48,7 @@ export function enhanceEventLine(event: EnhancementEvent): string | undefined {
       return `[step] Pass ${passNumber}, engine ${engineOrder} done${by}: ${progress.current} of ${progress.total}, ${progress.percent}%, ${left}`;
     }
     case 'log':
-      if (event.message === EMPTY_RESULT_WARNING) return undefined;
+      if (event.message === EMPTY_RESULT_MESSAGE) return undefined;
       return `[log] ${event.level === 'info' || event.level === 'success' ? '' : `${event.level}: `}${event.message}`;
     case 'complete': {
       if (event.finalPrompt.trim() === '') return undefined;

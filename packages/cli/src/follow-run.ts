@@ -1,15 +1,43 @@
-import { AppError, projectDetailReply, runInfoReply, type PipelineRole, type RunEstimateReply } from '@wolfpack/core';
+import { AppError, projectDetailReply, runInfoReply, type PipelineRole, type RepairRequest, type RunEstimateReply, type StreamRequest } from '@wolfpack/core';
+import { followRun, initialRunView, isPartialRun, reduceRun, RunFollowError, type RunSource as CoreRunSource, type RunView } from '@wolfpack/core/client';
 import type { ApiClient } from './api.js';
+import { apiTransport } from './api-transport.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
 import { EXIT_INTERRUPTED, EXIT_PAYMENT_REQUIRED, EXIT_STRICT, ExitCode } from './exit-code.js';
 import { shellQuote } from './format.js';
 import { summaryVerdict, verdictExitCode } from './proof-report.js';
 import { wantsColor } from './output.js';
 import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
-import { initialRunState, isPartialRun, reduceRun, type RunState } from './run-state.js';
-import { followRun, REPAIR_STAGES, type RunSource } from './run-stream.js';
 import { liveReporter } from './ui/run-view.js';
 import { writeProject, type WriteProjectResult } from './write-project.js';
+
+/**
+ * Start a new run, start "Repair again" on a project (a new run of Proven Code alone; its reply is
+ * the same event stream), or follow a run that exists, from just after event `after` (0: from the
+ * start).
+ */
+export type RunSource =
+  | { kind: 'start'; request: StreamRequest }
+  | { kind: 'repair'; projectId: string; request: RepairRequest }
+  | { kind: 'attach'; runId: string; after: number };
+
+/** The stages a repair run does; its `run` event names them again. */
+export const REPAIR_STAGES: readonly PipelineRole[] = ['Proven Code'];
+
+function coreSource(source: RunSource): CoreRunSource {
+  switch (source.kind) {
+    case 'start':
+      return { kind: 'open', path: '/api/wolfpack/stream', body: source.request };
+    case 'repair':
+      return { kind: 'open', path: `/api/projects/${encodeURIComponent(source.projectId)}/repair`, body: source.request };
+    case 'attach':
+      return { kind: 'attach', runId: source.runId, after: source.after };
+    default: {
+      const unreachable: never = source;
+      return unreachable;
+    }
+  }
+}
 
 /** What `build`, `repair` and `attach` share: where the files go and how strict the exit code is. */
 export interface FollowOptions {
@@ -37,7 +65,7 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   const { io, output } = context;
   // A run followed from the middle has its `run` event behind it: the server says which stages it does.
   const only = source.kind === 'repair' ? REPAIR_STAGES : source.kind === 'attach' && source.after > 0 ? await stagesOf(api, source.runId) : undefined;
-  let state: RunState = initialRunState(source.kind === 'attach' ? source.runId : undefined, only);
+  let state: RunView = initialRunView('starting', source.kind === 'attach' ? source.runId : null, only ?? null);
   const reporter: RunReporter = output.json
     ? jsonReporter(io, options.estimate)
     : output.live
@@ -52,7 +80,7 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   };
   process.on('SIGINT', onSigint);
   try {
-    for await (const item of followRun({ api, source, signal: detach.signal })) {
+    for await (const item of followRun({ transport: apiTransport(api), source: coreSource(source), signal: detach.signal })) {
       state = reduceRun(state, item, Date.now());
       reporter.update(item, state);
     }
@@ -60,13 +88,13 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
     await reporter.close();
     if (detach.signal.aborted) {
       io.stderr.write(
-        state.runId === undefined
+        state.runId === null
           ? 'Detached before the server said which run it started; it may still run there.\n'
           : `Detached. The run continues on the server; reattach with: ${attachCommand(state.runId, options)}\n`,
       );
       throw new ExitCode(EXIT_INTERRUPTED);
     }
-    throw explainLoggedOut(error, api.server);
+    throw explainLoggedOut(inCliWords(error, api.server), api.server);
   } finally {
     process.off('SIGINT', onSigint);
   }
@@ -74,13 +102,29 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   await finish(context, api, state, options);
 }
 
-async function finish(context: CommandContext, api: ApiClient, state: RunState, options: FollowOptions): Promise<void> {
-  const { outcome } = state;
-  if (outcome === undefined) throw new AppError('BAD_GATEWAY', 'The event stream ended before the run did. Reattach with `wolfpack attach`.');
-  if (outcome.type === 'error' && outcome.code === 'PAYMENT_REQUIRED') {
-    throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(outcome.error, state.runId, isPartialRun(state) ? 'repair' : 'build', options));
+/** What to type next, for the ways following can stop short that the CLI can name a command for. */
+function inCliWords(error: unknown, server: string): unknown {
+  if (!(error instanceof RunFollowError) || error.runId === undefined) return error;
+  switch (error.failure) {
+    case 'gave-up':
+      return new AppError(error.code, `Lost the connection to ${server} and could not reconnect (${error.reason}). The run may still be going; reattach with: wolfpack attach ${error.runId}`);
+    case 'interrupted-again':
+      return new AppError(error.code, `The run was interrupted on the server again. Resume it with: wolfpack attach ${error.runId}`);
+    case 'not-found':
+      return new AppError(error.code, `There is no run ${error.runId} of yours on ${server}. Check the id; it is printed when a run starts.`);
+    default:
+      return error;
   }
-  if (outcome.type === 'error') throw new AppError(outcome.code ?? 'INTERNAL', outcome.error);
+}
+
+async function finish(context: CommandContext, api: ApiClient, state: RunView, options: FollowOptions): Promise<void> {
+  const { result } = state;
+  if (state.paymentRequired) {
+    throw new ExitCode(EXIT_PAYMENT_REQUIRED, paymentRequiredMessage(state.error ?? 'Not enough credits.', state.runId ?? undefined, isPartialRun(state) ? 'repair' : 'build', options));
+  }
+  if (state.phase === 'failed' || state.phase === 'interrupted') throw new AppError(state.errorCode ?? 'INTERNAL', state.error ?? 'The run failed.');
+  if (result === null) throw new AppError('BAD_GATEWAY', 'The event stream ended before the run did. Reattach with `wolfpack attach`.');
+  const outcome = result;
 
   let written: WriteProjectResult | undefined;
   if (options.out !== undefined) {
@@ -88,13 +132,13 @@ async function finish(context: CommandContext, api: ApiClient, state: RunState, 
     written = await writeProject(options.out, project.fsIndex, { force: options.force });
   }
   const lines = summaryLines({
-    runId: state.runId,
+    runId: state.runId ?? undefined,
     projectId: outcome.projectId,
     filesGenerated: outcome.filesGenerated,
     executionSeconds: outcome.executionSeconds,
-    spentCents: state.spentCents,
+    spentCents: state.spentCents ?? undefined,
     verification: outcome.verification,
-    onlyStages: isPartialRun(state) ? state.plan : undefined,
+    onlyStages: isPartialRun(state) ? (state.onlyStages ?? undefined) : undefined,
     writtenTo: written && { dir: written.dir, count: written.written.length },
   });
   // Under --json stdout carries the events only; the summary is for the person watching.

@@ -1,13 +1,22 @@
-import { formatCents, runValue, runValueText, type PipelineEvent, type PipelineRole, type RunEstimateReply, type VerificationSummary } from '@wolfpack/core';
+import { formatCents, runValue, runValueText, stageStatusLabel, type PipelineEvent, type PipelineRole, type RunEstimateReply, type StageStatus, type VerificationSummary } from '@wolfpack/core';
+import type { RunItem, RunView, StageView } from '@wolfpack/core/client';
 import type { CliIo } from './io.js';
 import { verdictSummaryLines } from './proof-report.js';
-import { stageSummary, type RunState } from './run-state.js';
-import type { RunStreamItem } from './run-stream.js';
+
+/** The stages the run does (a repair's others are not its work, neither done nor waiting). */
+export function shownStages(state: Pick<RunView, 'stages'>): StageView[] {
+  return state.stages.filter((stage) => stage.status !== 'skipped');
+}
+
+/** Each stage as `--json` and the plain lines report it: role, status, and its words ('Failed: …', 'Not run'). */
+export function stageSummary(state: Pick<RunView, 'stages'>): { role: PipelineRole; status: StageStatus; label: string; reason?: string }[] {
+  return shownStages(state).map((stage) => ({ role: stage.role, status: stage.status, label: stageStatusLabel(stage), ...(stage.reason ? { reason: stage.reason } : {}) }));
+}
 
 /** Shows a run as it goes: the live view, plain lines, or JSON lines. */
 export interface RunReporter {
   /** One more item of the stream, with the state after it. */
-  update(item: RunStreamItem, state: RunState): void;
+  update(item: RunItem, state: RunView): void;
   /** Stops drawing; a live view leaves its last frame on screen. */
   close(): Promise<void>;
 }
@@ -23,7 +32,7 @@ export interface RunReporter {
 export function jsonReporter(io: CliIo, estimate?: RunEstimateReply): RunReporter {
   return {
     update(item, state) {
-      if (item.type !== 'event') io.stderr.write(`${connectionLine(item)}\n`);
+      if (item.type !== 'event') writeConnectionLine(io, item);
       else if (item.event.type === 'run' && estimate !== undefined) io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event, estimate })}\n`);
       else if (item.event.type === 'complete' || item.event.type === 'error') io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event, stages: stageSummary(state) })}\n`);
       else io.stdout.write(`${JSON.stringify({ eventId: item.id, ...item.event })}\n`);
@@ -37,7 +46,7 @@ export function plainReporter(io: CliIo): RunReporter {
   return {
     update(item, state) {
       if (item.type === 'event') io.stdout.write(`${eventLine(item.event, state)}\n`);
-      else io.stderr.write(`${connectionLine(item)}\n`);
+      else writeConnectionLine(io, item);
     },
     close: async () => {},
   };
@@ -47,7 +56,7 @@ export function plainReporter(io: CliIo): RunReporter {
  * "[stage] Building started (engine demo-beta)", "[log] warning: …", "[complete] 4 files …".
  * `state` is the state after the event, which knows whether a stage event started or ended it.
  */
-export function eventLine(event: PipelineEvent, state: RunState): string {
+export function eventLine(event: PipelineEvent, state: RunView): string {
   switch (event.type) {
     case 'run':
       return `[run] Run ${event.runId} started${event.stages ? `: ${event.stages.join(', ')} only` : ''}`;
@@ -77,8 +86,18 @@ export function eventLine(event: PipelineEvent, state: RunState): string {
   }
 }
 
-export function connectionLine(item: Exclude<RunStreamItem, { type: 'event' }>): string {
+function writeConnectionLine(io: CliIo, item: Exclude<RunItem, { type: 'event' }>): void {
+  const line = connectionLine(item);
+  if (line !== undefined) io.stderr.write(`${line}\n`);
+}
+
+/** Word of the connection; undefined when there is nothing to say (events flow again). */
+export function connectionLine(item: Exclude<RunItem, { type: 'event' }>): string | undefined {
   switch (item.type) {
+    case 'connected':
+      return undefined;
+    case 'interrupted':
+      return `[connection] The run was interrupted on the server; resume it with: wolfpack attach ${item.runId}`;
     case 'reconnecting':
       return `[connection] Connection lost (${item.reason}). Reconnecting… (attempt ${item.attempt} of ${item.maxAttempts})`;
     case 'resuming':

@@ -9,7 +9,7 @@ import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js'
 import { EXIT_INTERRUPTED, ExitCode } from '../exit-code.js';
 import { formatBytes } from '../format.js';
 import { explained, resolveProjectId } from '../resources.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, IdleStreamError, untilIdle } from '../run-stream.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, IdleStreamError, untilIdle } from '@wolfpack/core/client';
 import { withSpinner } from '../ui/spinner.js';
 import { UsageError } from '../usage-error.js';
 

@@ -1,12 +1,14 @@
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
+import { EMPTY_RESULT_MESSAGE, formatEstimate, merging, remainingSeconds, type EnhanceView as EnhanceState, type EnhanceStepView } from '@wolfpack/core/client';
 import type { EnhanceReporter } from '../enhance-report.js';
-import { formatEstimate, merging, remainingSeconds, type EnhanceState, type EnhanceStepView } from '../enhance-state.js';
 import { LEVEL_COLORS, useNow } from './live.js';
 
 const BAR_WIDTH = 30;
 const LABEL_WIDTH = 9;
 const MIN_CELL_WIDTH = 14;
+/** How many activity lines the view keeps (the newest). */
+export const ENHANCE_LOG_LINES = 4;
 
 export interface EnhanceViewProps {
   state: EnhanceState;
@@ -19,20 +21,20 @@ export interface EnhanceViewProps {
  * and the time left as '~Ns' / '~Nm Ns', counting down between events, and the newest feed lines.
  */
 export function EnhanceView({ state, color }: EnhanceViewProps) {
-  const going = state.outcome === undefined;
+  const going = state.phase === 'enhancing';
   const now = useNow(going);
 
   const paint = (name: string | undefined) => (color ? name : undefined);
-  const percent = state.progress?.percent ?? 0;
+  const percent = state.percent;
   const filled = Math.round((percent / 100) * BAR_WIDTH);
   const left = remainingSeconds(state, Math.max(now, state.estimateAt ?? 0));
   const cellWidth = Math.max(MIN_CELL_WIDTH, ...state.steps.map((step) => (step.engine?.length ?? 0) + 4));
   const passes = Array.from({ length: state.passes }, (_, i) => i + 1);
   const engines = Array.from({ length: state.enginesPerPass }, (_, i) => i + 1);
   const title =
-    state.outcome === undefined
+    state.outcome === null
       ? `Enhancing the prompt: ${state.passes} passes × ${state.enginesPerPass} engines`
-      : state.outcome.type === 'complete'
+      : state.outcome !== 'failed'
         ? 'Enhanced the prompt'
         : 'The enhancement failed';
 
@@ -65,7 +67,7 @@ export function EnhanceView({ state, color }: EnhanceViewProps) {
       <Text>
         <Text color={paint('cyan')}>{'█'.repeat(filled)}</Text>
         <Text dimColor={color}>{'░'.repeat(BAR_WIDTH - filled)}</Text> {String(percent).padStart(3)}%
-        {going && left !== undefined && !merging(state) ? `  ${formatEstimate(left)} left` : ''}
+        {going && left !== null && !merging(state) ? `  ${formatEstimate(left)} left` : ''}
       </Text>
       {merging(state) && (
         <Text>
@@ -75,9 +77,10 @@ export function EnhanceView({ state, color }: EnhanceViewProps) {
           Merging the proposals into one prompt…
         </Text>
       )}
-      {state.log.map((line) => (
-        <Text key={line.key} wrap="truncate-end" color={paint(LEVEL_COLORS[line.level])}>
-          {!color && line.level !== 'info' && line.level !== 'success' ? `${line.level}: ` : ''}
+      {/* The CLI says the empty result once, in its own warning. */}
+      {state.log.filter((line) => line.message !== EMPTY_RESULT_MESSAGE).slice(-ENHANCE_LOG_LINES).map((line) => (
+        <Text key={line.id} wrap="truncate-end" color={paint(LEVEL_COLORS[line.type as keyof typeof LEVEL_COLORS])}>
+          {!color && line.type !== 'info' && line.type !== 'success' ? `${line.type}: ` : ''}
           {line.message}
         </Text>
       ))}

@@ -1,11 +1,13 @@
 import { formatCents, progressDisplay, runningElapsed, runningStepIds, stageStatusLabel } from '@wolfpack/core';
 import { Box, render, Text } from 'ink';
 import Spinner from 'ink-spinner';
-import type { RunReporter } from '../run-report.js';
-import { formatDuration, isPartialRun, liveTimes, type RunState, type StageView } from '../run-state.js';
+import { isPartialRun, liveTimes, type RunView as RunState, type StageView } from '@wolfpack/core/client';
+import { shownStages, type RunReporter } from '../run-report.js';
 import { LEVEL_COLORS, useNow } from './live.js';
 
 const BAR_WIDTH = 30;
+/** How many activity lines the view keeps (the newest). */
+export const LOG_LINES = 10;
 
 export interface RunViewProps {
   state: RunState;
@@ -21,7 +23,7 @@ export interface RunViewProps {
  * and so does that of a step of Checking or Proven Code whose end line has not come ('Running the tests… 7 s').
  */
 export function RunView({ state, color }: RunViewProps) {
-  const going = state.outcome === undefined;
+  const going = state.phase !== 'complete' && state.phase !== 'failed' && state.phase !== 'interrupted';
   const now = useNow(going);
 
   const paint = (name: string | undefined) => (color ? name : undefined);
@@ -30,16 +32,18 @@ export function RunView({ state, color }: RunViewProps) {
   const shown = state.progress ? progressDisplay(state.progress, running) : undefined;
   const percent = shown?.percent ?? 0;
   const filled = Math.round((percent / 100) * BAR_WIDTH);
-  const steps = going ? runningStepIds(state.log) : new Set<string>();
+  const log = state.feed.slice(-LOG_LINES);
+  const steps = going ? runningStepIds(log) : new Set<string>();
+  const only = isPartialRun(state) ? (state.onlyStages ?? []) : [];
 
   return (
     <Box flexDirection="column">
       <Text bold={color}>
         Wolfpack {isPartialRun(state) ? 'repair run' : 'run'} {state.runId ?? '(starting)'}
-        {isPartialRun(state) ? ` · ${state.plan.join(', ')} only` : ''}
+        {only.length > 0 ? ` · ${only.join(', ')} only` : ''}
         {state.cycles > 1 ? ` · cycle ${state.cycle} of ${state.cycles}` : ''}
       </Text>
-      {state.stages.map((stage) => (
+      {shownStages(state).map((stage) => (
         <StageRow key={stage.role} stage={stage} color={color} />
       ))}
       <Text>
@@ -47,14 +51,14 @@ export function RunView({ state, color }: RunViewProps) {
         <Text dimColor={color}>{'░'.repeat(BAR_WIDTH - filled)}</Text> {String(percent).padStart(3)}%
         {shown ? `  stage ${shown.stage} of ${shown.total}` : ''}
         {times ? `  elapsed ${formatDuration(times.elapsedSeconds)}  ETA ${times.remainingSeconds === null ? '—' : formatDuration(times.remainingSeconds)}` : ''}
-        {state.spentCents !== undefined ? `  cost so far ${formatCents(state.spentCents)}` : ''}
+        {state.spentCents !== null ? `  cost so far ${formatCents(state.spentCents)}` : ''}
       </Text>
-      {state.notice !== undefined && <Text color={paint('yellow')}>{state.notice}</Text>}
+      {state.notice !== null && <Text color={paint('yellow')}>{state.notice}</Text>}
       <Text> </Text>
       <Text bold={color}>Activity</Text>
-      {state.log.map((line) => (
-        <Text key={line.key} wrap="truncate-end" color={paint(LEVEL_COLORS[line.level])}>
-          <Text dimColor={color}>{clock(line.timestamp)}</Text> {!color && line.level !== 'info' && line.level !== 'success' ? `${line.level}: ` : ''}
+      {log.map((line) => (
+        <Text key={line.id} wrap="truncate-end" color={paint(LEVEL_COLORS[line.type as keyof typeof LEVEL_COLORS])}>
+          <Text dimColor={color}>{clock(line.timestamp)}</Text> {!color && line.type !== 'info' && line.type !== 'success' ? `${line.type}: ` : ''}
           {line.message}
           {line.step && steps.has(line.step.id) ? <Text color={paint('cyan')}> {runningElapsed(line.step.startedAt, now)}</Text> : null}
         </Text>
@@ -64,7 +68,9 @@ export function RunView({ state, color }: RunViewProps) {
 }
 
 function StageRow({ stage, color }: { stage: StageView; color: boolean }) {
-  const detail = [stage.engine, stage.seconds === undefined ? undefined : `${stage.seconds}s`].filter(Boolean).join('  ');
+  // Seconds once the stage finished; a running stage's count would stand still between events.
+  const ended = stage.status === 'complete' || stage.status === 'failed';
+  const detail = [stage.engine, ended ? `${stage.executionTime}s` : undefined].filter(Boolean).join('  ');
   // Words where the mark alone would be read as done or waiting: a failure and its reason, a stage never run.
   const words = stage.status === 'failed' || stage.status === 'not-run' ? stageStatusLabel(stage) : undefined;
   return (
@@ -100,6 +106,15 @@ function StageIcon({ status, color }: { status: StageView['status']; color: bool
       return unreachable;
     }
   }
+}
+
+/** 75 → "1:15", 3700 → "1:01:40". */
+export function formatDuration(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
 /** "2026-11-22T00:21:05.365Z" → "00:21:05" in local time; nothing for a time that does not parse. */
