@@ -13,8 +13,6 @@ export interface AuthState {
   tokenId?: string;
   /** The row of the user the session belongs to, read with the session (null: that account is gone). */
   sessionUser?: UserRow | null;
-  /** Never set: the project list's kept pages are gone (its route still reads the field). */
-  projectListVersion?: string;
 }
 
 /**
