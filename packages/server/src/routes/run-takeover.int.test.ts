@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PIPELINE_STAGES, runInfoReply, type PipelineEvent } from '@wolfpack/core';
 import { openDatabase } from '../db/orm.js';
 import { startDemoEngineServer, type DemoEngineServer } from '../demo/demo-engine-server.js';
-import { MAX_TAKEOVERS } from '../services/runs/run-service.js';
+import { MAX_TAKEOVERS } from '../services/runs/run-takeover.js';
 import { TestClient } from '../testing/http-client.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../testing/round-robin-proxy.js';
 import { followWithEventSource, spawnServer, type ServerProcess } from '../testing/server-process.js';
