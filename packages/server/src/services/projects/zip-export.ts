@@ -205,21 +205,21 @@ interface DeflatedGroup {
 
 /**
  * Compression on libuv's thread pool (Node's asynchronous zlib), shared by every export: the
- * deflate itself runs beside the main thread, which reads the database and frames the zip. Until
- * 2026-11-27 a worker thread did it; the worker's own V8 heap and its malloc arena (64 MB, fully
- * resident) stayed with the process after the first large export, which left it 128-260 MB above
- * where it started (PostgreSQL, 2,000 real source files, `pnpm bench export`). Here nothing is
- * allocated off the main thread, and the files of a group are compressed one after another
- * through deflate streams kept for the process's life, one for each group compressed at once.
+ * deflate itself runs beside the main thread, which reads the database and frames the zip. Not a
+ * worker thread: a worker's own V8 heap and its malloc arena (64 MB, fully resident) stay with the
+ * process after the first large export, which left it 128-260 MB above where it started
+ * (PostgreSQL, 2,000 real source files, `pnpm bench export`). Here nothing is allocated off the
+ * main thread, and the files of a group are compressed one after another through deflate streams
+ * kept for the process's life, one for each group compressed at once.
  */
 class DeflatePool {
   /**
-   * Groups compressed at once (each on a thread of libuv's pool): one a core, at most 4. Until
-   * 2026-11-28 one core was left to the main thread; on 2 cores that left one lane, which bound
-   * the export (PGlite, side by side: 1,473 ms against 1,174 ms with two, first export 0.74×
-   * `zip -r -6` against 0.79×; 0.87× in another sitting), while /api/health asked during the export
-   * answered alike either way (p50 3–4 ms, max 57–90 ms; `pnpm bench export`): with three busy threads on two cores the
-   * scheduler still gives the main thread two thirds of one, more than it needs meanwhile.
+   * Groups compressed at once (each on a thread of libuv's pool): one a core, at most 4. Leaving
+   * a core to the main thread would leave one lane on 2 cores, which binds the export (PGlite,
+   * side by side: 1,473 ms with one lane against 1,174 ms with two; a first export 0.74× `zip -r -6`
+   * against 0.79–0.87×), while /api/health asked during the export answers alike either way (p50
+   * 3–4 ms, max 57–90 ms; `pnpm bench export`): with three busy threads on two cores the scheduler
+   * still gives the main thread two thirds of one, more than it needs meanwhile.
    */
   readonly size = Math.max(1, Math.min(4, availableParallelism()));
   /** Groups in flight by default: those being compressed, and two more ready to go or to be written. */
@@ -241,9 +241,8 @@ class DeflatePool {
   /**
    * Raw deflate at level 6, as `zip -6`, memLevel 9 (zlib's default is 8: about 25 % faster at
    * level 6, output no larger), through deflate streams kept from export to export, one for each
-   * group that may be compressed at once. Until 2026-11-27 each file had a zlib object of its own,
-   * whose set-up (about 400 KB of state allocated and zeroed, for a 25 KB file) was paid 2,000
-   * times an export.
+   * group that may be compressed at once. A zlib object for each file would pay its set-up (about
+   * 400 KB of state allocated and zeroed, for a 25 KB file) 2,000 times an export.
    */
   private readonly deflater = new KeptDeflate({ level: 6, memLevel: 9, lanes: this.groupsInFlight });
 
