@@ -17,7 +17,7 @@ export interface KeptDeflateOptions {
  * a zlib object made and freed for each. A zlib object per input costs its set-up each time (at
  * memLevel 9 about 400 KB of state, allocated and zeroed for a 20 KB file), and made one of V8's
  * full collections likelier: 15 mark-compacts of 4–19 ms in 60,000 projects pages gzipped that
- * way against 4 without gzip (docs/PERFORMANCE.md, "Issue 31 on a quiet machine").
+ * way against 4 without gzip (`--trace-gc-nvp` of the server under `pnpm bench projects`).
  *
  * Each input is the stream's input up to a full flush, which ends every back-reference there, so
  * its blocks stand alone; with a final empty block after them they are a complete deflate stream
