@@ -116,6 +116,19 @@ it('refuses several server processes on the embedded database, in one line', asy
   );
 }, 60_000);
 
+it('refuses a wrong setting before it opens anything, naming each variable and what it takes, in one line', async () => {
+  const env = { HOME: dataDir, WOLFPACK_SANDBOX: 'disabled', WOLFPACK_PROOF_MEMORY_BYTES: '512M', WOLFPACK_SECRET_KEY: 'a-secret-too-short' };
+  const result = await runCli(['serve', '--port', '0', '--data-dir', join(dataDir, 'never-made')], { env });
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toBe(
+    'wolfpack: The server could not start: Invalid configuration: WOLFPACK_SANDBOX: WOLFPACK_SANDBOX must be on, or off to run no generated code; ' +
+      'WOLFPACK_SECRET_KEY: WOLFPACK_SECRET_KEY must be at least 32 characters; WOLFPACK_PROOF_MEMORY_BYTES: WOLFPACK_PROOF_MEMORY_BYTES must be a whole number of at least 1\n',
+  );
+  // Stopped at the configuration: no database was made, and the secret's value is nowhere.
+  expect(existsSync(join(dataDir, 'never-made'))).toBe(false);
+}, 60_000);
+
 const POSTGRES = process.env['WOLFPACK_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const postgresHere = needTool(
   { tool: 'PostgreSQL', available: commandWorks('psql', [POSTGRES, '-c', 'select 1']), reason: `psql cannot reach ${POSTGRES} (set WOLFPACK_TEST_POSTGRES_URL)` },

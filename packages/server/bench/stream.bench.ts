@@ -24,6 +24,7 @@ import { openDatabase } from '../src/db/orm.js';
 import { plainSql } from '../src/db/plain-sql.js';
 import { startDemoEngineServer } from '../src/demo/demo-engine-server.js';
 import { DEMO_ENGINE_KEYS, EngineRegistry } from '../src/services/runs/engine-registry.js';
+import { loadConfig } from '../src/config/env.js';
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
@@ -53,7 +54,7 @@ const PRICINGS = [
 const enginesEnv = JSON.stringify(
   PRICINGS.flatMap((p) => p.keys.map((key) => ({ key, provider: 'openai', model: 'wolfpack-demo', baseURL: engine.baseURL, apiKey: 'demo', pricePer1kTokensCents: p.pricePer1kTokensCents }))),
 );
-const registry = await EngineRegistry.create({ WOLFPACK_ENGINES: enginesEnv });
+const registry = await EngineRegistry.create(loadConfig({}, { WOLFPACK_ENGINES: enginesEnv }).engines);
 
 /** The time at least one engine call was in flight: the engine time on the critical path. */
 function busyMs(): number {

@@ -7,7 +7,6 @@ import { AppError, Slots } from '@wolfpack/core';
 import { boundedExecutor, ExecutionThread, executeProject, previewProjectOf } from '@wolfpack/core/proof';
 import './koa-session-types.js';
 import { paymentsConfigured, type ServerConfig } from './config/env.js';
-import { loadLimits } from './config/limits.js';
 import type { Database } from './db/orm.js';
 import type { Logger } from './logger.js';
 import { commitSession } from './middleware/commit-session.js';
@@ -93,11 +92,9 @@ export interface AppDeps {
   adminSecret?: string;
   /** The time money rules see (monthly grant, referral decay) and preview links expire by; tests move it. @default () => new Date() */
   clock?: () => Date;
-  /** Where Proven Code reads its sandbox settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*). @default process.env */
-  env?: NodeJS.ProcessEnv;
   /** scrypt's cost for passwords; tests lower it. @default PASSWORD_COST (OWASP's N=2^17, r=8, p=1) */
   passwordCost?: ScryptCost;
-  /** What Proven Code can run here, as clients are told (startServer shares it with its start-up line). @default found from `env` */
+  /** What Proven Code can run here, as clients are told (startServer shares it with its start-up line). @default found from config.proofEnv */
   proof?: ProofCapabilityService;
 }
 
@@ -123,12 +120,12 @@ export interface WolfpackApp {
 }
 
 /** Builds the Koa application from its dependencies; no globals, so tests build as many as they like. */
-export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), env = process.env, passwordCost, proof = new ProofCapabilityService({ env }) }: AppDeps): WolfpackApp {
+export function createApp({ config, db, log, sessionKeys, secretKey, engines, adminSecret = '', clock = () => new Date(), passwordCost, proof = new ProofCapabilityService({ env: config.proofEnv }) }: AppDeps): WolfpackApp {
+  const { limits, proofEnv: env } = config;
   const koa = new Koa({ proxy: config.trustProxy });
   // One Keygrip for the app: given a plain list, Koa's cookies would build one for every request.
   koa.keys = new Keygrip(sessionKeys);
   const ledger = new LedgerService(db.orm, clock);
-  const limits = loadLimits(env);
   const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
   const auth = new AuthService(db.orm, undefined, undefined, new PasswordHasher(passwordCost));

@@ -33,6 +33,7 @@ export interface StartServerOptions {
   /** Log requests and start-up; default true. */
   quiet?: boolean;
   logger?: Logger;
+  /** The variables to read the configuration from (config/env.ts). @default process.env */
   env?: NodeJS.ProcessEnv;
   /** The time money rules see (monthly grant, referral decay) and preview links expire by: tests move it. */
   clock?: () => Date;
@@ -88,9 +89,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     { port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl, webDir },
     options.env,
   );
-  const env = options.env ?? process.env;
   // Probed while the database opens (it starts a sandbox once); the runs' own findSandbox reuses it.
-  const proof = new ProofCapabilityService({ env });
+  const proof = new ProofCapabilityService({ env: config.proofEnv });
   const proofLine = proof.startupLine();
   const db = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const closeDatabase = () => (options.database ? Promise.resolve() : db.close());
@@ -102,9 +102,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const sessionKeys = config.sessionKeys ?? stored!.sessionKeys;
     const secretKey = config.secretKey ?? stored!.secretKey;
     const adminSecret = config.adminSecret ?? stored!.adminSecret;
-    const registry = await EngineRegistry.create(env);
+    const registry = await EngineRegistry.create(config.engines);
     engines = registry;
-    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, env, proof, ...(options.clock ? { clock: options.clock } : {}), ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}) });
+    const app = createApp({ config, db, log, sessionKeys, secretKey, adminSecret, engines: registry, proof, ...(options.clock ? { clock: options.clock } : {}), ...(options.passwordCost ? { passwordCost: options.passwordCost } : {}) });
     const { koa, sessions } = app;
     runs = app.runs;
     // Where the admin secret is, never the secret: start-up logs are often shipped to other systems
@@ -124,8 +124,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // start (the sandbox's probe): what was taken is given back by a close that comes soon after.
     await runs.startBackgroundWork(options.closing);
     // One of several processes on the port: each preview's requests go to the one that runs it.
-    const workers = isClusterWorker() ? Number(process.env.WOLFPACK_WORKER_COUNT ?? 1) : 1;
-    handoff = workers > 1 ? await startPreviewHandoff(app.handler, { index: Number(process.env.WOLFPACK_WORKER_INDEX), count: workers, previewHost: config.previewHost }) : undefined;
+    const worker = isClusterWorker() ? config.worker : undefined;
+    handoff = worker && worker.count > 1 ? await startPreviewHandoff(app.handler, { index: worker.index, count: worker.count, previewHost: config.previewHost }) : undefined;
     const server = createServer(handoff?.handler ?? app.handler);
     // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
     // balancer, often idle for 60 s) that sends its next request just as that happens gets a
@@ -229,7 +229,7 @@ export async function startServing(options: StartServingOptions = {}): Promise<R
  */
 export async function serveClusterWorker(options: StartServerOptions = {}): Promise<void> {
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
-  const first = process.env.WOLFPACK_WORKER_INDEX === '1';
+  const first = loadConfig({}, options.env).worker?.index === 1;
   // The others would repeat its start-up lines (the same configuration, the same warnings).
   let started = false;
   const logger: Logger = first ? log : { ...log, info: () => {}, warn: (message, error) => void (started && log.warn(message, error)) };

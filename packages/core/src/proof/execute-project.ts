@@ -17,15 +17,15 @@ import { isNodeSource, planNodeProject, readPackageJson, script, type NodePlan }
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
-import { positiveIntFromEnv, type SandboxLimits } from './sandbox-limits.js';
+import { positiveIntFromEnv, type ProofEnv, type SandboxLimits } from './sandbox-limits.js';
 import { supportBind } from './support-files.js';
 import { runStep, type StepSink, type StepWords } from './proof-steps.js';
 
 export interface ExecuteOptions {
   /** A sandbox found earlier; by default {@link findSandbox} is asked (once per process). */
   sandbox?: Sandbox;
-  /** @default process.env (WOLFPACK_SANDBOX=off, WOLFPACK_PROOF_* limits) */
-  env?: NodeJS.ProcessEnv;
+  /** Proven Code's settings (WOLFPACK_SANDBOX=off, WOLFPACK_PROOF_* limits), as the server read them at start. @default {} (every default) */
+  env?: ProofEnv;
   /** Per-command limits for every sandboxed command. */
   limits?: Partial<SandboxLimits>;
   /** Sandbox wall time for the whole project, all checks together (install excluded). @default 20 s (WOLFPACK_PROOF_TIME_LIMIT_MS) */
@@ -161,7 +161,7 @@ function runtimesOf(kinds: ProjectKinds): ExecRuntime[] {
 export async function executeProject(allFiles: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const { files } = copyableFiles(allFiles);
   const kinds = projectKinds(files);
   const runtimes = runtimesOf(kinds);

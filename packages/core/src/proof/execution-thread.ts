@@ -61,7 +61,7 @@ export class ExecutionThread {
   /** As {@link executeProject}, on the thread (which finds its own sandbox: `options.sandbox` and `onWait` cannot cross; steps come back as messages). */
   execute(files: Readonly<Record<string, string>>, options: ExecuteOptions = {}): Promise<ExecutionReport> {
     // With the sandbox turned off nothing runs: the report is a sentence, not worth a thread.
-    if (sandboxTurnedOff(options.env ?? process.env)) return executeProject(files, options);
+    if (sandboxTurnedOff(options.env ?? {})) return executeProject(files, options);
     const { signal, sandbox: _sandbox, onWait: _onWait, owner: _owner, onStep, ...rest } = options;
     const worker = this.start();
     const id = this.nextId++;

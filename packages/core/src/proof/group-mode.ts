@@ -5,6 +5,7 @@
  */
 import { mkdirSync, realpathSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ProofEnv } from './sandbox-limits.js';
 import { read, V1_CONTROLLERS, type GroupLimits, type GroupMode, type V1Controller } from './sandbox-group.js';
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
@@ -27,7 +28,7 @@ function writableParent(dir: string): boolean {
  * `WOLFPACK_PROOF_CGROUP_PARENT` names the folder, inside each hierarchy, where groups are made
  * (a delegated subtree). @default `wolfpack-sandbox` at the hierarchy's root
  */
-export function findGroupMode(env: NodeJS.ProcessEnv = process.env, root = CGROUP_ROOT): GroupMode {
+export function findGroupMode(env: ProofEnv = {}, root = CGROUP_ROOT): GroupMode {
   if (env.WOLFPACK_PROOF_CGROUP === 'off') return { kind: 'watchdog', why: 'turned off with WOLFPACK_PROOF_CGROUP=off' };
   const parent = (env.WOLFPACK_PROOF_CGROUP_PARENT ?? 'wolfpack-sandbox').replace(/^\/+|\/+$/g, '');
   // v2: the unified hierarchy at the root, or beside v1 at /unified; usable only with its memory and pids controllers.
@@ -78,7 +79,7 @@ export function findGroupMode(env: NodeJS.ProcessEnv = process.env, root = CGROU
 let cachedMode: { key: string; mode: GroupMode } | undefined;
 
 /** {@link findGroupMode}, found once per setting. */
-export function groupMode(env: NodeJS.ProcessEnv = process.env): GroupMode {
+export function groupMode(env: ProofEnv = {}): GroupMode {
   const key = `${env.WOLFPACK_PROOF_CGROUP ?? ''}\0${env.WOLFPACK_PROOF_CGROUP_PARENT ?? ''}`;
   if (cachedMode?.key !== key) cachedMode = { key, mode: findGroupMode(env) };
   return cachedMode.mode;

@@ -1,22 +1,8 @@
 // Proven Code's execution gate: the sandbox and the checks that run a generated project in it.
 // Server-only (child processes, bubblewrap, Chromium), like the pipeline.
 //
-// Settings from the environment (all optional):
-//   WOLFPACK_SANDBOX=off                     run nothing; reports say "not executed: no sandbox on this server"
-//   WOLFPACK_PROOF_TIME_LIMIT_MS             sandbox time for one project, all checks (20000)
-//   WOLFPACK_PROOF_START_MS                  how long a start must survive (3000)
-//   WOLFPACK_PROOF_CACHE_DIR                 dependency cache (<tmp>/wolfpack-proof-deps); must be readable by
-//                                            "nobody" when the server runs as root
-//   WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS     npm install time (120000)
-//   WOLFPACK_PROOF_INSTALL_MAX_BYTES         largest node_modules (400 MiB)
-//   WOLFPACK_PREVIEW_BUILD_TIME_LIMIT_MS     sandbox time for a preview's build (60000)
-//   WOLFPACK_PREVIEW_START_MS                how long a previewed HTTP server has to listen (30000)
-//   WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS, _CPU_SECONDS, _MEMORY_BYTES, _PROCESSES, _OUTPUT_BYTES,
-//   _FILE_BYTES, _DISK_BYTES, _TMP_BYTES, _OPEN_FILES, _RUNTIME_RESERVE_BYTES   per-command limits (sandbox-limits.ts)
-//   WOLFPACK_PROOF_SANDBOX_MEMORY_BYTES, _SANDBOX_PROCESSES, _SANDBOX_CPU_PERCENT   each whole sandbox (its control group)
-//   WOLFPACK_PROOF_CGROUP=off (watchdog only), WOLFPACK_PROOF_CGROUP_PARENT (where groups are made; sandbox-group.ts)
-//   WOLFPACK_PREVIEW_CPU_PERCENT, WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS   a previewed server's CPU budget (50 % over 60 s)
-// The server's own: WOLFPACK_PROOF_CONCURRENCY, projects run at once a process (boundedExecutor's slots).
+// Its settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*, WOLFPACK_PREVIEW_*: docs/CONFIGURATION.md) come
+// as a ProofEnv the server read and checked at start; nothing here reads the process's environment.
 export { boundedExecutor } from './bounded-executor.js';
 export {
   executeProject,
@@ -47,7 +33,7 @@ export {
   type SandboxResult,
   type SandboxRun,
 } from './sandbox.js';
-export { DEFAULT_SANDBOX_LIMITS, resolveLimits, type SandboxLimits, type StopReason } from './sandbox-limits.js';
+export { DEFAULT_SANDBOX_LIMITS, DEFAULT_TOOL_PATH, resolveLimits, type ProofEnv, type SandboxLimits, type StopReason } from './sandbox-limits.js';
 export { groupMode } from './group-mode.js';
 export type { GroupMode, GroupUsage } from './sandbox-group.js';
 export { withProjectCopy } from './project-copy.js';

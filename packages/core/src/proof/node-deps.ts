@@ -11,14 +11,14 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve, sep } from 'node:path';
-import { positiveIntFromEnv } from './sandbox-limits.js';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { DEFAULT_TOOL_PATH, positiveIntFromEnv, type ProofEnv } from './sandbox-limits.js';
 import { trimOutput } from './output.js';
 import { findExecutable } from './sandbox.js';
 
 export interface InstallOptions {
-  /** @default WOLFPACK_PROOF_CACHE_DIR, else `<tmp>/wolfpack-proof-deps` */
+  /** @default `<tmp>/wolfpack-proof-deps` (a server gives WOLFPACK_PROOF_CACHE_DIR) */
   cacheDir?: string;
   /** Longest an install may take. @default 120 s (WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS) */
   timeoutMs?: number;
@@ -26,7 +26,7 @@ export interface InstallOptions {
   maxBytes?: number;
   /** Folders whose `file:` packages may be installed (absolute paths). @default none */
   allowLocalPackagesIn?: string[];
-  /** @default `npm` on PATH */
+  /** @default `npm` on `env.PATH`, else in the server Node's folder or /usr/local/bin, /usr/bin, /bin */
   npmPath?: string;
   /** Extra environment for npm, e.g. `npm_config_registry`. The server's own environment is not passed. */
   env?: Record<string, string>;
@@ -73,7 +73,7 @@ async function exists(path: string): Promise<boolean> {
 // own settings), and nothing else: the rest of it is the server's business, secrets included.
 const NETWORK_ENV = /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_.+)$/i;
 
-function networkEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+function networkEnv(env: ProofEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => NETWORK_ENV.test(e[0]) && e[1] !== undefined));
 }
 
@@ -81,14 +81,14 @@ function networkEnv(env: NodeJS.ProcessEnv): Record<string, string> {
  * Install settings from a server's environment (which, in tests and embedded use, is not always
  * the process's): its npm registry, proxies and CAs, the cache folder and the limits.
  */
-export function installOptionsFrom(env: NodeJS.ProcessEnv): InstallOptions {
+export function installOptionsFrom(env: ProofEnv): InstallOptions {
   const timeoutMs = positiveIntFromEnv(env, 'WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS');
   const maxBytes = positiveIntFromEnv(env, 'WOLFPACK_PROOF_INSTALL_MAX_BYTES');
   return {
     ...(env.WOLFPACK_PROOF_CACHE_DIR ? { cacheDir: env.WOLFPACK_PROOF_CACHE_DIR } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
     ...(maxBytes ? { maxBytes } : {}),
-    env: networkEnv(env),
+    env: { ...networkEnv(env), ...(env.PATH ? { PATH: env.PATH } : {}) },
   };
 }
 
@@ -148,7 +148,7 @@ export async function installDependencies(dependencies: Record<string, string>, 
     .filter((r) => r !== null);
   if (refused.length > 0) return fail(refused.join('; '));
 
-  const cacheDir = options.cacheDir ?? process.env.WOLFPACK_PROOF_CACHE_DIR ?? join(tmpdir(), 'wolfpack-proof-deps');
+  const cacheDir = options.cacheDir ?? join(tmpdir(), 'wolfpack-proof-deps');
   const set = dependencySet(dependencies);
   const key = createHash('sha256').update(set).digest('hex').slice(0, 32);
   const target = join(cacheDir, key);
@@ -157,7 +157,9 @@ export async function installDependencies(dependencies: Record<string, string>, 
     return { status: 'installed', nodeModules: join(target, 'node_modules'), fromCache: true, command: COMMAND, durationMs: elapsed() };
   }
 
-  const npm = options.npmPath ?? findExecutable('npm');
+  // npm's own `#!/usr/bin/env node` finds the server's Node first.
+  const path = options.env?.PATH ?? `${dirname(process.execPath)}:${DEFAULT_TOOL_PATH}`;
+  const npm = options.npmPath ?? findExecutable('npm', [], path);
   if (npm === null) return fail('npm is not installed on this server');
   await mkdir(cacheDir, { recursive: true });
   await chmod(cacheDir, 0o755);
@@ -167,11 +169,10 @@ export async function installDependencies(dependencies: Record<string, string>, 
     await chmod(staging, 0o755);
     const manifest = { name: 'wolfpack-proof-deps', private: true, dependencies: (JSON.parse(set) as { dependencies: Record<string, string> }).dependencies };
     await writeFile(join(staging, 'package.json'), JSON.stringify(manifest, null, 2));
-    const timeoutMs = options.timeoutMs ?? positiveIntFromEnv(process.env, 'WOLFPACK_PROOF_INSTALL_TIME_LIMIT_MS') ?? 120_000;
+    const timeoutMs = options.timeoutMs ?? 120_000;
     const env: Record<string, string> = {
-      ...networkEnv(process.env),
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? tmpdir(),
+      PATH: path,
+      HOME: homedir(),
       // A registry that does not answer should fail the install in seconds, not after minutes of retries.
       npm_config_fetch_retries: '1',
       npm_config_fetch_timeout: '30000',
@@ -190,7 +191,7 @@ export async function installDependencies(dependencies: Record<string, string>, 
       return fail(`npm install failed${reason ? ` (${reason})` : ''}`, result.output);
     }
     await mkdir(join(staging, 'node_modules'), { recursive: true });
-    const maxBytes = options.maxBytes ?? positiveIntFromEnv(process.env, 'WOLFPACK_PROOF_INSTALL_MAX_BYTES') ?? 400 << 20;
+    const maxBytes = options.maxBytes ?? 400 << 20;
     const bytes = await folderBytes(join(staging, 'node_modules'));
     if (bytes > maxBytes) return fail(`they take ${Math.round(bytes / (1 << 20))} MiB, more than the ${Math.round(maxBytes / (1 << 20))} MiB this server allows`);
     try {

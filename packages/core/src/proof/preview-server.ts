@@ -23,7 +23,7 @@ import { RELAY_DIR, RELAY_MARK, relayBind } from './preview-relay.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecProblem } from './report.js';
 import { findSandbox, type Sandbox, type SandboxResult } from './sandbox.js';
-import { positiveIntFromEnv, type StopReason } from './sandbox-limits.js';
+import { positiveIntFromEnv, type ProofEnv, type StopReason } from './sandbox-limits.js';
 import type { ServerPlan } from './server-plan.js';
 import { supportBind, TYPESCRIPT_NODE_OPTIONS } from './support-files.js';
 
@@ -40,7 +40,7 @@ const PORTS = { node: 3000, python: 8000 } as const;
  * A previewed server's CPU budget: an app that answers requests idles; one that keeps a core busy
  * (a loop, a bomb of timers) is stopped long before its lifetime's end.
  */
-export function previewCpuBudget(env: NodeJS.ProcessEnv): { percent: number; windowMs: number } {
+export function previewCpuBudget(env: ProofEnv): { percent: number; windowMs: number } {
   return { percent: positiveIntFromEnv(env, 'WOLFPACK_PREVIEW_CPU_PERCENT') ?? 50, windowMs: (positiveIntFromEnv(env, 'WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS') ?? 60) * 1000 };
 }
 
@@ -48,8 +48,8 @@ export type PreviewServerStep = 'installing' | 'starting';
 
 export interface PreviewServerOptions {
   sandbox?: Sandbox;
-  /** @default process.env (WOLFPACK_SANDBOX, WOLFPACK_PROOF_* limits, WOLFPACK_PREVIEW_START_MS) */
-  env?: NodeJS.ProcessEnv;
+  /** Proven Code's settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_* limits, WOLFPACK_PREVIEW_*), as the server read them at start. @default {} (every default) */
+  env?: ProofEnv;
   install?: InstallOptions;
   /** How long the server has to listen once started (a build it runs first included). @default 30 s (WOLFPACK_PREVIEW_START_MS) */
   startMs?: number;
@@ -178,7 +178,7 @@ function missingPythonPackage(output: string, files: Readonly<Record<string, str
  * tried here. Never throws for anything the project does.
  */
 export async function startPreviewServer(allFiles: Readonly<Record<string, string>>, plan: ServerPlan, options: PreviewServerOptions = {}): Promise<PreviewServerStart> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const { files } = copyableFiles(allFiles);
   const found = options.sandbox ? { sandbox: options.sandbox } : await findSandbox({ env });
   if (!('sandbox' in found)) return { ok: false, unavailable: `no sandbox on this server (${found.unavailable}), so generated code is not run` };

@@ -13,7 +13,7 @@ import { readPackageJson } from './node-project.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecProblem } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
-import { positiveIntFromEnv } from './sandbox-limits.js';
+import { positiveIntFromEnv, type ProofEnv } from './sandbox-limits.js';
 import { planServer, type ServerPlan } from './server-plan.js';
 import { supportBind } from './support-files.js';
 
@@ -48,8 +48,8 @@ export type PreviewStep = 'installing' | 'building';
 
 export interface PreviewBuildOptions {
   sandbox?: Sandbox;
-  /** @default process.env (WOLFPACK_SANDBOX, WOLFPACK_PROOF_* limits) */
-  env?: NodeJS.ProcessEnv;
+  /** Proven Code's settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_* limits), as the server read them at start. @default {} (every default) */
+  env?: ProofEnv;
   install?: InstallOptions;
   /** Sandbox time for the build. @default 60 s (WOLFPACK_PREVIEW_BUILD_TIME_LIMIT_MS) */
   timeLimitMs?: number;
@@ -66,7 +66,7 @@ export type PreviewBuild =
 
 /** Builds a bundled app's site in the sandbox, as Proven Code does. */
 export async function buildPreview(allFiles: Readonly<Record<string, string>>, plan: BundlePlan, options: PreviewBuildOptions = {}): Promise<PreviewBuild> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const { files } = copyableFiles(allFiles);
   const found = options.sandbox ? { sandbox: options.sandbox } : await findSandbox({ env });
   if (!('sandbox' in found)) return { ok: false, unavailable: `no sandbox on this server (${found.unavailable}), so generated code is not run` };

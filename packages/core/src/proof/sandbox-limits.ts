@@ -86,8 +86,19 @@ const ENV_NAMES: Record<keyof SandboxLimits, string> = {
   sandboxCpuPercent: 'WOLFPACK_PROOF_SANDBOX_CPU_PERCENT',
 };
 
-/** A positive integer from the environment, or undefined when unset or not one. */
-export function positiveIntFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+/**
+ * Proven Code's settings by variable name (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*, WOLFPACK_PREVIEW_*),
+ * with the PATH its tools are found on and npm's network variables. The server reads and checks
+ * them once at start and hands them down; empty means every default. Never the process's own
+ * environment by default: an embedding program decides what Proven Code sees.
+ */
+export type ProofEnv = Readonly<Record<string, string | undefined>>;
+
+/** Where tools are looked for when the settings give no PATH. */
+export const DEFAULT_TOOL_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** A positive integer from the settings, or undefined when unset or not one. */
+export function positiveIntFromEnv(env: ProofEnv, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
   const value = Number(raw);
@@ -95,7 +106,7 @@ export function positiveIntFromEnv(env: NodeJS.ProcessEnv, name: string): number
 }
 
 /** The defaults, then WOLFPACK_PROOF_* from `env`, then `overrides`. */
-export function resolveLimits(overrides: Partial<SandboxLimits> = {}, env: NodeJS.ProcessEnv = process.env): SandboxLimits {
+export function resolveLimits(overrides: Partial<SandboxLimits> = {}, env: ProofEnv = {}): SandboxLimits {
   const limits: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS };
   for (const key of Object.keys(ENV_NAMES) as (keyof SandboxLimits)[]) {
     const fromEnv = positiveIntFromEnv(env, ENV_NAMES[key]);

@@ -25,7 +25,7 @@ import { CpuBudget, cpuNow } from './cpu-budget.js';
 import { treeCpuMs } from './process-tree.js';
 import { groupMode, groupModeLine } from './group-mode.js';
 import { createGroup, launchGroupScript, sweepLaunchGroups, WATCHDOG_SAMPLE_MS, type GroupLimits, type GroupMode, type GroupUsage, type SandboxGroup } from './sandbox-group.js';
-import { resolveLimits, stopVerdict, type SandboxLimits, type StopReason } from './sandbox-limits.js';
+import { DEFAULT_TOOL_PATH, resolveLimits, stopVerdict, type ProofEnv, type SandboxLimits, type StopReason } from './sandbox-limits.js';
 
 export { SANDBOX_PROJECT_DIR, SANDBOX_NODE_DIR, shellQuote, type ReadOnlyBind } from './bwrap-args.js';
 
@@ -124,8 +124,8 @@ export interface FindSandboxOptions {
   bwrapPath?: string;
   /** Defaults for every run of this sandbox (each run may narrow them further). */
   limits?: Partial<SandboxLimits>;
-  /** @default process.env; `WOLFPACK_SANDBOX=off` makes the sandbox unavailable (for tests and for servers that must not run code). */
-  env?: NodeJS.ProcessEnv;
+  /** Proven Code's settings and the tools' PATH; `WOLFPACK_SANDBOX=off` makes the sandbox unavailable (for tests and for servers that must not run code). @default {} */
+  env?: ProofEnv;
 }
 
 const SIGNALS = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'IO', 'PWR', 'SYS'];
@@ -135,9 +135,9 @@ const NOBODY = 65534;
 /** The first descriptor of {@link SandboxRun.passFds} inside: after stdin, stdout, stderr and bwrap's info pipe. */
 const PASSED_FD_BASE = 4;
 
-/** The first executable among `preferred`, then `name` on PATH. */
-export function findExecutable(name: string, preferred: string[] = []): string | null {
-  for (const candidate of [...preferred, ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, name))]) {
+/** The first executable among `preferred`, then `name` on `path` (a PATH value). */
+export function findExecutable(name: string, preferred: string[] = [], path = DEFAULT_TOOL_PATH): string | null {
+  for (const candidate of [...preferred, ...path.split(delimiter).filter(Boolean).map((dir) => join(dir, name))]) {
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
@@ -149,9 +149,9 @@ export function findExecutable(name: string, preferred: string[] = []): string |
 }
 
 /** /usr/bin/python3 when present; else the PATH one, whose prefix must then be bound (never all of /root). */
-function findPython(): { path: string; dirs: string[] } | null {
+function findPython(path: string | undefined): { path: string; dirs: string[] } | null {
   if (existsSync('/usr/bin/python3')) return { path: '/usr/bin/python3', dirs: [] };
-  const found = findExecutable('python3');
+  const found = findExecutable('python3', [], path);
   if (found === null) return null;
   const real = realpathSync(found);
   if (real.startsWith('/usr/')) return { path: real, dirs: [] };
@@ -183,7 +183,7 @@ class Bubblewrap implements Sandbox {
     private readonly owner: { uid: number; gid: number } | undefined,
     readonly python: string | null,
     readonly notes: string[],
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly env: ProofEnv,
     private readonly mode: GroupMode,
     /** setpriv, to give the sandbox its owner after it joined its group (which needs root). */
     private readonly setpriv: string | null,
@@ -392,7 +392,7 @@ function groupLimits(limits: SandboxLimits): GroupLimits {
 }
 
 /** The one start-up line saying what bounds each sandbox on this machine (see {@link groupModeLine}). */
-export function sandboxLimitsLine(env: NodeJS.ProcessEnv = process.env): string {
+export function sandboxLimitsLine(env: ProofEnv = {}): string {
   const limits = resolveLimits({}, env);
   return groupModeLine(groupMode(env), groupLimits(limits), { memoryBytes: limits.memoryBytes, addressSpaceBytes: limits.memoryBytes + limits.runtimeReserveBytes, processes: limits.processes });
 }
@@ -406,7 +406,7 @@ function bwrapFeatures(bwrap: string): { hasSize: boolean; hasDisableUserns: boo
 const cache = new Map<string, Promise<{ sandbox: Sandbox } | { unavailable: string }>>();
 
 /** The operator turned the sandbox off (`WOLFPACK_SANDBOX=off`): nothing generated runs. */
-export function sandboxTurnedOff(env: NodeJS.ProcessEnv): boolean {
+export function sandboxTurnedOff(env: ProofEnv): boolean {
   return env.WOLFPACK_SANDBOX === 'off';
 }
 
@@ -416,10 +416,10 @@ export function sandboxTurnedOff(env: NodeJS.ProcessEnv): boolean {
  * `WOLFPACK_SANDBOX=off`); callers then run nothing and say "not executed: no sandbox on this server".
  */
 export function findSandbox(options: FindSandboxOptions = {}): Promise<{ sandbox: Sandbox } | { unavailable: string }> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   if (sandboxTurnedOff(env)) return Promise.resolve({ unavailable: 'the sandbox is turned off (WOLFPACK_SANDBOX=off)' });
   // Keyed by what shapes the sandbox, not by the env object: callers may pass a fresh one each time.
-  const limitEnv = Object.entries(env).filter(([name]) => name.startsWith('WOLFPACK_PROOF_')).sort();
+  const limitEnv = Object.entries(env).filter(([name]) => name.startsWith('WOLFPACK_PROOF_') || name === 'PATH').sort();
   const key = JSON.stringify([options.bwrapPath, options.limits, limitEnv]);
   let found = cache.get(key);
   if (!found) {
@@ -429,13 +429,13 @@ export function findSandbox(options: FindSandboxOptions = {}): Promise<{ sandbox
   return found;
 }
 
-async function probe(options: FindSandboxOptions, env: NodeJS.ProcessEnv): Promise<{ sandbox: Sandbox } | { unavailable: string }> {
-  const bwrap = options.bwrapPath ?? findExecutable('bwrap', ['/usr/bin/bwrap']);
+async function probe(options: FindSandboxOptions, env: ProofEnv): Promise<{ sandbox: Sandbox } | { unavailable: string }> {
+  const bwrap = options.bwrapPath ?? findExecutable('bwrap', ['/usr/bin/bwrap'], env.PATH);
   if (bwrap === null) return { unavailable: 'bubblewrap (bwrap) is not installed; on Debian: apt-get install bubblewrap' };
-  const bash = findExecutable('bash', ['/usr/bin/bash', '/bin/bash']);
-  const prlimit = findExecutable('prlimit', ['/usr/bin/prlimit']);
+  const bash = findExecutable('bash', ['/usr/bin/bash', '/bin/bash'], env.PATH);
+  const prlimit = findExecutable('prlimit', ['/usr/bin/prlimit'], env.PATH);
   if (bash === null || prlimit === null) return { unavailable: 'bash and prlimit (util-linux) are needed inside the sandbox and were not found' };
-  const python = findPython();
+  const python = findPython(env.PATH);
   const tools: HostTools = {
     bwrap,
     bash,
@@ -448,7 +448,7 @@ async function probe(options: FindSandboxOptions, env: NodeJS.ProcessEnv): Promi
   const notes: string[] = [];
   const mode = groupMode(env);
   // Without setpriv, the owner could only be given by Node before the shell that joins the group runs, which then may not join.
-  const setpriv = findExecutable('setpriv', ['/usr/bin/setpriv']);
+  const setpriv = findExecutable('setpriv', ['/usr/bin/setpriv'], env.PATH);
   if (mode.kind === 'watchdog') notes.push(`no control group bounds the sandbox as a whole here (${mode.why}); a watchdog sampling its processes kills it past its memory and process limits`);
   if (!tools.hasSize) notes.push('this bwrap has no --size, so the project and /tmp tmpfs are bounded only by the kernel default (half the memory)');
   const emptyProject = contentDir('wolfpack-sandbox-empty', {});

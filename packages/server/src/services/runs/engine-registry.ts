@@ -1,5 +1,6 @@
 import { AppError, type EngineInfo, type EnginesReply } from '@wolfpack/core';
-import { createEngine, loadEngineConfigs, loadEngineOptions, type Engine, type EngineConfig, type EngineOptions } from '@wolfpack/core/engines';
+import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '@wolfpack/core/engines';
+import type { EngineSettings } from '../../config/env.js';
 import { startDemoEngineServer, type DemoEngineServer } from '../../demo/demo-engine-server.js';
 
 /** Public keys of the demo engines: four, so the enhancer's 2 x 4 passes also work offline. */
@@ -22,16 +23,15 @@ export class EngineRegistry {
     readonly costPer1kTokensCents: Readonly<Record<string, number>> = {},
   ) {}
 
-  static async create(env: NodeJS.ProcessEnv, given: EngineOptions = {}): Promise<EngineRegistry> {
-    const configs = loadEngineConfigs(env);
+  static async create(settings: EngineSettings, given: EngineOptions = {}): Promise<EngineRegistry> {
+    const { configs } = settings;
     // Retries and timeouts from WOLFPACK_ENGINE_* variables; options given in code win.
-    const options: EngineOptions = { ...loadEngineOptions(env), ...given };
+    const options: EngineOptions = { ...settings.options, ...given };
     if (configs.length > 0) {
       const costs = Object.fromEntries(configs.map((c) => [c.key, c.costPer1kTokensCents ?? c.pricePer1kTokensCents]));
       return new EngineRegistry(configs.map((c) => createEngine(c, options)), false, undefined, costs);
     }
-    const delayMs = Number(env.WOLFPACK_DEMO_DELAY_MS ?? 0) || 0;
-    const server = await startDemoEngineServer({ delayMs });
+    const server = await startDemoEngineServer({ delayMs: settings.demoDelayMs });
     const demoConfigs: EngineConfig[] = DEMO_ENGINE_KEYS.map((key) => ({
       key,
       provider: 'openai',

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { ProofCapability } from '@wolfpack/core';
-import { CHROMIUM_CANDIDATES, findSandbox, groupMode, sandboxLimitsLine } from '@wolfpack/core/proof';
+import { CHROMIUM_CANDIDATES, DEFAULT_TOOL_PATH, findSandbox, groupMode, sandboxLimitsLine, type ProofEnv } from '@wolfpack/core/proof';
 
 /**
  * Where Proven Code's page check looks for Chromium, in its order (core's proof/check-page.ts,
@@ -71,8 +71,8 @@ export function describeProof(sandbox: SandboxState, browser: boolean): ProofCap
 }
 
 export interface ProofCapabilityOptions {
-  /** Where WOLFPACK_SANDBOX and WOLFPACK_PROOF_* are read, as the runs read them. @default process.env */
-  env?: NodeJS.ProcessEnv;
+  /** Proven Code's settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*), as the runs get them. @default {} (every default) */
+  env?: ProofEnv;
   /** Where Chromium may be. @default {@link CHROMIUM_PATHS} */
   chromiumPaths?: readonly string[];
   /** Where kernel settings are read (tests point it at a folder of their own). @default '/proc/sys' */
@@ -108,7 +108,7 @@ export class ProofCapabilityService {
    */
   async limitsLine(): Promise<{ level: 'info' | 'warn'; line: string } | null> {
     if (!(await this.capability()).sandbox) return null;
-    const env = this.options.env ?? process.env;
+    const env = this.options.env ?? {};
     return { level: groupMode(env).kind === 'watchdog' ? 'warn' : 'info', line: sandboxLimitsLine(env) };
   }
 
@@ -126,16 +126,16 @@ export class ProofCapabilityService {
   }
 
   private async probe(): Promise<{ capability: ProofCapability; detail: string | undefined }> {
-    const env = this.options.env ?? process.env;
+    const env = this.options.env ?? {};
     const browser = this.browser();
     if (env.WOLFPACK_SANDBOX === 'off') return { capability: describeProof({ kind: 'off' }, browser), detail: undefined };
     const found = await findSandbox({ env });
     if ('sandbox' in found) return { capability: describeProof({ kind: 'ready' }, browser), detail: undefined };
     // findSandbox's reason is a sentence for reports; which case it is, is told from the machine.
     const packages = [
-      ...(installed('bwrap') ? [] : ['bubblewrap']),
-      ...(installed('bash') ? [] : ['bash']),
-      ...(installed('prlimit') ? [] : ['util-linux']),
+      ...(installed('bwrap', env.PATH) ? [] : ['bubblewrap']),
+      ...(installed('bash', env.PATH) ? [] : ['bash']),
+      ...(installed('prlimit', env.PATH) ? [] : ['util-linux']),
     ];
     if (packages.length > 0) return { capability: describeProof({ kind: 'missing', packages }, browser), detail: undefined };
     return { capability: describeProof({ kind: 'blocked', fix: namespaceFix(this.options.sysctlDir, this.options.containerMarkers) }, browser), detail: found.unavailable };
@@ -164,7 +164,7 @@ export function namespaceFix(sysctlDir = '/proc/sys', containerMarkers: readonly
   return 'allow unprivileged user namespaces on this machine (bubblewrap needs them)';
 }
 
-/** Whether `name` is where core's sandbox looks for it: /usr/bin, else the PATH. */
-function installed(name: string): boolean {
-  return [`/usr/bin/${name}`, `/bin/${name}`, ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name))].some((path) => existsSync(path));
+/** Whether `name` is where core's sandbox looks for it: /usr/bin, else the PATH it was given. */
+function installed(name: string, path = DEFAULT_TOOL_PATH): boolean {
+  return [`/usr/bin/${name}`, `/bin/${name}`, ...path.split(delimiter).filter(Boolean).map((dir) => join(dir, name))].some((found) => existsSync(found));
 }
