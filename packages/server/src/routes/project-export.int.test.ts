@@ -4,7 +4,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { PgliteConnection } from '@mikro-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandWorks, needTool } from '@wolfpack/core/testing';
 import { TestClient } from '../testing/http-client.js';
@@ -51,23 +50,13 @@ describe.each(testDatabases())('project export on %s', (kind) => {
     // A path written before paths were checked: the export leaves it out.
     await conn.execute('insert into project_files (project_id, path, content, size) values (?, ?, ?, ?)', [projectId, '../escape.txt', 'x', 1]);
 
-    // On PGlite the contents come through its raw protocol stream (bytes, no strings), on
-    // PostgreSQL through the ORM's connection.
+    // The contents are read through the ORM's connection on both databases.
     const contentRead = 'select path, content from project_files';
-    if (conn instanceof PgliteConnection) {
-      const pglite = await conn.getNativeClient();
-      const raw = pglite.execProtocolRawStream.bind(pglite);
-      pglite.execProtocolRawStream = (message, options) => {
-        if (Buffer.from(message).includes(contentRead)) contentQueries++;
-        return raw(message, options);
-      };
-    } else {
-      const execute = conn.execute.bind(conn);
-      conn.execute = ((sql: string, ...rest: unknown[]) => {
-        if (typeof sql === 'string' && sql.startsWith(contentRead)) contentQueries++;
-        return (execute as (...args: unknown[]) => unknown)(sql, ...rest);
-      }) as typeof conn.execute;
-    }
+    const execute = conn.execute.bind(conn);
+    conn.execute = ((sql: string, ...rest: unknown[]) => {
+      if (typeof sql === 'string' && sql.startsWith(contentRead)) contentQueries++;
+      return (execute as (...args: unknown[]) => unknown)(sql, ...rest);
+    }) as typeof conn.execute;
   });
   afterAll(async () => {
     await server.dispose();
