@@ -1,5 +1,5 @@
 import { AppError, projectDetailReply, runInfoReply, type PipelineRole, type RepairRequest, type RunEstimateReply, type StreamRequest } from '@wolfpack/core';
-import { followRun, initialRunView, isPartialRun, reduceRun, RunFollowError, type RunSource as CoreRunSource, type RunView } from '@wolfpack/core/client';
+import { followRun, initialRunView, isPartialRun, reduceRun, RunFollowError, withLocalLine, type RunItem, type RunSource as CoreRunSource, type RunView } from '@wolfpack/core/client';
 import type { ApiClient } from './api.js';
 import { apiTransport } from './api-transport.js';
 import { explainLoggedOut, type CommandContext } from './context.js';
@@ -81,7 +81,10 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   process.on('SIGINT', onSigint);
   try {
     for await (const item of followRun({ transport: apiTransport(api), source: coreSource(source), signal: detach.signal })) {
-      state = reduceRun(state, item, Date.now());
+      const now = Date.now();
+      state = reduceRun(state, item, now);
+      const note = connectionNote(item);
+      if (note !== undefined) state = withLocalLine(state, 'warning', note, now);
       reporter.update(item, state);
     }
   } catch (error) {
@@ -100,6 +103,20 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   }
   await reporter.close();
   await finish(context, api, state, options);
+}
+
+/** The activity line for word of the connection, in the CLI's words. */
+function connectionNote(item: RunItem): string | undefined {
+  switch (item.type) {
+    case 'reconnecting': {
+      const seconds = Math.max(1, Math.round(item.delayMs / 1000));
+      return `Connection lost (${item.reason}). Reconnecting in ${seconds}s, attempt ${item.attempt} of ${item.maxAttempts}.`;
+    }
+    case 'resuming':
+      return 'The run was interrupted on the server; resuming it from its last finished stage.';
+    default:
+      return undefined;
+  }
 }
 
 /** What to type next, for the ways following can stop short that the CLI can name a command for. */

@@ -11,7 +11,6 @@ export * from './schemas/njin.js';
 export * from './schemas/experiments.js';
 export * from './schemas/admin.js';
 export * from './sse/sse.js';
-export * from './sse/reconnect-delay.js';
 export * from './schemas/runs.js';
 export * from './savings/savings.js';
 export * from './savings/run-value.js';

@@ -80,7 +80,7 @@ export function startEnhance(prompt: string): EnhanceView {
 }
 
 /** The percentage: finished steps of all steps. */
-export function enhancePercent(current: number, total: number): number {
+export function enhancePercent(current: number, total: number = ENHANCEMENT_PASSES * ENHANCEMENT_ENGINES_PER_PASS): number {
   if (total <= 0) return 0;
   return Math.max(0, Math.min(100, Math.round((current / total) * 100)));
 }

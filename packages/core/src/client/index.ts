@@ -2,7 +2,7 @@
  * The run client the web page and the CLI share (`@wolfpack/core/client`): following a run's and an
  * enhancement's events, and reducing them to the one view state both draw. Browser-safe.
  */
-export { errorSentence, fetchTransport, type FetchTransportOptions, type RunTransport, type StreamCall } from './run-transport.js';
+export { EmptyStreamError, errorSentence, fetchTransport, ServerRefusal, type FetchTransportOptions, type RunTransport, type StreamCall } from './run-transport.js';
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RECONNECTS,

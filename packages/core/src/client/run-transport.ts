@@ -57,6 +57,23 @@ export async function errorSentence(res: Response): Promise<string | undefined> 
   }
 }
 
+/** The server refused with an error reply; `sentence` is its own words, when it gave any. */
+export class ServerRefusal extends AppError {
+  constructor(
+    status: number,
+    readonly sentence: string | undefined,
+  ) {
+    super(codeForStatus(status), sentence ?? `The server answered ${status}.`);
+  }
+}
+
+/** A 200 reply without a body where an event stream was expected. */
+export class EmptyStreamError extends AppError {
+  constructor(server: string) {
+    super('BAD_GATEWAY', `The server at ${server} sent an empty event stream.`);
+  }
+}
+
 /** A transport over any fetch (the browser's, Node's, a test's). */
 export function fetchTransport(fetchFn: typeof fetch, options: FetchTransportOptions = {}): RunTransport {
   const base = options.baseUrl ?? '';
@@ -70,8 +87,7 @@ export function fetchTransport(fetchFn: typeof fetch, options: FetchTransportOpt
       throw new AppError('SERVICE_UNAVAILABLE', `Could not reach ${server}. Check your connection and try again.`, undefined, { cause: error });
     }
     if (res.ok) return res;
-    const sentence = await errorSentence(res);
-    throw new AppError(codeForStatus(res.status), sentence ?? `The server answered ${res.status}.`);
+    throw new ServerRefusal(res.status, await errorSentence(res));
   };
   return {
     server,
@@ -80,7 +96,7 @@ export function fetchTransport(fetchFn: typeof fetch, options: FetchTransportOpt
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       if (lastEventId !== undefined && lastEventId > 0) headers['Last-Event-ID'] = String(lastEventId);
       const res = await send(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(signal ? { signal } : {}) });
-      if (!res.body) throw new AppError('BAD_GATEWAY', `The server at ${server} sent an empty event stream.`);
+      if (!res.body) throw new EmptyStreamError(server);
       return res.body;
     },
     async getJson(path, reply, signal) {

@@ -148,34 +148,22 @@ export function withLocalLine(state: RunView, type: FeedItem['type'], message: s
 
 const finished = (phase: RunPhase) => phase === 'complete' || phase === 'failed';
 
-/** The state after one more item of {@link followRun}. */
+/**
+ * The state after one more item of {@link followRun}. Word of the connection goes into the feed
+ * in each client's own words (see {@link withLocalLine}); the state says only where things stand.
+ */
 export function reduceRun(state: RunView, item: RunItem, now: number): RunView {
   switch (item.type) {
     case 'event':
       return reduceEvent({ ...state, lastEventId: item.id, notice: null, reconnectAttempt: 0 }, item.event, item.id, now);
     case 'connected':
       return state.phase === 'reconnecting' ? { ...state, phase: 'running', reconnectAttempt: 0, notice: null } : state;
-    case 'reconnecting': {
-      const seconds = Math.max(1, Math.round(item.delayMs / 1000));
-      const notice = `Reconnecting… (attempt ${item.attempt} of ${item.maxAttempts})`;
-      const line = `Connection lost (${item.reason}). Reconnecting in ${seconds}s, attempt ${item.attempt} of ${item.maxAttempts}.`;
-      return withLocalLine({ ...state, phase: 'reconnecting', reconnectAttempt: item.attempt, notice }, 'warning', line, now);
-    }
+    case 'reconnecting':
+      return { ...state, phase: 'reconnecting', reconnectAttempt: item.attempt, notice: `Reconnecting… (attempt ${item.attempt} of ${item.maxAttempts})` };
     case 'resuming':
-      return withLocalLine(
-        { ...state, phase: 'running', error: null, errorCode: null, paymentRequired: false, reconnectAttempt: 0, notice: 'Resuming the interrupted run…' },
-        'warning',
-        'The run was interrupted on the server; resuming it from its last finished stage.',
-        now,
-      );
+      return { ...state, phase: 'running', error: null, errorCode: null, paymentRequired: false, reconnectAttempt: 0, notice: 'Resuming the interrupted run…' };
     case 'interrupted':
-      if (finished(state.phase) || state.phase === 'interrupted') return state;
-      return withLocalLine(
-        { ...state, phase: 'interrupted', reconnectAttempt: 0, notice: null },
-        'warning',
-        'The server stopped during this run. Resume it to continue from the last finished stage.',
-        now,
-      );
+      return finished(state.phase) ? state : { ...state, phase: 'interrupted', reconnectAttempt: 0, notice: null };
     default: {
       const unreachable: never = item;
       return unreachable;

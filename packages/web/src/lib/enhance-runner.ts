@@ -1,25 +1,16 @@
 /**
- * Runs AI Enhance (spec core §7: POST /api/multi-pass-enhancements): sends the prompt and the
- * attached files, decodes the event stream with core's `enhancementEvent` union and feeds every
- * event through the pure state machine in enhance-state.ts. Framework-free: the React hook
- * subscribes to it, tests drive it with a fake fetch.
+ * Runs AI Enhance on the build screen over core's enhancement follower (`followEnhancement`) and
+ * feeds every event through enhance-state.ts. Framework-free: the React hook subscribes to it,
+ * tests drive it with a fake fetch.
  *
  * Unlike a pipeline run, an enhancement is not resumable: the server stops it when the client
  * leaves, so there is nothing to reattach to and a dropped connection is simply a failure.
  */
-import { decodeEventStream, enhancementEvent, type Attachment, type EnhancementRequestInput } from '@wolfpack/core';
-import {
-  applyEnhancementEvent,
-  failEnhancement,
-  initialEnhanceState,
-  startEnhancement,
-  type EnhanceEffect,
-  type EnhanceState,
-  type EnhanceTransition,
-} from './enhance-state';
-import { errorSentence } from './pipeline-runner';
+import { isAppError, type Attachment } from '@wolfpack/core';
+import { EmptyStreamError, ENHANCE_PATH, EnhancementLostError, fetchTransport, followEnhancement, ServerRefusal } from '@wolfpack/core/client';
+import { applyEnhancementEvent, failEnhancement, initialEnhanceState, startEnhancement, type EnhanceEffect, type EnhanceState, type EnhanceTransition } from './enhance-state';
 
-export const ENHANCE_URL = '/api/multi-pass-enhancements';
+export const ENHANCE_URL = ENHANCE_PATH;
 
 export interface EnhanceRunnerDeps {
   fetch: typeof fetch;
@@ -48,8 +39,7 @@ export class EnhanceRunner {
   };
 
   private apply({ state, effects }: EnhanceTransition): void {
-    this.state = state;
-    for (const listener of this.listeners) listener();
+    this.set(state);
     for (const effect of effects) this.deps.onEffect?.(effect);
   }
 
@@ -66,48 +56,17 @@ export class EnhanceRunner {
     this.controller = controller;
     const { signal } = controller;
     this.apply(startEnhancement(prompt));
-    const body: EnhancementRequestInput = { prompt, attachments: [...attachments] };
-    let res: Response;
     try {
-      res = await this.deps.fetch(ENHANCE_URL, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch {
-      if (!signal.aborted) this.fail('Failed to enhance prompt', ENHANCE_FAILURES.unreachable);
-      return;
-    }
-    if (!res.ok) {
-      // Errors before the stream are JSON {success: false, error, code}.
-      const sentence = await errorSentence(res);
-      if (!signal.aborted) this.fail('Failed to enhance prompt', sentence);
-      return;
-    }
-    if (!res.body) {
-      this.fail('No reader available', undefined);
-      return;
-    }
-    try {
-      for await (const { data } of decodeEventStream(res.body, enhancementEvent)) {
+      const transport = fetchTransport(this.deps.fetch, { init: { credentials: 'include' } });
+      for await (const { event } of followEnhancement({ transport, request: { prompt, attachments: [...attachments] }, signal })) {
         if (signal.aborted) return;
-        this.apply(applyEnhancementEvent(this.state, data));
-        if (data.type === 'complete' || data.type === 'error') return;
+        this.apply(applyEnhancementEvent(this.state, event));
       }
     } catch (error) {
       if (signal.aborted) return;
-      // decodeEventStream names a protocol problem with an AppError; anything else is the network.
-      const sentence = error instanceof Error && error.name === 'AppError' ? error.message : ENHANCE_FAILURES.dropped;
-      this.fail('Failed to enhance prompt', sentence);
-      return;
+      if (error instanceof EmptyStreamError) return this.apply(failEnhancement(this.state, 'No reader available', undefined));
+      this.apply(failEnhancement(this.state, 'Failed to enhance prompt', failureSentence(error)));
     }
-    if (!signal.aborted) this.fail('Failed to enhance prompt', ENHANCE_FAILURES.dropped);
-  }
-
-  private fail(message: 'Failed to enhance prompt' | 'No reader available', sentence: string | undefined): void {
-    this.apply(failEnhancement(this.state, message, sentence));
   }
 
   /** Stops listening (the server then stops the engines) and goes back to idle. */
@@ -121,4 +80,12 @@ export class EnhanceRunner {
   dismiss(): void {
     if (this.state.phase === 'finished') this.set(initialEnhanceState);
   }
+}
+
+/** The server's sentence, the decoder's (an unreadable event), or the page's own for the connection. */
+function failureSentence(error: unknown): string | undefined {
+  if (error instanceof ServerRefusal) return error.sentence;
+  if (error instanceof EnhancementLostError) return ENHANCE_FAILURES.dropped;
+  if (isAppError(error) && error.code === 'SERVICE_UNAVAILABLE') return ENHANCE_FAILURES.unreachable;
+  return isAppError(error) ? error.message : ENHANCE_FAILURES.dropped;
 }

@@ -19,15 +19,15 @@ const progress = (current: number, percent: number): PipelineProgress => ({
 });
 
 function run(events: PipelineEvent[], from: PipelineState = reducePipeline(initialPipelineState, { type: 'start' })) {
-  return events.reduce((state, event, index) => reducePipeline(state, { type: 'event', event, id: String(index + 1) }), from);
+  return events.reduce((state, event, index) => reducePipeline(state, { type: 'event', event, id: index + 1 }), from);
 }
 
 describe('applyPipelineEvent', () => {
   it('remembers the run id and asks for it to be stored', () => {
     const start = reducePipeline(initialPipelineState, { type: 'start' });
     expect(start.phase).toBe('starting');
-    const { state, effects } = applyPipelineEvent(start, { type: 'run', runId: 'r1', conversationId: 'c1' }, '1');
-    expect(state).toMatchObject({ phase: 'running', runId: 'r1', conversationId: 'c1', lastEventId: '1' });
+    const { state, effects } = applyPipelineEvent(start, { type: 'run', runId: 'r1', conversationId: 'c1' }, 1);
+    expect(state).toMatchObject({ phase: 'running', runId: 'r1', conversationId: 'c1', lastEventId: 1 });
     expect(effects).toEqual([{ type: 'run-started', runId: 'r1' }]);
   });
 
@@ -39,7 +39,7 @@ describe('applyPipelineEvent', () => {
     const running = applyPipelineEvent(
       state,
       { type: 'stage', role: 'Planning', ok: false, executionTime: 0, progress: progress(0, 0), engine: 'Engine A' },
-      '2',
+      2,
     );
     state = running.state;
     expect(state.stages[0]).toMatchObject({ role: 'Planning', status: 'running', engine: 'Engine A' });
@@ -48,12 +48,12 @@ describe('applyPipelineEvent', () => {
     state = applyPipelineEvent(
       state,
       { type: 'stage', role: 'Planning', ok: true, executionTime: 1.5, progress: progress(1, 20) },
-      '3',
+      3,
     ).state;
     expect(state.stages[0]).toMatchObject({ status: 'complete', executionTime: 1.5, engine: 'Engine A' });
     expect(state.stages[1]?.status).toBe('pending');
     expect(state.progress?.percent).toBe(20);
-    expect(state.lastEventId).toBe('3');
+    expect(state.lastEventId).toBe(3);
   });
 
   it('adds log events to the feed once, even when a replay repeats them', () => {
@@ -102,15 +102,15 @@ describe('applyPipelineEvent', () => {
       { type: 'run', runId: 'r1', conversationId: 'c1' },
       { type: 'stage', role: 'Planning', ok: true, executionTime: 1, progress: progress(1, 20) },
     ]);
-    const { state, effects } = applyPipelineEvent(planned, { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' }, '9');
-    expect(state).toMatchObject({ phase: 'interrupted', error: message, paymentRequired: false, lastEventId: '9' });
+    const { state, effects } = applyPipelineEvent(planned, { type: 'error', error: message, code: 'SERVICE_UNAVAILABLE' }, 9);
+    expect(state).toMatchObject({ phase: 'interrupted', error: message, paymentRequired: false, lastEventId: 9 });
     expect(state.stages).toEqual(planned.stages);
     expect(effects).toEqual([]);
     expect(state.feed.at(-1)?.message).toBe(`Error: ${message}`);
 
     // Stopped before its start could be stored: no run to resume, so it failed.
     const full = "The run stopped: the server could not store it, because its database's disk is full (could not extend file \"base/5/16535_fsm\": No space left on device). Nothing was charged for work that was not stored. Try again once the server has disk space.";
-    expect(applyPipelineEvent(run([]), { type: 'error', error: full, code: 'SERVICE_UNAVAILABLE' }, '0').state).toMatchObject({ phase: 'failed', error: full });
+    expect(applyPipelineEvent(run([]), { type: 'error', error: full, code: 'SERVICE_UNAVAILABLE' }, 0).state).toMatchObject({ phase: 'failed', error: full });
   });
 
   it('completes at 100 % with the result and the effects that store it', () => {
@@ -122,7 +122,7 @@ describe('applyPipelineEvent', () => {
     const { state, effects } = applyPipelineEvent(
       before,
       { type: 'complete', projectId: 'p1', filesGenerated: 3, verification, executionSeconds: 12 },
-      '9',
+      9,
     );
     expect(state.phase).toBe('complete');
     expect(state.progress).toMatchObject({ percent: 100, current: 5, total: 5, estimatedRemainingSeconds: 0 });
@@ -141,7 +141,7 @@ describe('applyPipelineEvent', () => {
   });
 
   it("logs an error event as 'Error: ...' and asks for the 'Pipeline Failed' toast", () => {
-    const { state, effects } = applyPipelineEvent(run([]), { type: 'error', error: 'Engines are busy.' }, '4');
+    const { state, effects } = applyPipelineEvent(run([]), { type: 'error', error: 'Engines are busy.' }, 4);
     expect(state.phase).toBe('failed');
     expect(state.error).toBe('Engines are busy.');
     expect(state.feed.at(-1)).toMatchObject({ type: 'error', message: 'Error: Engines are busy.' });
@@ -169,7 +169,7 @@ describe('a run that does some stages only (Repair again)', () => {
     expect(started.onlyStages).toEqual(['Proven Code']);
     // A reload reattaches knowing nothing; the replayed run event says it again.
     const attached = reducePipeline(initialPipelineState, { type: 'attach', runId: 'r2' });
-    const state = applyPipelineEvent(attached, repairRun, '1').state;
+    const state = applyPipelineEvent(attached, repairRun, 1).state;
     expect(statuses(state)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'pending']);
     expect(state.onlyStages).toEqual(['Proven Code']);
   });
@@ -189,7 +189,7 @@ describe('a run that does some stages only (Repair again)', () => {
     expect(state.stages[4]).toMatchObject({ status: 'running', engine: 'Engine A' });
     state = run([{ type: 'stage', role: 'Proven Code', ok: false, executionTime: 2.5, progress: one(1) }], state);
     expect(state.stages[4]).toMatchObject({ status: 'failed', executionTime: 2.5 });
-    const { state: done, effects } = applyPipelineEvent(state, { type: 'complete', projectId: 'p1', filesGenerated: 4, executionSeconds: 3 }, '9');
+    const { state: done, effects } = applyPipelineEvent(state, { type: 'complete', projectId: 'p1', filesGenerated: 4, executionSeconds: 3 }, 9);
     expect(statuses(done)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'failed']);
     expect(done.progress).toMatchObject({ current: 1, total: 1, percent: 100 });
     expect(done.result?.onlyStages).toEqual(['Proven Code']);
