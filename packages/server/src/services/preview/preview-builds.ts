@@ -10,7 +10,7 @@ import { createTar, parseTar } from 'nanotar';
 import { Slots } from '@wolfpack/core';
 import type { ExecProblem } from '@wolfpack/core/proof';
 import { buildPreview, type PreviewStep } from '@wolfpack/core/proof';
-import type { BundlePlan } from '@wolfpack/core/proof';
+import type { BundlePlan, ProofEnv } from '@wolfpack/core/proof';
 
 export type PreviewBuildState =
   | { status: 'waiting' }
@@ -26,8 +26,8 @@ export interface PreviewBuildsOptions {
   /** Where built sites are kept. */
   cacheDir: string;
   /** The sandbox's settings (WOLFPACK_SANDBOX, WOLFPACK_PROOF_*, WOLFPACK_PREVIEW_*), never passed to the build itself. */
-  env: NodeJS.ProcessEnv;
-  /** Builds at once; the others wait their turn (WOLFPACK_PREVIEW_BUILDS, checked in config/limits.ts). */
+  env: ProofEnv;
+  /** Builds at once; the others wait their turn (WOLFPACK_PREVIEW_BUILDS, checked in config/env.ts). */
   concurrency: number;
 }
 

@@ -12,7 +12,7 @@
  * copy bought in the Showcase, say): it holds what its users typed into it.
  */
 import { Agent } from 'node:http';
-import type { ExecProblem, PreviewServer, PreviewServerStep, ServerPlan } from '@wolfpack/core/proof';
+import type { ExecProblem, PreviewServer, PreviewServerStep, ProofEnv, ServerPlan } from '@wolfpack/core/proof';
 import { startPreviewServer } from '@wolfpack/core/proof';
 import { forwardRequest, isBodyless, PROXY_LIMITS, type ProxyLimits, type ProxyReply, type ProxyRequest } from './preview-proxy.js';
 
@@ -27,8 +27,8 @@ export type PreviewServerState =
 
 export interface PreviewServersOptions {
   /** The sandbox's settings and WOLFPACK_PREVIEW_*; never passed to the servers themselves. */
-  env: NodeJS.ProcessEnv;
-  /** Without a request for this long a server is stopped (WOLFPACK_PREVIEW_IDLE_MINUTES, checked in config/limits.ts). */
+  env: ProofEnv;
+  /** Without a request for this long a server is stopped (WOLFPACK_PREVIEW_IDLE_MINUTES, checked in config/env.ts). */
   idleMs: number;
   /** Servers running at once (WOLFPACK_PREVIEW_SERVERS). */
   max: number;

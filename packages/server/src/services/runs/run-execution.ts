@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, InferEntity, MikroORM } from '@mikro-orm/core';
 import { AppError, buildVerificationRecord, formatCents, type PipelineEvent } from '@wolfpack/core';
 import { runPipeline, type PipelineCheckpoint } from '@wolfpack/core/pipeline';
-import { createExecutionGate, type ProjectExecutor } from '@wolfpack/core/proof';
+import { createExecutionGate, type ProjectExecutor, type ProofEnv } from '@wolfpack/core/proof';
 import type { LedgerService } from '../billing/ledger-service.js';
 import { RunBilling } from './run-billing.js';
 import type { EngineActivity } from './engine-activity.js';
@@ -59,7 +59,7 @@ export interface RunExecutionParts {
   instanceId: string;
   stops: RunDatabaseStops;
   verifications: VerificationService | undefined;
-  proofEnv: NodeJS.ProcessEnv;
+  proofEnv: ProofEnv;
   executeProject: ProjectExecutor;
   onProjectSaved: ((run: { userId: string; idea: string; conversationId: string; projectId: string }) => Promise<void>) | undefined;
 }
