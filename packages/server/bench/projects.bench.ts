@@ -22,13 +22,13 @@ import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { EntityManager } from '@mikro-orm/core';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signIn, signUp } from './bench-user.js';
 import { cpuMsBetween, cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 import { percentile } from './latency.js';
+import type { Sql } from '../src/db/plain-sql.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const PATH_REQUESTS = Number(process.env.BENCH_PATH_REQUESTS ?? 2_000);
@@ -50,8 +50,6 @@ const SESSIONS = Number(process.env.BENCH_SESSIONS ?? Math.max(...CLIENTS));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
 /** What a browser sends. */
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
-
-type Sql = EntityManager & { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
 
 const admin = (sql: string) => pgAdmin(ADMIN_URL, sql);
 await requirePostgres(ADMIN_URL, 'Set BENCH_DATABASE_URL or start PostgreSQL on 127.0.0.1:5432.');
@@ -130,15 +128,28 @@ try {
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body)}`);
     return body;
   };
+  /**
+   * The first page with `headers`, read to its end: its status and ETag. Through node:http, as a
+   * browser's cache revalidates: fetch() adds `Cache-Control: no-cache` to a request that carries
+   * If-None-Match, which asks for the whole page again.
+   */
+  const plainGet = (url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; etag: string | undefined }>((resolve, reject) => {
+      http
+        .get(url + PAGE, { headers: { cookie, ...headers } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, etag: res.headers.etag }));
+        })
+        .on('error', reject);
+    });
   /** Each server's ETag of the first page, as a browser keeps it (none: that build sends none). */
-  const etags = new Map<string, string | null>();
-  for (const server of servers) etags.set(server.url, (await fetch(server.url + PAGE, { headers: { cookie } })).headers.get('etag'));
+  const etags = new Map<string, string | undefined>();
+  for (const server of servers) etags.set(server.url, (await plainGet(server.url, {})).etag);
   /** The first page asked again with its ETag: a 304 without a body while it is unchanged. */
   const revalidate = async (url: string) => {
     const etag = etags.get(url);
-    const res = await fetch(url + PAGE, { headers: { cookie, ...(etag ? { 'if-none-match': etag } : {}) } });
-    await res.arrayBuffer();
-    if (res.status !== (etag ? 304 : 200)) throw new Error(`${PAGE} with If-None-Match answered ${res.status}`);
+    const { status } = await plainGet(url, etag ? { 'if-none-match': etag } : {});
+    if (status !== (etag ? 304 : 200)) throw new Error(`${PAGE} with If-None-Match answered ${status}`);
   };
   /** The cursor after `rows` rows of this list, walked 200 at a time. */
   const cursorAfter = async (query: string, rows: number) => {
