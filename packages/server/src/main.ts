@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { RunningService } from './index.js';
 
 // `node dist/main.js`: the server on its own, configured only by environment variables (PORT, HOST,
-// DATABASE_URL, WOLFPACK_*; see README.md), serving the built web app next to it. This is what the
+// DATABASE_URL, WOLFPACK_*; see docs/CONFIGURATION.md), serving the built web app next to it. This is what the
 // Docker image runs: no CLI, no spinner, logs on stdout/stderr, and a clean close on SIGTERM, so a
 // rolling restart ends this replica's streams and stops its runs instead of dying mid-write. On
 // PostgreSQL it can run several server processes on the port (WOLFPACK_WORKERS): this process is
