@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicEngine } from './anthropic-engine.js';
 import { EngineError } from './engine.js';
-import type { EngineOptions } from './engine-config.js';
+import type { EngineOptions } from './engine-adapter-config.js';
 import { IMAGE_DROPPED_NOTE } from './message-parts.js';
 import { anthropicReplies, startFakeAnthropicServer, type AnthropicFakeServer } from './testing/fake-anthropic-server.js';
 

@@ -4,7 +4,7 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
+import type { EngineAdapterConfig, EngineOptions } from './engine-adapter-config.js';
 import type { ChatMessage, Engine, EngineRequest, EngineResult } from './engine.js';
 import type { ReportedUsage } from '../billing/usage-bounds.js';
 import {

@@ -10,41 +10,13 @@ import { createAnthropicEngine } from './anthropic-engine.js';
 import type { Engine, EngineProvider } from './engine.js';
 import { createOpenAIEngine } from './openai-engine.js';
 import type { ResilienceOptions } from './resilience.js';
-
-/** What an adapter needs to know about its engine; fields with defaults are optional. */
-export interface EngineAdapterConfig {
-  /** Public, generic name: lowercase letters, digits, hyphens. */
-  key: string;
-  model: string;
-  /** Endpoint; the provider's public API when unset. */
-  baseURL?: string | undefined;
-  /** Resolved key. Local endpoints (Ollama, llama.cpp) may need none. */
-  apiKey?: string | undefined;
-  /** @default false */
-  supportsImages?: boolean | undefined;
-  /** @default 8192 */
-  contextTokens?: number | undefined;
-  /** What users are billed per 1,000 tokens, in cents. @default 305 (the spec's $3.05) */
-  pricePer1kTokensCents?: number | undefined;
-  /**
-   * What the operator pays the provider per 1,000 tokens, in cents: admin metrics cost engine usage
-   * at this price. @default pricePer1kTokensCents (no margin assumed when unknown)
-   */
-  costPer1kTokensCents?: number | undefined;
-}
+import { DEFAULT_CONTEXT_TOKENS, type EngineAdapterConfig, type EngineOptions } from './engine-adapter-config.js';
 
 export interface EngineConfig extends EngineAdapterConfig {
   provider: EngineProvider;
   supportsImages: boolean;
   contextTokens: number;
   pricePer1kTokensCents: number;
-}
-
-export interface EngineOptions extends ResilienceOptions {
-  /** Output token limit when a request sets none (Anthropic requires one). @default 8192 */
-  defaultMaxTokens?: number;
-  /** A fetch for the SDK (proxies, tests). @default globalThis.fetch */
-  fetch?: typeof fetch;
 }
 
 /** A configuration problem at startup; `issues` name each bad field. Never contains a key. */
@@ -148,9 +120,6 @@ function parseEnginesJson(raw: string, env: Env): EngineConfig[] {
   if (issues.length > 0) throw new EngineConfigError(issues);
   return configs;
 }
-
-/** Small on purpose: a local model's window is what an unknown endpoint most likely has. */
-export const DEFAULT_CONTEXT_TOKENS = 8192;
 
 function shortcutConfigs(env: Env): EngineConfig[] {
   const configs: EngineConfig[] = [];

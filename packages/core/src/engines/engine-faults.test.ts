@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAnthropicEngine } from './anthropic-engine.js';
 import { EngineError, type Engine, type EngineRetryInfo } from './engine.js';
-import type { EngineOptions } from './engine-config.js';
+import type { EngineOptions } from './engine-adapter-config.js';
 import { createOpenAIEngine } from './openai-engine.js';
 import { runResilient, resolveResilience } from './resilience.js';
 import { anthropicReplies, startFakeAnthropicServer } from './testing/fake-anthropic-server.js';

@@ -9,11 +9,9 @@ export {
   loadEngineOptions,
   ENGINE_OPTION_VARIABLES,
   EngineConfigError,
-  DEFAULT_CONTEXT_TOKENS,
-  type EngineAdapterConfig,
   type EngineConfig,
-  type EngineOptions,
 } from './engine-config.js';
+export { DEFAULT_CONTEXT_TOKENS, type EngineAdapterConfig, type EngineOptions } from './engine-adapter-config.js';
 export { createOpenAIEngine, toOpenAIMessages } from './openai-engine.js';
 export { createAnthropicEngine, toAnthropicMessages } from './anthropic-engine.js';
 export {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineError, type EngineRetryInfo } from './engine.js';
-import type { EngineOptions } from './engine-config.js';
+import type { EngineOptions } from './engine-adapter-config.js';
 import { IMAGE_DROPPED_NOTE } from './message-parts.js';
 import { createOpenAIEngine } from './openai-engine.js';
 import { openaiReplies, startFakeOpenAIServer, type OpenAIFakeServer } from './testing/fake-openai-server.js';

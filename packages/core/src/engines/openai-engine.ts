@@ -5,7 +5,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { EngineAdapterConfig, EngineOptions } from './engine-config.js';
+import type { EngineAdapterConfig, EngineOptions } from './engine-adapter-config.js';
 import type { ChatMessage, Engine, EngineRequest, EngineResult } from './engine.js';
 import type { ReportedUsage } from '../billing/usage-bounds.js';
 import {

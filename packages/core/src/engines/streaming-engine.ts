@@ -1,4 +1,4 @@
-import { DEFAULT_CONTEXT_TOKENS, type EngineAdapterConfig } from './engine-config.js';
+import { DEFAULT_CONTEXT_TOKENS, type EngineAdapterConfig } from './engine-adapter-config.js';
 import type { Engine, EngineProvider, EngineRequest, EngineResult } from './engine.js';
 import { emptyAnswerError, incompleteStreamError, type ErrorContext } from './engine-errors.js';
 import { estimateUsage } from './message-parts.js';

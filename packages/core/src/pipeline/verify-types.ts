@@ -24,7 +24,7 @@ import { packageStubs } from './package-stubs.js';
 import { causedByStandIn } from './stand-in-diagnostics.js';
 import { tsconfigScopes, type TsconfigScope } from './tsconfig-scopes.js';
 import { ambientFile, extensionOf, isStandInFile, LIBS, PACKAGE_STUB_FILE, projectFile, sharedFile, VIRTUAL_LIB_DIR, type AmbientParts } from './typescript-files.js';
-import type { VerifyProblem } from './verify.js';
+import type { VerifyProblem } from './verify-problem.js';
 
 /** At most this many type problems per project: past that, more lines only bury the first. */
 export const MAX_TYPE_PROBLEMS = 20;

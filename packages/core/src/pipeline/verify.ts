@@ -15,12 +15,9 @@ import { ImportChecker } from './verify-imports.js';
 import { classifySpecifier } from './resolve-imports.js';
 import { isTypeScriptPath, typeCheckMany, type TypeCheckOptions } from './verify-types.js';
 import type { StepSink } from './step-progress.js';
+import type { VerifyCheck, VerifyProblem } from './verify-problem.js';
 
-/** Checks that read the files without running them (this module). */
-export type StaticCheck = 'json' | 'syntax' | 'imports' | 'package-json' | 'html' | 'types' | 'duplicates';
-/** Checks that run the project; an execution gate plugged in as a {@link ProjectCheck} reports them. */
-export type ExecutionCheck = 'install' | 'tests' | 'start' | 'page-load' | 'build' | 'render';
-export type VerifyCheck = StaticCheck | ExecutionCheck;
+export type { ExecutionCheck, StaticCheck, VerifyCheck, VerifyProblem } from './verify-problem.js';
 
 /**
  * A check beyond the static ones (the execution gate), run wherever the pipeline verifies a whole
@@ -33,16 +30,6 @@ export type ProjectCheck = (
   /** `note`: a line for the Activity Feed (the check waits for a sandbox, say); `step`: its steps' start and end lines. */
   context: { role: 'Checking' | 'Proven Code'; signal?: AbortSignal; note?: (message: string) => void; step?: StepSink },
 ) => Promise<Pick<VerifyReport, 'checked' | 'problems'> & Pick<TypeCheckOptions, 'nodeModules'>>;
-
-export interface VerifyProblem {
-  path: string;
-  check: VerifyCheck;
-  message: string;
-  /** 1-based line, when the check knows it. */
-  line?: number;
-  /** What shows it, for the repair prompt: the command and its trimmed output (a stack trace, the failing assertion). */
-  detail?: string;
-}
 
 export interface VerifyReport {
   /**
