@@ -8,18 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EntityManager } from '@mikro-orm/core';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { AuthService } from '../src/services/accounts/auth-service.js';
 import { LedgerService } from '../src/services/billing/ledger-service.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
+import type { Sql } from '../src/db/plain-sql.js';
 
 const WRITERS = 100;
 const PER_WRITER = Number(process.env.BENCH_LEDGER_PER_WRITER ?? 20);
 const ROUNDS = 3;
-
-type Sql = EntityManager & { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
 
 const admin = (sql: string) => pgAdmin(POSTGRES_ADMIN_URL, sql);
 await requirePostgres(POSTGRES_ADMIN_URL, 'Set WOLFPACK_TEST_POSTGRES_URL or start PostgreSQL on 127.0.0.1:5432.');

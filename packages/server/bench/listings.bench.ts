@@ -7,19 +7,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EntityManager } from '@mikro-orm/core';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { startServer } from '../src/index.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { percentile } from './latency.js';
+import type { Sql } from '../src/db/plain-sql.js';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_LISTINGS_REQUESTS ?? 1_000);
 const WARMUP = 100;
 const TARGET_P99_MS = 30;
 const ADMIN_URL = process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
-
-type Sql = EntityManager & { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
 
 const admin = (sql: string) => pgAdmin(ADMIN_URL, sql);
 await requirePostgres(ADMIN_URL, 'Set DATABASE_URL or start PostgreSQL on 127.0.0.1:5432.');

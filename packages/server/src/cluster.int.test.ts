@@ -6,8 +6,7 @@ import { TestClient } from './testing/http-client.js';
 import { followWithEventSource, spawnServer, type ServerProcess } from './testing/server-process.js';
 import { readEvents } from './testing/sse-client.js';
 import { startTestServer, testDatabases } from './testing/test-server.js';
-
-type Sql = { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from './db/plain-sql.js';
 
 /** The live children of a process (the cluster's workers), from /proc. */
 function childrenOf(pid: number): number[] {

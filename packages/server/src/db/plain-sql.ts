@@ -2,8 +2,11 @@ import type { EntityManager } from '@mikro-orm/core';
 
 /** Statements with `?` placeholders on an entity manager's connection (and transaction); rows as the driver returns them. */
 export interface PlainSql {
-  execute<T>(sql: string, params?: unknown[]): Promise<T>;
+  execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T>;
 }
+
+/** An entity manager (a fork, or one in a transaction) that also runs plain statements: the ORM's own `execute`. */
+export type Sql = EntityManager & PlainSql;
 
 /**
  * The entity manager as plain SQL, for hot paths where hydrating entities costs more than the

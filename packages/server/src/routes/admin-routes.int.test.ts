@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { adminMetricsReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
 const SECRET = 'admin-secret-for-tests-0123456789';
 /** One configured engine at 200 cents per 1k tokens; never called, only priced. */
 const ENGINES = JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'm', baseURL: 'http://127.0.0.1:9/v1', pricePer1kTokensCents: 200 }]);
 
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 const sqlOf = (server: TestServer): Sql => server.db.orm.em.fork() as unknown as Sql;
 
 function metrics(server: TestServer, secret?: string) {

@@ -19,8 +19,8 @@ import { TestClient } from '../testing/http-client.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../testing/private-postgres.js';
 import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const systemOf = (messages: ChatMessage[]) => String(messages.find((m) => m.role === 'system')?.content ?? '');
 const stageOf = (messages: ChatMessage[]) => /You are the (Planning|Building|Checking|Polishing) engine/.exec(systemOf(messages))?.[1];

@@ -18,9 +18,9 @@ import { copyPgliteTemplate } from '../testing/database-template.js';
 import { TestClient } from '../testing/http-client.js';
 import { completeBuild, readEvents } from '../testing/sse-client.js';
 import { startTestServer, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
 const run = promisify(execFile);
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Room for the migrated template (about 40 MB, 16 MB of it the write-ahead log) and a first build. */
 const TMPFS_SIZE = '64m';

@@ -22,8 +22,8 @@ import {
 import { TestClient } from '../testing/http-client.js';
 import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 type Stage = 'Planning' | 'Building' | 'Checking' | 'Polishing';
 
 /**

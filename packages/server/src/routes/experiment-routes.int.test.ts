@@ -4,8 +4,7 @@ import { demoReply } from '@wolfpack/core/demo';
 import { startFakeOpenAIServer } from '@wolfpack/core/engines/testing';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 async function signedIn(server: TestServer, username: string): Promise<TestClient> {
   const client = new TestClient(server.url);

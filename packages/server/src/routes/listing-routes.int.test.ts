@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply, listingReply, listingsReply, listingDraftReply, type Listing } from '@wolfpack/core';
 import { ProjectService } from '../services/projects/project-service.js';
@@ -8,6 +7,7 @@ import type { FakeStripe } from '../testing/fake-stripe.js';
 import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
@@ -17,7 +17,6 @@ const FILES = {
   'index.html': '<!doctype html><div id="root"></div>\n',
 };
 
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 const sql = <T = Array<Record<string, unknown>>>(server: TestServer, text: string, params: unknown[] = []) => (server.db.orm.em.fork() as Sql).execute<T>(text, params);
 
 interface Member {

@@ -1,11 +1,9 @@
-import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { njinIterateReply, njinKeyCreatedReply, njinNoPassingReply, type ChatMessage } from '@wolfpack/core';
 import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/engines/testing';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 const FILES = {
   'src/math.js': 'export function add(a, b) {\n  return a + b;\n}\n',

@@ -1,11 +1,10 @@
-import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { njinKeyCreatedReply, njinKeysReply, njinLicenseReply, njinSnippetReply, njinValidateReply } from '@wolfpack/core';
 import { hashKey } from '../services/accounts/hash-key.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 const sql = <T = Array<Record<string, unknown>>>(server: TestServer, text: string, params: unknown[] = []) => (server.db.orm.em.fork() as Sql).execute<T>(text, params);
 
 describe.each(testDatabases())('njin API keys and licence on %s', (kind) => {

@@ -1,11 +1,9 @@
-import type { EntityManager } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply } from '@wolfpack/core';
 import { TestClient } from '../testing/http-client.js';
 import { startPaidTestServer, type PaidTestServer } from '../testing/paid-test-server.js';
 import { testDatabases } from '../testing/test-server.js';
-
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 describe.each(testDatabases())('njin subscription lifecycle on %s', (kind) => {
   let paid: PaidTestServer;

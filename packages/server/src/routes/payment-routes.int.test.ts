@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply, ledgerReply, PAYMENTS_NOT_CONFIGURED } from '@wolfpack/core';
@@ -6,11 +5,11 @@ import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe.js';
 import { startPaidTestServer, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET, type PaidTestServer } from '../testing/paid-test-server.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
 const KEY = TEST_STRIPE_KEY;
 const SECRET = TEST_WEBHOOK_SECRET;
 
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 const sql = <T = Array<Record<string, unknown>>>(server: TestServer, text: string, params: unknown[] = []) =>
   (server.db.orm.em.fork() as Sql).execute<T>(text, params);
 

@@ -12,8 +12,7 @@ import { PROJECT_SORTS, projectsPageReply, type ProjectSort, type ProjectSummary
 import { decodeCursor, pageSql } from '../services/projects/project-list-query.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = { execute<T = Array<Record<string, unknown>>>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 /** What the test knows of each inserted project, to compute the expected orders itself. */
 interface Seeded {

@@ -12,8 +12,7 @@ import { startFakeGithub, type FakeGithub, type FakeGithubFailure } from '../tes
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 const HTML_502 = '<!DOCTYPE html><html><head><title>Unicorn! &middot; GitHub</title></head><body>We had issues producing the response to your request.</body></html>';
 

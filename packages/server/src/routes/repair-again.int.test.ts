@@ -12,8 +12,7 @@ import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/eng
 import { TestClient } from '../testing/http-client.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'system')?.content as string) ?? '';
 const isRepair = (body: unknown) => /Automated checks found problems/.test(systemOf(body));

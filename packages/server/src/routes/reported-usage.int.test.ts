@@ -10,8 +10,7 @@ import { startFakeAnthropicServer, startFakeOpenAIServer, type AnthropicFakeServ
 import { TestClient } from '../testing/http-client.js';
 import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 type Provider = 'openai' | 'anthropic';
 type Reported = { inputTokens: unknown; outputTokens: unknown };

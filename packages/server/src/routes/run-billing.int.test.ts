@@ -19,8 +19,7 @@ import { LedgerService } from '../services/billing/ledger-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { readEvents, type ReceivedEvent } from '../testing/sse-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'system')?.content as string) ?? '';
 

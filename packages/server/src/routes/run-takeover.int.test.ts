@@ -8,9 +8,9 @@ import { startRoundRobinProxy, type RoundRobinProxy } from '../testing/round-rob
 import { followWithEventSource, spawnServer, type ServerProcess } from '../testing/server-process.js';
 import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
 type Row = Record<string, unknown>;
-type Sql = { execute<T = Row[]>(sql: string, params?: unknown[]): Promise<T> };
 
 const RESTARTED = 'The server restarted; continuing';
 

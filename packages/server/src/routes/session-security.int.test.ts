@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURE_LIMIT } from '../services/accounts/auth-service.js';
 import { TestClient } from '../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import type { Sql } from '../db/plain-sql.js';
 
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 const PASSWORD = 'correct-horse';
 
 describe.each(testDatabases())('session security on %s', (kind) => {

@@ -5,7 +5,6 @@
  * malformed, made with a retired secret, or over bytes a proxy re-serialised. Credit moves exactly
  * once; a bad signature is a 400 with a sentence and changes nothing; nothing answers 500.
  */
-import type { EntityManager } from '@mikro-orm/core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutReply, ledgerReply } from '@wolfpack/core';
@@ -13,8 +12,7 @@ import type { FakeSession, FakeStripe } from '../testing/fake-stripe.js';
 import { TestClient } from '../testing/http-client.js';
 import { startPaidTestServer, TEST_WEBHOOK_SECRET, type PaidTestServer } from '../testing/paid-test-server.js';
 import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
-
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../db/plain-sql.js';
 
 describe.each(testDatabases())('Stripe webhooks out of order and badly signed on %s', (kind) => {
   let paid: PaidTestServer;

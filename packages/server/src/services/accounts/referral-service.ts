@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import {
   centsToDollars,
@@ -18,6 +18,7 @@ import {
 import { ReferralReward, User } from '../../entities/index.js';
 import type { Logger } from '../../logger.js';
 import type { LedgerService } from '../billing/ledger-service.js';
+import type { Sql } from '../../db/plain-sql.js';
 
 /** A fresh random code, "WP" + 6 of A-Z0-9. */
 export function newReferralCode(): string {
@@ -44,8 +45,6 @@ export interface ReferralServiceOptions {
   /** What one referrer may receive in 24 hours, in cents; rewards past it are not paid. */
   dailyCapCents?: number;
 }
-
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
 
 const DAY_MS = 86_400_000;
 /** A reward can only have lost value once its first decay month is over. */
@@ -81,8 +80,6 @@ export class ReferralService {
     this.qualifyingSpendCents = options.qualifyingSpendCents;
     this.dailyCapCents = options.dailyCapCents;
   }
-
-
 
   /**
    * The user's code, assigned on first read for accounts made before codes existed. Null for a

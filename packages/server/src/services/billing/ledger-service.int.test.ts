@@ -4,8 +4,7 @@ import { AppError, balanceReply, grantMonth } from '@wolfpack/core';
 import { TestClient } from '../../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../../testing/test-server.js';
 import { LedgerService, type WalletRow } from './ledger-service.js';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../../db/plain-sql.js';
 
 describe.each(testDatabases())('the ledger on %s', (kind) => {
   const servers: TestServer[] = [];

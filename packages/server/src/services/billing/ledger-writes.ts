@@ -1,8 +1,29 @@
-import type { EntryInput, HoldScope } from './ledger-service.js';
+import type { LedgerKind } from '@wolfpack/core';
 import { sqlPart, type GatedWrite } from '../../db/one-statement.js';
 
 // The ledger's rows as SQL (its rules are core's `walletMove`), shared by the wallet's locked
 // transaction and the reservation that is one statement (ledger-service.ts).
+
+export interface EntryInput {
+  kind: LedgerKind;
+  /** Signed: + credit, - debit. */
+  amountCents: number;
+  /** Globally unique: the same reference twice moves money once. */
+  reference: string;
+  conversationId?: string | null;
+  enhancementId?: string | null;
+  description?: string | null;
+  /**
+   * How much of this month's grant the entry gives back (a released hold returns what its
+   * reservation took). Debits take from the grant first on their own.
+   */
+  grantReturnCents?: number;
+}
+
+export interface HoldScope {
+  conversationId?: string | null;
+  enhancementId?: string | null;
+}
 
 /** The entry, inserted only when its reference is new (`returning id` says whether it was). */
 export function entryWrite(userId: string, entry: EntryInput, balanceAfter: number, grantDelta: number, now: Date): GatedWrite {

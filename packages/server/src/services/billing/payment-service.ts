@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import type Stripe from 'stripe';
 import { AppError, creditPack, CREDIT_PACKS, formatCents, PAYMENTS_NOT_CONFIGURED, type CreditPackDollars } from '@wolfpack/core';
 import type { Logger } from '../../logger.js';
@@ -13,8 +13,7 @@ import {
   type StripeGateway,
   type SubscriptionFacts,
 } from './stripe-gateway.js';
-
-export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../../db/plain-sql.js';
 
 /** What a Checkout Session buys: credits, a Showcase listing, the njin licence. */
 export type CheckoutPurpose = 'top_up' | 'listing' | 'njin';

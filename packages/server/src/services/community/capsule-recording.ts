@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
 import { oneStatement, rowsWrite, sqlPart } from '../../db/one-statement.js';
 import { capsuleProof, recordCapsule, verificationRecord, type CapsuleEnhancementInput, type RecordedCapsule } from '@wolfpack/core';
-
-export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../../db/plain-sql.js';
 
 export interface FinishedRun {
   userId: string;

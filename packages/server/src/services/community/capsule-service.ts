@@ -11,7 +11,8 @@ import {
   type ShareCapsuleRequest,
 } from '@wolfpack/core';
 import type { Logger } from '../../logger.js';
-import { insertCapsule, insertCapsuleRows, readRunAsCapsule, toDate, type FinishedRun, type Sql } from './capsule-recording.js';
+import { insertCapsule, insertCapsuleRows, readRunAsCapsule, toDate, type FinishedRun } from './capsule-recording.js';
+import type { Sql } from '../../db/plain-sql.js';
 import { isUuid } from '../projects/project-service.js';
 
 /** The same answer for a missing and for someone else's private capsule: no existence leak. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { AppError, listingCopyIdea, saleSplit } from '@wolfpack/core';
 import type { LedgerService, WalletTx } from '../billing/ledger-service.js';
-import type { ListingRow, Sql } from './listing-service.js';
+import type { Sql } from '../../db/plain-sql.js';
 import type { CheckoutRow, PaymentService } from '../billing/payment-service.js';
 
 export interface ListingPurchasesOptions {
@@ -10,6 +10,30 @@ export interface ListingPurchasesOptions {
   platformSharePercent: number;
   /** A live listing by id (null: missing, deleted, or not a UUID). */
   find: (id: string) => Promise<ListingRow | null>;
+}
+
+/** A listing's row as the listing queries read it (listing-service.ts), the seller's username joined. */
+export interface ListingRow {
+  id: string;
+  user_id: string;
+  title: string;
+  summary: string;
+  visibility: 'free' | 'commercial';
+  price_cents: number | string;
+  currency: string;
+  tech_stack: string[] | string;
+  tags: string[] | string;
+  demo_url: string | null;
+  repo_url: string | null;
+  prompt_original: string | null;
+  prompt_enhanced_snapshot: string | null;
+  file_count: number | string;
+  cover_version: number | string;
+  created_at: Date | string;
+  username: string;
+  purchased_project_id?: string | null;
+  /** The viewer's purchase row, when they bought the listing (its copy may be deleted since). */
+  purchase_id?: string | null;
 }
 
 export type PurchaseResult = { projectId: string } | { checkoutUrl: string };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import {
   AppError,
   COVER_IMAGE_MAX_BYTES,
@@ -15,7 +15,8 @@ import {
 } from '@wolfpack/core';
 import { CoverDecodeError, decodeCoverImage } from './cover-decoder.js';
 import type { LedgerService } from '../billing/ledger-service.js';
-import { ListingPurchases } from './listing-purchases.js';
+import { ListingPurchases, type ListingRow } from './listing-purchases.js';
+import type { Sql } from '../../db/plain-sql.js';
 import type { PaymentService } from '../billing/payment-service.js';
 import { isUuid, type ProjectService } from '../projects/project-service.js';
 
@@ -26,8 +27,6 @@ export interface ListingServiceOptions {
   platformSharePercent?: number;
 }
 
-export type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
-
 export const LISTING_NOT_FOUND = 'This listing could not be found or has been removed.';
 const COVER_TYPE_MESSAGE = 'The cover image must be a PNG, JPEG, WebP or GIF';
 const COVER_SIZE_MESSAGE = 'The cover image must be at most 1 MB';
@@ -36,29 +35,6 @@ const COMMERCIAL_PRICE_MESSAGE = 'A commercial listing needs a price of at least
 /** The columns a listing reply is made of (never the cover bytes). */
 const LISTING_COLUMNS = `l.id, l.user_id, l.title, l.summary, l.visibility, l.price_cents, l.currency, l.tech_stack, l.tags,
   l.demo_url, l.repo_url, l.prompt_original, l.prompt_enhanced_snapshot, l.file_count, l.cover_version, l.created_at, u.username`;
-
-interface ListingRow {
-  id: string;
-  user_id: string;
-  title: string;
-  summary: string;
-  visibility: 'free' | 'commercial';
-  price_cents: number | string;
-  currency: string;
-  tech_stack: string[] | string;
-  tags: string[] | string;
-  demo_url: string | null;
-  repo_url: string | null;
-  prompt_original: string | null;
-  prompt_enhanced_snapshot: string | null;
-  file_count: number | string;
-  cover_version: number | string;
-  created_at: Date | string;
-  username: string;
-  purchased_project_id?: string | null;
-  /** The viewer's purchase row, when they bought the listing (its copy may be deleted since). */
-  purchase_id?: string | null;
-}
 
 /** A cover to send: uploaded bytes of a sniffed type, or the generated SVG. */
 export interface CoverImage {
@@ -355,4 +331,3 @@ function listingPrompts(row: ListingRow, viewerId: string | undefined): Pick<Lis
   return { promptOriginal: null, promptEnhancedSnapshot: null, promptsWithPurchase: true };
 }
 
-export type { ListingRow };

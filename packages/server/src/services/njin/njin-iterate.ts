@@ -6,7 +6,7 @@ import type { CapsuleService } from '../community/capsule-service.js';
 import type { EngineRegistry } from '../runs/engine-registry.js';
 import type { NjinKeys, ResolvedNjinKey } from './njin-keys.js';
 import type { NjinLicences } from './njin-licences.js';
-import type { Sql } from '../billing/payment-service.js';
+import type { Sql } from '../../db/plain-sql.js';
 
 export const NJIN_KEY_UNKNOWN = 'This njin API key is unknown or was revoked. Create a new one on the njin page.';
 

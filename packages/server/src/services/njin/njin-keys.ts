@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { AppError, generateNjinApiKey, isWellFormedNjinApiKey, njinKeyPrefix, type NjinKeySummary } from '@wolfpack/core';
 import { hashKey } from '../accounts/hash-key.js';
-import type { Sql } from '../billing/payment-service.js';
+import type { Sql } from '../../db/plain-sql.js';
 import { isUuid } from '../projects/project-service.js';
 
 /** The same answer for a missing key and someone else's: no existence leak. */

@@ -3,7 +3,8 @@ import type { MikroORM } from '@mikro-orm/core';
 import type Stripe from 'stripe';
 import { AppError, NJIN_MONTHLY_PRICE_CENTS, type AdminNjinLicence, type NjinLicense } from '@wolfpack/core';
 import type { Logger } from '../../logger.js';
-import type { CheckoutRow, PaymentService, Sql, SubscriptionHandler } from '../billing/payment-service.js';
+import type { CheckoutRow, PaymentService, SubscriptionHandler } from '../billing/payment-service.js';
+import type { Sql } from '../../db/plain-sql.js';
 import type { CheckoutSessionFacts, InvoiceFacts, SubscriptionFacts } from '../billing/stripe-gateway.js';
 import { isUuid } from '../projects/project-service.js';
 

@@ -7,7 +7,8 @@ import type { EngineRegistry } from '../runs/engine-registry.js';
 import { NjinIterations } from './njin-iterate.js';
 import { NjinKeys, type ResolvedNjinKey } from './njin-keys.js';
 import { NjinLicences } from './njin-licences.js';
-import type { PaymentService, Sql } from '../billing/payment-service.js';
+import type { PaymentService } from '../billing/payment-service.js';
+import type { Sql } from '../../db/plain-sql.js';
 import { njinSnippet } from './njin-snippet.js';
 
 export interface NjinServiceOptions {

@@ -1,8 +1,7 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../../logger.js';
 import type { PaymentService } from '../billing/payment-service.js';
-
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../../db/plain-sql.js';
 
 export interface SubscriptionCloserOptions {
   /** Waits before each attempt made while the closing request waits (the first is immediate). */

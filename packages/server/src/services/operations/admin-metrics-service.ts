@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { computeAdminMetrics, type AdminMetricsReply, type AdminUsageGroup } from '@wolfpack/core';
-import type { Sql } from '../community/capsule-recording.js';
+import type { Sql } from '../../db/plain-sql.js';
 import type { EngineRegistry } from '../runs/engine-registry.js';
 
 /** The per-project table shows the newest conversations; older ones still count in the totals. */

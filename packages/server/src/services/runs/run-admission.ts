@@ -1,9 +1,8 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import { AppError } from '@wolfpack/core';
 import type { ProjectExecutor, SandboxOwner } from '@wolfpack/core/proof';
 import type { RunService } from './run-service.js';
-
-type Sql = EntityManager & { execute<T = Record<string, unknown>[]>(sql: string, params?: unknown[]): Promise<T> };
+import type { Sql } from '../../db/plain-sql.js';
 
 /** The 429's sentence, with the operator's number in it. */
 export function tooManyRunsMessage(limit: number): string {
