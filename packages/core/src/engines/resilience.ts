@@ -70,17 +70,18 @@ export function resolveResilience(options: ResilienceOptions = {}): ResolvedResi
   };
 }
 
+import { backoffMs } from '../util/backoff.js';
+
 export { sleep } from '../util/sleep.js';
 
 /**
  * The wait before retry number `retry` (1-based): the provider's Retry-After when it gave one,
- * else base * 2^(retry-1) capped, with "equal jitter" (half fixed, half random) so many runs
- * hitting the same limit do not come back in lockstep.
+ * else core's {@link backoffMs}: base * 2^(retry-1) capped, with "equal jitter" (half fixed, half
+ * random) so many runs hitting the same limit do not come back in lockstep.
  */
 export function backoffDelayMs(retry: number, error: EngineError, options: ResolvedResilience): number {
   if (error.retryAfterMs !== undefined) return error.retryAfterMs;
-  const exponential = Math.min(options.retryMaxDelayMs, options.retryBaseDelayMs * 2 ** (retry - 1));
-  return Math.round(exponential / 2 + (exponential / 2) * options.random());
+  return backoffMs(retry, { baseMs: options.retryBaseDelayMs, maxMs: options.retryMaxDelayMs, random: options.random });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { backoffMs } from '@wolfpack/core';
 import { databaseErrorText, isDatabaseUnreachable } from '../../db/database-faults.js';
 
 /** The database stayed unreachable for longer than the run waits: the run stops, resumable. */
@@ -13,8 +14,8 @@ export interface OutageHooks {
   onBack(waitedMs: number): void;
 }
 
-/** Waits between tries: 100 ms doubling to 2 s. */
-const retryWait = (attempt: number) => Math.min(2000, 100 * 2 ** attempt);
+/** Waits between tries (from 0): 100 ms doubling to 2 s, jittered, since every run of the server lost the same database. */
+const retryWait = (attempt: number) => backoffMs(attempt + 1, { baseMs: 100, maxMs: 2000 });
 
 /**
  * One run's patience with its database. Every write of the run (its events, its holds, its stage
@@ -66,7 +67,7 @@ export class RunDatabaseRetry {
 }
 
 /**
- * A stopped run's last writes (holds given back, its status) tried again for a while (about 9 s):
+ * A stopped run's last writes (holds given back, its status) tried again for a while (5 to 9 s):
  * the failure may be the database going away, and money must not stay held for a run that ended.
  */
 export async function retryBriefly<T>(write: () => Promise<T>): Promise<T> {

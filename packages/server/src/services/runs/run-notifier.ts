@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { backoffMs } from '@wolfpack/core';
 import type { Logger } from '../../logger.js';
 
 /** The PostgreSQL channel on which a process says "run X has new stored events or a new status". */
@@ -120,7 +121,8 @@ export class PostgresRunNotifier implements RunNotifier {
   private scheduleReconnect(): void {
     if (this.closed) return;
     this.failures += 1;
-    const delay = Math.min(5000, 100 * 2 ** Math.min(this.failures, 6));
+    // 200 ms doubling to 5 s, jittered: every process of a cluster lost the same PostgreSQL.
+    const delay = backoffMs(this.failures + 1, { baseMs: 100, maxMs: 5000 });
     this.retry = setTimeout(() => void this.connect(), delay);
     this.retry.unref();
   }
