@@ -12,6 +12,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type TS from 'typescript-checker';
+import { LRUCache } from 'lru-cache';
 import { ts } from './typescript-lazy.js';
 
 /** Where the installed packages appear to the compiler. */
@@ -22,8 +23,7 @@ const READABLE = /(\.d\.[cm]?ts|\.[cm]?tsx?|(^|\/)package\.json)$/i;
 const TS_EXTENSIONS = new Set(['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.d.mts', '.d.cts']);
 
 /** Parsed declaration files by real path, with what they were parsed from. */
-const parsed = new Map<string, { mtimeMs: number; size: number; file: TS.SourceFile }>();
-const PARSED_ENTRIES = 5000;
+const parsed = new LRUCache<string, { mtimeMs: number; size: number; file: TS.SourceFile }>({ max: 5000 });
 
 export class InstalledPackages {
   private readonly stats = new Map<string, ReturnType<typeof statSync> | null>();
@@ -106,16 +106,11 @@ export class InstalledPackages {
     if (!stat?.isFile()) return undefined;
     const real = realpathSync(host);
     const cached = parsed.get(real);
-    if (cached && cached.mtimeMs === Number(stat.mtimeMs) && cached.size === Number(stat.size) && cached.file.fileName === fileName) {
-      parsed.delete(real);
-      parsed.set(real, cached);
-      return cached.file;
-    }
+    if (cached && cached.mtimeMs === Number(stat.mtimeMs) && cached.size === Number(stat.size) && cached.file.fileName === fileName) return cached.file;
     const text = this.readFile(fileName);
     if (text === undefined) return undefined;
     const file = ts.createSourceFile(fileName, text, languageVersionOrOptions, false);
     parsed.set(real, { mtimeMs: Number(stat.mtimeMs), size: Number(stat.size), file });
-    if (parsed.size > PARSED_ENTRIES) parsed.delete(parsed.keys().next().value!);
     return file;
   }
 

@@ -5,6 +5,7 @@
  * without our own regexes tripping over strings and comments.
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { build as buildAsync, buildSync, type BuildFailure, type BuildOptions, type BuildResult, type Loader, type Message } from 'esbuild';
 
 export type ModuleImportKind = 'import' | 'require' | 'dynamic-import' | 'css-import';
@@ -140,7 +141,6 @@ function cacheKey(path: string, content: string): string {
 
 function remember(key: string, scan: ModuleScan): void {
   cache.set(key, scan);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
 }
 
 /**
@@ -178,17 +178,12 @@ export function scanModule(path: string, content: string): ModuleScan | null {
   // Code) and each esbuild call costs about a millisecond: remember results per path and content.
   const key = cacheKey(path, content);
   const cached = cache.get(key);
-  if (cached) {
-    cache.delete(key);
-    cache.set(key, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const first = build(path, content, loader);
   const scan = retryAsJsx(loader, first) ? orJsx(first, build(path, content, 'jsx')) : first;
   remember(key, scan);
   return scan;
 }
 
-/** Least-recently-used results of scanModule (a Map keeps insertion order). */
-const cache = new Map<string, ModuleScan>();
-const CACHE_ENTRIES = 4000;
+/** Least-recently-used results of scanModule. */
+const cache = new LRUCache<string, ModuleScan>({ max: 4000 });

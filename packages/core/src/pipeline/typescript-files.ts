@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname as osDirname, join as osJoin } from 'node:path';
 import type TS from 'typescript-checker';
+import { LRUCache } from 'lru-cache';
 import { ts } from './typescript-lazy.js';
 
 const LIB_DIR = osDirname(createRequire(import.meta.url).resolve('typescript-checker'));
@@ -111,8 +112,7 @@ export function sharedFile(fileName: string): TS.SourceFile | undefined {
 }
 
 /** Project source files by path and content, so an edit re-parses only the edited files. */
-const projectFiles = new Map<string, TS.SourceFile>();
-const PROJECT_FILE_ENTRIES = 4000;
+const projectFiles = new LRUCache<string, TS.SourceFile>({ max: 4000 });
 
 /** The parsed project file (or package stand-in file) of this name and content. */
 export function projectFile(fileName: string, text: string): TS.SourceFile {
@@ -122,7 +122,6 @@ export function projectFile(fileName: string, text: string): TS.SourceFile {
   const kind = /\.tsx$/i.test(fileName) ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false, kind);
   projectFiles.set(key, file);
-  if (projectFiles.size > PROJECT_FILE_ENTRIES) projectFiles.delete(projectFiles.keys().next().value!);
   return file;
 }
 

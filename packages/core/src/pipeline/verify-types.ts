@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import type TS from 'typescript-checker';
+import { LRUCache } from 'lru-cache';
 import { ts } from './typescript-lazy.js';
 import { aliasCandidates, classifySpecifier, dirname, joinPath, readTsconfigs, resolveFile } from './resolve-imports.js';
 import { InstalledPackages, isTypedResolution, NODE_MODULES } from './installed-packages.js';
@@ -262,8 +263,7 @@ function check(projects: readonly CheckedProject[], stubs: string, installed?: I
 }
 
 /** Results by a hash of the TS files and tsconfigs (and the node_modules checked against): the pipeline verifies the same files often. */
-const results = new Map<string, VerifyProblem[]>();
-const RESULT_ENTRIES = 200;
+const results = new LRUCache<string, VerifyProblem[]>({ max: 200 });
 
 function resultKey(files: Readonly<Record<string, string>>, nodeModules = ''): string {
   const hash = createHash('sha1').update(nodeModules).update('\u0000');
@@ -272,20 +272,6 @@ function resultKey(files: Readonly<Record<string, string>>, nodeModules = ''): s
     hash.update(path).update('\u0000').update(files[path] ?? '').update('\u0000');
   }
   return hash.digest('base64');
-}
-
-function cached(key: string): VerifyProblem[] | undefined {
-  const found = results.get(key);
-  if (found) {
-    results.delete(key);
-    results.set(key, found);
-  }
-  return found;
-}
-
-function store(key: string, problems: VerifyProblem[]): void {
-  results.set(key, problems);
-  if (results.size > RESULT_ENTRIES) results.delete(results.keys().next().value!);
 }
 
 /**
@@ -303,7 +289,7 @@ export function typeCheckMany(list: readonly Readonly<Record<string, string>>[],
     const tsPaths = Object.keys(files).filter(isTypeScriptPath).sort();
     if (tsPaths.length === 0) return void (answers[index] = []);
     const key = resultKey(files);
-    const hit = cached(key);
+    const hit = results.get(key);
     if (hit) return void (answers[index] = hit);
     const entry = todo.get(key);
     if (entry) entry.indexes.push(index);
@@ -323,7 +309,7 @@ export function typeCheckMany(list: readonly Readonly<Record<string, string>>[],
   });
   const answer = (i: number, problems: VerifyProblem[]) => {
     const [key, entry] = entries[i]!;
-    store(key, problems);
+    results.set(key, problems);
     for (const index of entry.indexes) answers[index] = problems;
   };
   for (const [stubs, members] of groups) {
@@ -358,7 +344,7 @@ export function typeCheck(files: Readonly<Record<string, string>>, options: Type
   const tsPaths = Object.keys(files).filter(isTypeScriptPath).sort();
   if (tsPaths.length === 0) return [];
   const key = resultKey(files, installed.packages.folder);
-  let problems = cached(key);
+  let problems = results.get(key);
   if (!problems) {
     const project = prepare(files, tsPaths, '', installed);
     const { scopes, uncovered } = tsconfigScopes(files, tsPaths);
@@ -371,7 +357,7 @@ export function typeCheck(files: Readonly<Record<string, string>>, options: Type
     }
     const runs = [...[...groups.values()].map((g) => ({ roots: g.roots, installed: scoped(installed, g.globals) })), ...(uncovered.length > 0 ? [{ roots: uncovered, installed }] : [])];
     problems = runs.flatMap((run) => check([{ ...project, roots: run.roots.sort() }], project.stubs, run.installed)[0]!).slice(0, MAX_TYPE_PROBLEMS);
-    store(key, problems);
+    results.set(key, problems);
   }
   return problems.map((p) => ({ ...p }));
 }
