@@ -3,7 +3,7 @@ import { MAX_OUTPUT_TOKENS_PER_CALL } from '../billing/guardrail.js';
 import { EngineError, type Engine, type EngineUsage } from '../engines/engine.js';
 import { newLogId } from '../pipeline/engine-runner.js';
 import { withEvents } from '../pipeline/event-channel.js';
-import type { Attachment } from '../schemas/projects.js';
+import type { Attachment } from '../schemas/attachments.js';
 import { ENHANCEMENT_ENGINES_PER_PASS, ENHANCEMENT_PASSES, type LogEvent, type StepEvent } from '../schemas/events.js';
 import { cleanPromptOutput } from './clean-prompt.js';
 import { AGGREGATE_SYSTEM, ENHANCE_SYSTEM, REFINE_SYSTEM, originalSection, proposalsSection } from './enhance-prompts.js';

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.js';
 import type { CallBudget } from '../billing/call-purse.js';
 import type { ContentPart, Engine } from '../engines/engine.js';
-import type { Attachment } from '../schemas/projects.js';
+import type { Attachment } from '../schemas/attachments.js';
 import { PIPELINE_STAGES, type CostEvent, type LogEvent, type PipelineRole, type StageEvent, type VerificationSummary } from '../schemas/events.js';
 import { contextBudgetChars } from './context-budget.js';
 import { EngineRunner, newLogId, type EngineCallRecord, type Emit } from './engine-runner.js';

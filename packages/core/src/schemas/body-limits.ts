@@ -4,7 +4,8 @@
  * five attachments at their largest (an image's base64 data URL; a text's 5 MB with its JSON
  * escapes), and room for the other fields.
  */
-import { IDEA_MAX, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_CONTENT_CHARS, MAX_ATTACHMENTS } from './projects.js';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_CONTENT_CHARS, MAX_ATTACHMENTS } from './attachments.js';
+import { IDEA_MAX } from './projects.js';
 
 const FIELDS_BYTES = 64 * 1024;
 /** A 5 MB text's JSON: quotes, backslashes and newlines escape to two characters; allow half of them. */

@@ -1,24 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { ACCEPTED_ATTACHMENT_EXTENSIONS, MAX_ATTACHMENT_BYTES, attachmentContentBytes, isAcceptedAttachment, type Attachment } from './attachments.js';
+import { createFolderRequest, renameFolderRequest } from './folders.js';
 import {
-  ACCEPTED_ATTACHMENT_EXTENSIONS,
-  MAX_ATTACHMENT_BYTES,
-  attachmentContentBytes,
   conversationsReply,
-  createFolderRequest,
   enhancementRequest,
-  isAcceptedAttachment,
   moveProjectRequest,
   projectDetailReply,
   projectsReply,
   promptHistoryReply,
   publishReply,
   publishRequest,
-  renameFolderRequest,
   replitCodeReply,
   streamRequest,
   suggestRepoName,
-  type Attachment,
 } from './projects.js';
 
 function messages(schema: z.ZodType, value: unknown): Array<{ path: string; message: string }> {
