@@ -39,7 +39,7 @@ export type { GroupMode, GroupUsage } from './sandbox-group.js';
 export { withProjectCopy } from './project-copy.js';
 export { asVerifyReport, createExecutionGate, type ExecutionGate, type ExecutionGateOptions } from './execution-gate.js';
 export { ExecutionThread, type ExecutionThreadOptions } from './execution-thread.js';
-export { installDependencies, type InstallOptions, type InstallResult } from './node-deps.js';
+export { installDependencies, NETWORK_ENV, type InstallOptions, type InstallResult } from './node-deps.js';
 export { CHROMIUM_CANDIDATES, type PageCheckOptions } from './check-page.js';
 export { buildPreview, planPreview, type PreviewBuild, type PreviewBuildOptions, type PreviewPlan, type PreviewStep } from './preview-site.js';
 export {

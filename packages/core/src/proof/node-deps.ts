@@ -71,7 +71,7 @@ async function exists(path: string): Promise<boolean> {
 
 // What npm needs from the server's environment to reach the registry (proxies, extra CAs, npm's
 // own settings), and nothing else: the rest of it is the server's business, secrets included.
-const NETWORK_ENV = /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_.+)$/i;
+export const NETWORK_ENV = /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_.+)$/i;
 
 function networkEnv(env: ProofEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => NETWORK_ENV.test(e[0]) && e[1] !== undefined));

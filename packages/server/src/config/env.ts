@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { EngineConfigError, loadEngineConfigs, loadEngineOptions, type EngineConfig, type ResilienceOptions } from '@wolfpack/core/engines';
-import type { ProofEnv } from '@wolfpack/core/proof';
+import { NETWORK_ENV, type ProofEnv } from '@wolfpack/core/proof';
 import { z } from 'zod';
 
 // Each message names the variable and says what it takes: it is what the operator reads when the
@@ -120,14 +120,16 @@ export const envSchema = z.object({
 
 type ParsedEnv = z.infer<typeof envSchema>;
 
-/** Proven Code's settings among them, handed to core as they were given (checked above). */
-const PROOF_VARIABLES = (Object.keys(envSchema.shape) as (keyof ParsedEnv)[]).filter((name) => /^WOLFPACK_(SANDBOX$|PROOF_|PREVIEW_(BUILD_TIME|START|CPU))/.test(name) && name !== 'WOLFPACK_PROOF_CONCURRENCY' && name !== 'WOLFPACK_PROOF_THREAD_IDLE_SECONDS');
+// The server's own among the WOLFPACK_PROOF_ names: how many projects at once, and its thread.
+const SERVER_PROOF_SETTINGS = new Set(['WOLFPACK_PROOF_CONCURRENCY', 'WOLFPACK_PROOF_THREAD_IDLE_SECONDS']);
 
 /**
- * What npm needs to reach the registry (proxies, extra CAs, npm's own settings), handed to it as
- * given; the rest of the server's environment, secrets included, never reaches npm.
+ * The settings core applies itself (the sandbox, its limits, installs, previews' starts and CPU),
+ * handed down as given once the schema has checked them.
  */
-const NPM_NETWORK = /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_.+)$/i;
+const PROOF_VARIABLES = new Set(
+  Object.keys(envSchema.shape).filter((name) => /^WOLFPACK_(SANDBOX$|PROOF_|PREVIEW_(BUILD_TIME_LIMIT_MS|START_MS|CPU_))/.test(name) && !SERVER_PROOF_SETTINGS.has(name)),
+);
 
 /** The operator's limits against abuse, each with a default a real person never meets, and the previews' and Proven Code's bounds. */
 export interface AbuseLimits {
@@ -301,8 +303,12 @@ function engineSettings(given: Record<string, string | undefined>, e: ParsedEnv)
   }
 }
 
+/**
+ * Proven Code's settings, the PATH its tools are found on, and what npm needs to reach the
+ * registry (proxies, CAs, npm_config_*); the rest of the environment, secrets included, stays here.
+ */
 function proofEnvOf(given: Record<string, string | undefined>): ProofEnv {
-  const picked = Object.entries(given).filter(([name]) => (PROOF_VARIABLES as string[]).includes(name) || name === 'PATH' || NPM_NETWORK.test(name));
+  const picked = Object.entries(given).filter(([name]) => PROOF_VARIABLES.has(name) || name === 'PATH' || NETWORK_ENV.test(name));
   return Object.freeze(Object.fromEntries(picked.map(([name, value]) => [name, value?.trim()])));
 }
 
