@@ -11,8 +11,8 @@ A licence paid through Stripe is left to Stripe. --json prints {"licence", "chan
 const SECRET_STDIN = 'read the admin secret from the first line of stdin (default: $WOLFPACK_ADMIN_SECRET, else asked)';
 
 /**
- * `wolfpack admin …`: the operator's commands, kept apart from program.ts, which holds
- * the user's. Like every command, each loads its module only when it runs.
+ * `wolfpack admin …`: the operator's commands, kept apart from the user's (program.ts and
+ * its program-*.ts groups). Like every command, each loads its module only when it runs.
  */
 export function addAdminCommands(program: Command, ctx: (command: Command) => Promise<CommandContext>): void {
   const admin = program.command('admin').description('operator commands for a server you run, authorised by its admin secret (not a login)');
