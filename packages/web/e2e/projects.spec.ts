@@ -181,6 +181,28 @@ describe('All Projects', () => {
     await saveShot(manual, 'projects-paged', { fullPage: true });
   });
 
+  it('asks for the list again with its ETag after a reload (the server answers 304 while it is unchanged), and shows a changed one', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, '/', 'etag');
+    await buildProjectViaApi(page, 'Kept by the browser');
+    await page.goto('/projects');
+    await waitForTitles(page, ['Kept by the browser']);
+    // What the browser's cache sends when it revalidates the pages it keeps (Playwright shows the
+    // kept reply's 200 either way; the server's 304 is asserted in project-list-cache.int.test.ts).
+    const sent: Array<string | undefined> = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/projects') void req.allHeaders().then((headers) => sent.push(headers['if-none-match']));
+    });
+    await page.reload();
+    await waitForTitles(page, ['Kept by the browser']);
+    await expect.poll(() => sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent.map((etag) => etag?.slice(0, 3))).toEqual(sent.map(() => 'W/"'));
+
+    await buildProjectViaApi(page, 'Made since');
+    await page.reload();
+    await waitForTitles(page, ['Made since', 'Kept by the browser']);
+  });
+
   it('asks a visitor to sign in', async () => {
     const page = await browser.newPage();
     await page.goto('/projects');
