@@ -74,6 +74,9 @@ export function treeCpuMs(root: number): number | undefined {
   return tree.length === 0 ? undefined : tree.reduce((sum, p) => sum + p.cpuMs, 0);
 }
 
+/** How long a kill may take to empty a sandbox (its group, or its process tree) before it is reported as stuck. */
+export const KILL_WAIT_MS = 5000;
+
 /** SIGKILL to each of `pids`, those already gone left out. */
 export function killAll(pids: number[]): void {
   for (const pid of pids) {

@@ -12,7 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { killAll } from './process-tree.js';
+import { KILL_WAIT_MS, killAll } from './process-tree.js';
 import { Watchdog } from './sandbox-watchdog.js';
 
 /** What the group is limited to; see SandboxLimits' sandbox* fields. */
@@ -63,8 +63,6 @@ export interface SandboxGroup {
 /** How often the watchdog (and the sandbox's limit poll) looks. */
 export const WATCHDOG_SAMPLE_MS = 100;
 const CPU_PERIOD_US = 100_000;
-/** How long a kill may take to empty a group before it is reported as stuck. */
-export const KILL_WAIT_MS = 5000;
 
 /** A control file's text, or undefined when it cannot be read. */
 export const read = (path: string): string | undefined => {

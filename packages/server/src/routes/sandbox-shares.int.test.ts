@@ -11,7 +11,7 @@ import { type PipelineEvent } from '@wolfpack/core';
 import { needTool, sandboxCheck } from '@wolfpack/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Project, ProjectFile } from '../entities/index.js';
-import { PROJECT_BEING_CHECKED, tooManySandboxesMessage } from '../services/runs/run-admission.js';
+import { PROJECT_BEING_CHECKED, tooManySandboxesMessage } from '../services/runs/sandbox-shares.js';
 import { TestClient } from '../testing/http-client.js';
 import { runningTags } from '../testing/processes.js';
 import { readEvents } from '../testing/sse-client.js';

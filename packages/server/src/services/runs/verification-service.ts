@@ -3,7 +3,7 @@ import { buildVerificationRecord, verificationRecord, type VerificationRecord } 
 import { verifyProject } from '@wolfpack/core/pipeline';
 import { executeProject, type ExecuteOptions, type ProjectExecutor } from '@wolfpack/core/proof';
 import type { ProjectService } from '../projects/project-service.js';
-import type { SandboxShares } from './run-admission.js';
+import type { SandboxShares } from './sandbox-shares.js';
 import { plainSql } from '../../db/plain-sql.js';
 import { sqlPart, ungated, type GatedWrite } from '../../db/one-statement.js';
 
