@@ -204,7 +204,7 @@ describe('followRun', () => {
   it('without autoResume replays an interrupted run and reports it instead of resuming it', async () => {
     scenario = { status: 'interrupted', lastEventId: 3, streams: [{ events: [1, 2, 3] }] };
     const items = await collect(followRun({ source: { kind: 'attach', runId: RUN }, autoResume: false }));
-    expect(items.map((item) => (item.type === 'event' ? item.id : item.type))).toEqual([1, 2, 3, 'interrupted']);
+    expect(items.map((item) => (item.type === 'event' ? item.id : item.type))).toEqual(['connected', 1, 2, 3, 'interrupted']);
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET /api/wolfpack/runs/${RUN}`, `GET /api/wolfpack/runs/${RUN}/events`]);
   });
 

@@ -136,7 +136,8 @@ export async function* followRun(options: FollowRunOptions): AsyncGenerator<RunI
           stopAfterReplay = run.status === 'interrupted';
           body = await transport.stream({ method: 'GET', path: `${runPath(id)}/events`, lastEventId: last, signal });
         }
-        if (!first) yield { type: 'connected' };
+        // Events flow (again): a page that showed "Reconnecting…" shows the run going on.
+        yield { type: 'connected' };
       }
       first = false;
 
