@@ -10,8 +10,6 @@ import { readEvents } from '../testing/sse-client.js';
 import { startTestServer, testDatabases } from '../testing/test-server.js';
 import type { Sql } from '../db/plain-sql.js';
 
-type Row = Record<string, unknown>;
-
 const RESTARTED = 'The server restarted; continuing';
 
 /** A priced engine (1¢ per 1k tokens) that answers like the demo engines, slowly enough to kill a server mid-run. */
