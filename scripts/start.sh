@@ -25,7 +25,11 @@ rm -f "$install_log"
 # Only the packages whose sources, lockfile or toolchain changed since their last build (stamps in
 # each dist/): an unchanged second start builds nothing.
 node scripts/build-changed.mjs
-# Node's own heap settings: a smaller young generation (--max-semi-space-size=4) lets more of a
-# large export's garbage reach the old generation, and on PostgreSQL the server then grew by
-# 68-135 MB instead of 16-44 MB (pnpm bench export prints both).
+# glibc's allocator, as deployments set it: two malloc arenas (the threads of libuv's pool that
+# compress exports otherwise keep one each), and blocks of 64 KiB and more (socket reads, rows)
+# mapped on their own, so that freeing them gives the memory back instead of leaving holes in the
+# heap. `pnpm bench export` measures them beside nothing set (docs/PERFORMANCE.md). An operator's
+# own values win.
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+export GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.mmap_threshold=65536}"
 exec node packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"
