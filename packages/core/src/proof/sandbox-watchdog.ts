@@ -8,7 +8,7 @@ import { statfsSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
 import { KILL_WAIT_MS, killAll, processTree } from './process-tree.js';
-import type { GroupHit, GroupLimits, GroupUsage, SandboxGroup, WATCHDOG_SAMPLE_MS } from './sandbox-group.js';
+import type { GroupHit, GroupLimits, GroupUsage, SandboxGroup, WATCHDOG_SAMPLE_MS } from './sandbox-group-types.js';
 
 const TMPFS_MAGIC = 0x01021994;
 const TMPFS_MOUNTS = [SANDBOX_PROJECT_DIR, '/tmp', '/dev/shm'];
