@@ -11,11 +11,10 @@ import { startFakeOpenAIServer, type OpenAIFakeServer } from '@wolfpack/core/eng
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PAYMENT_REQUIRED } from './exit-code.js';
 import { runCli, testServerBasics, type RunOptions } from './testing/cli-harness.js';
+import type { Sql } from '@wolfpack/server/testing';
 
 const PASSWORD = 'correct-horse-battery';
 const CHANGED = 'export const a = 2;\n';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 
 let engine: OpenAIFakeServer;
 let server: { url: string; db: { orm: { em: { fork(): unknown } } }; close(): Promise<void> };

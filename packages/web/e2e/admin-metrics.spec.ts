@@ -3,10 +3,9 @@ import { formatCents } from '@wolfpack/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, useBrowser, type TestServer } from './harness';
 import { saveShot } from './helpers';
+import type { Sql } from '@wolfpack/server/testing';
 
 const SECRET = 'e2e-admin-secret-0123456789abcdef';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 
 describe('Admin metrics', () => {
   const browser = useBrowser();

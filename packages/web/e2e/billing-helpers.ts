@@ -4,13 +4,11 @@
  * on the database of a server they started.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '@wolfpack/server/testing';
+import { startFakeStripe, type FakeStripe, type Sql } from '@wolfpack/server/testing';
 import { startTestServer, type TestServer } from './harness';
 // The ledger is the server's internal service; the e2e config runs workspace sources, so the test
 // uses it as the server does instead of writing ledger rows by hand.
 import { LedgerService } from '../../server/src/services/billing/ledger-service';
-
-type Sql = { execute<T>(sql: string, params?: unknown[]): Promise<T> };
 
 /** The id of a user by name. */
 export async function userIdOf(server: TestServer, username: string): Promise<string> {

@@ -5,3 +5,4 @@ export { TEST_PASSWORD_COST } from './password-cost.js';
 export { copyPgliteTemplate, createDatabaseTemplates, type DatabaseTemplates } from './database-template.js';
 export { PreviewClient, type PreviewReply } from './preview-client.js';
 export { processesWith, runningTags } from './processes.js';
+export type { Sql } from '../db/plain-sql.js';
