@@ -35,6 +35,8 @@ export interface StartServerOptions {
   logger?: Logger;
   /** The variables to read the configuration from (config/env.ts). @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** The configuration, when the caller has read it already (startServing): the variables are read once. */
+  config?: ServerConfig;
   /** The time money rules see (monthly grant, referral decay) and preview links expire by: tests move it. */
   clock?: () => Date;
   /**
@@ -84,11 +86,7 @@ export function defaultWebDir(): string | undefined {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
-  const webDir = options.webDir === false ? undefined : (options.webDir ?? defaultWebDir());
-  const config = loadConfig(
-    { port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl, webDir },
-    options.env,
-  );
+  const config = options.config ?? readConfig(options);
   // Probed while the database opens (it starts a sandbox once); the runs' own findSandbox reuses it.
   const proof = new ProofCapabilityService({ env: config.proofEnv });
   const proofLine = proof.startupLine();
@@ -207,11 +205,11 @@ export interface RunningService {
  */
 export async function startServing(options: StartServingOptions = {}): Promise<RunningService> {
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
-  const config = loadConfig({ port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl }, options.env);
+  const config = readConfig(options);
   const postgres = options.database ? options.database.kind === 'postgres' : Boolean(config.databaseUrl);
   const count = workerCount(options.workers ?? config.workers, postgres);
   if (count <= 1 || options.database) {
-    const server = await startServer(options);
+    const server = await startServer({ ...options, config });
     return { url: server.url, port: server.port, database: server.database, workers: 1, processes: () => [{ pid: process.pid, instanceId: server.instanceId }], close: () => server.close() };
   }
   // What the workers would otherwise race for: the generated secrets (each would make its own
@@ -229,15 +227,22 @@ export async function startServing(options: StartServingOptions = {}): Promise<R
  */
 export async function serveClusterWorker(options: StartServerOptions = {}): Promise<void> {
   const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
-  const first = loadConfig({}, options.env).worker?.index === 1;
+  const config = options.config ?? readConfig(options);
+  const first = config.worker?.index === 1;
   // The others would repeat its start-up lines (the same configuration, the same warnings).
   let started = false;
   const logger: Logger = first ? log : { ...log, info: () => {}, warn: (message, error) => void (started && log.warn(message, error)) };
   await runClusterWorker(async (closing) => {
-    const server = await startServer({ ...options, logger, closing });
+    const server = await startServer({ ...options, config, logger, closing });
     started = true;
     return { url: server.url, port: server.port, instanceId: server.instanceId, close: () => server.close() };
   });
+}
+
+/** The configuration from `options.env` (else the process's environment), with the options' own values first. */
+function readConfig(options: StartServerOptions): ServerConfig {
+  const webDir = options.webDir === false ? undefined : (options.webDir ?? defaultWebDir());
+  return loadConfig({ port: options.port, host: options.host, dataDir: options.dataDir, databaseUrl: options.databaseUrl, webDir }, options.env);
 }
 
 const KEEP_ALIVE_MS = 65_000;

@@ -56,7 +56,7 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
       async () => {
         // Loaded here, not at the top: the other commands should not pay for the server and database.
         const { startServing } = await loadServer();
-        return startServing({ port, host, dataDir, logger, workers: options.workers });
+        return startServing({ port, host, dataDir, logger, workers: options.workers, env });
       },
       spinnerOptions(context),
     );
