@@ -1,23 +1,12 @@
-import type { PipelineEvent, PipelineRole } from '@wolfpack/core';
+import type { PipelineEvent } from '@wolfpack/core';
 import { initialRunView, reduceRun, type RunView } from '@wolfpack/core/client';
 import { describe, expect, it } from 'vitest';
 import { eventLine, stageSummary, summaryLines } from './run-report.js';
 import { formatDuration } from './ui/run-view.js';
+import { stageEvent as stage } from '@wolfpack/core/testing';
 
 const RUN = 'run-1';
 
-/** The stage events the server sends for the stage at `position` of `total`. */
-function stage(role: PipelineRole, position: number, total: number, phase: 'start' | 'done' | 'failed'): PipelineEvent {
-  const current = phase === 'start' ? position : position + 1;
-  return {
-    type: 'stage',
-    role,
-    ok: phase === 'done',
-    executionTime: phase === 'start' ? 0 : 1.5,
-    progress: { current, total, percent: Math.round((current / total) * 100), elapsedSeconds: current * 2, estimatedRemainingSeconds: (total - current) * 2 },
-    engine: 'demo-alpha',
-  };
-}
 
 const log = (level: 'info' | 'success' | 'warning'): PipelineEvent => ({ type: 'log', id: 'l1', level, message: 'line 1', timestamp: '2026-11-22T10:00:00.000Z' });
 

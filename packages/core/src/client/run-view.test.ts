@@ -3,24 +3,13 @@
  * at a fixed clock.
  */
 import { describe, expect, it } from 'vitest';
-import { PIPELINE_STAGES, type PipelineEvent, type PipelineRole } from '../schemas/events.js';
+import { PIPELINE_STAGES, type PipelineEvent } from '../schemas/events.js';
 import type { RunItem as RunStreamItem } from './follow-run.js';
 import { FEED_LIMIT, initialRunView as initialRunState, isPartialRun, isRunActive, liveTimes, reduceRun, withLocalLine, type RunView as RunState } from './run-view.js';
+import { stageEvent as stage } from '../testing/stage-event.js';
 
 const RUN = 'run-1';
 
-/** The stage events the server sends for the stage at `position` of `total`. */
-function stage(role: PipelineRole, position: number, total: number, phase: 'start' | 'done' | 'failed'): PipelineEvent {
-  const current = phase === 'start' ? position : position + 1;
-  return {
-    type: 'stage',
-    role,
-    ok: phase === 'done',
-    executionTime: phase === 'start' ? 0 : 1.5,
-    progress: { current, total, percent: Math.round((current / total) * 100), elapsedSeconds: current * 2, estimatedRemainingSeconds: (total - current) * 2 },
-    engine: 'demo-alpha',
-  };
-}
 
 function log(n: number, level: 'info' | 'success' | 'warning' | 'error' = 'info'): PipelineEvent {
   return { type: 'log', id: `log-${n}`, level, message: `line ${n}`, timestamp: '2026-11-22T10:00:00.000Z' };

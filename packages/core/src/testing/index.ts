@@ -11,3 +11,4 @@ export { viteRouterApp } from '../proof/fixtures/bundled.js';
 export { expressNotes } from '../proof/fixtures/full-stack.js';
 // The project whose every step of Proven Code runs, for the tests of the step lines.
 export { STEPPED_PACKAGES, steppedProject, steppedReply } from '../proof/fixtures/stepped.js';
+export { stageEvent } from './stage-event.js';
