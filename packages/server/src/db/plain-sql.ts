@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
+import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 
 /** Statements with `?` placeholders on an entity manager's connection (and transaction); rows as the driver returns them. */
 export interface PlainSql {
@@ -15,6 +17,23 @@ export type Sql = EntityManager & PlainSql;
  */
 export function plainSql(em: EntityManager): PlainSql {
   return em as unknown as PlainSql;
+}
+
+/**
+ * Rows of a statement run on every request (a session's read, a page of the project list), on
+ * PostgreSQL as a named prepared statement of the ORM's own pool: each connection plans it once and
+ * then only binds the values, where the ORM sends its statements with the values written in and
+ * PostgreSQL plans each anew. PGlite runs it through the ORM.
+ */
+export async function preparedRows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const connection = em.getConnection();
+  if (!(connection instanceof PostgreSqlConnection)) return plainSql(em).execute<T[]>(sql, params);
+  const pool = await connection.getNativeClient();
+  const text = numberedPlaceholders(sql);
+  // Named by its text: one name never stands for two statements on a connection.
+  const name = `w_${createHash('sha1').update(text).digest('base64url')}`;
+  const { rows } = await pool.query({ name, text, values: params });
+  return rows as T[];
 }
 
 /** `sql` with its `?` placeholders numbered (`$1`, `$2`, …), as the drivers' own clients take it. `?` only as placeholders, never in a literal. */

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { plainSql } from '../../db/plain-sql.js';
+import { preparedRows } from '../../db/plain-sql.js';
 import { SessionRecord } from '../../entities/index.js';
 import { hashKey } from './hash-key.js';
 
@@ -51,7 +51,7 @@ export class DatabaseSessionStore {
   async getWithUser(key: string): Promise<{ session?: SessionData; user?: UserRow | null }> {
     const keyHash = hashKey(key);
     const em = this.orm.em.fork();
-    const [row] = await plainSql(em).execute<SessionReadRow[]>(READ_SESSION, [keyHash]);
+    const [row] = await preparedRows<SessionReadRow>(em, READ_SESSION, [keyHash]);
     if (!row) return {};
     const now = this.now();
     const createdAt = new Date(row.created_at).getTime();

@@ -3,7 +3,7 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
 import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type ProjectsQuery, type ProjectSummary } from '@wolfpack/core';
 import { Folder, Project, ProjectFile, ProjectVersion } from '../../entities/index.js';
 import { countColumns, cursorAfter, decodeCursor, pageSql, updatedIso, type PageRow } from './project-list-query.js';
-import { plainSql } from '../../db/plain-sql.js';
+import { plainSql, preparedRows } from '../../db/plain-sql.js';
 import { readFileContents, type FileContent } from '../../db/file-contents.js';
 import { oneStatement, rowsWrite, sqlPart, ungated, type GatedWrite } from '../../db/one-statement.js';
 
@@ -87,7 +87,7 @@ export class ProjectService {
     const filter = { userId, folderId, q: query.q || undefined };
     const counts = query.counts === 'true';
     const { sql, params } = pageSql(filter, query.sort, query.limit, after, counts);
-    const rows = await plainSql(em).execute<PageRow[]>(sql, params);
+    const rows = await preparedRows<PageRow>(em, sql, params);
     const more = rows.length > query.limit;
     const shown = more ? rows.slice(0, query.limit) : rows;
     const reply: ProjectsPageReply = {
