@@ -1,5 +1,5 @@
-import { constants, gzipSync } from 'node:zlib';
-import type { Context, Middleware } from 'koa';
+import { constants } from 'node:zlib';
+import type { Middleware } from 'koa';
 import compress from 'koa-compress';
 
 /**
@@ -17,8 +17,6 @@ const COMPRESSIBLE = /^(application\/(json|javascript|xml|[\w.+-]+\+json)|text\/
  */
 const SMALL_REPLY_GZIP = { level: constants.Z_BEST_SPEED, windowBits: 12, memLevel: 6 };
 const SMALL_REPLY = 64 * 1024;
-const THRESHOLD = 1024;
-const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 /**
  * koa-compress for JSON and text replies of 1 KB or more, with gzip before brotli when a client
@@ -30,7 +28,7 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 export function compressReplies(): Middleware {
   const compressing = compress({
     filter: (type) => COMPRESSIBLE.test(type),
-    threshold: THRESHOLD,
+    threshold: 1024,
     encodingPreference: ['gzip', 'br', 'identity'],
     gzip: (_type, size) => (size <= SMALL_REPLY ? SMALL_REPLY_GZIP : { level: constants.Z_BEST_SPEED }),
     br: { params: { [constants.BROTLI_PARAM_QUALITY]: 3, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } },
@@ -43,25 +41,5 @@ export function compressReplies(): Middleware {
       // A client that refuses identity and takes neither gzip nor brotli (`identity;q=0`) would
       // get a 500 from koa-compress, which finds no encoding: it gets the reply as it is.
       if (!ctx.acceptsEncodings('gzip', 'br', 'identity')) ctx.compress = false;
-      else gzipInMemory(ctx);
     });
-}
-
-/**
- * A reply of 1-64 KB already in memory (the API's JSON), for a client whose first choice is gzip,
- * gzipped at once in one call; koa-compress is left every other case. Its zlib stream for each
- * reply cost 200-290 µs of CPU on the projects page (21 KB of JSON; stream, thread pool and
- * state), one call 60-70 µs for the same bytes.
- */
-function gzipInMemory(ctx: Context): void {
-  const { body } = ctx;
-  if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
-  const size = ctx.response.length ?? 0;
-  if (ctx.status !== 200 || ctx.method === 'HEAD' || size < THRESHOLD || size > SMALL_REPLY || ctx.compress === false) return;
-  if (ctx.response.get('Content-Encoding') || !COMPRESSIBLE.test(ctx.type) || NO_TRANSFORM.test(ctx.response.get('Cache-Control'))) return;
-  // No Accept-Encoding means identity; the first of the client's choices otherwise.
-  if (!ctx.get('Accept-Encoding') || ctx.acceptsEncodings('gzip', 'br', 'identity') !== 'gzip') return;
-  ctx.body = gzipSync(body, SMALL_REPLY_GZIP);
-  ctx.set('Content-Encoding', 'gzip');
-  ctx.compress = false;
 }
