@@ -10,6 +10,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NETWORK_ENV } from '@wolfpack/core/proof';
 import { expressNotes, needTool, sandboxCheck, startFakeNpmRegistry, viteRouterApp, workspaceTree, type FakeNpmRegistry } from '@wolfpack/core/testing';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,8 +157,11 @@ describe.skipIf(!sandboxed)('the preview of an Express app', () => {
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'wolfpack-e2e-deps-'));
     await chmod(cacheDir, 0o755); // the sandbox user reads the installed packages
-    // express comes from the real npm registry (npm's default: no npm_config_registry is passed).
-    server = await startTestServer({ env: { WOLFPACK_SANDBOX: 'on', WOLFPACK_PROOF_CACHE_DIR: cacheDir } });
+    // express comes from the real npm registry (npm's default: no npm_config_registry is passed),
+    // reached the way this machine reaches it: its proxy and CA settings go to the server, which
+    // hands npm those alone.
+    const network = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => NETWORK_ENV.test(e[0]) && e[1] !== undefined));
+    server = await startTestServer({ env: { ...network, WOLFPACK_SANDBOX: 'on', WOLFPACK_PROOF_CACHE_DIR: cacheDir } });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
