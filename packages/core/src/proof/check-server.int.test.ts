@@ -14,6 +14,7 @@ import { needTool } from '../testing/required-tool.js';
 import { sandboxCheck } from '../testing/sandbox-tool.js';
 import { buildVerificationRecord } from '../verification/verification-record.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
+import { installOptionsFrom } from './node-deps.js';
 import {
   BOOM_LINE,
   expressAbsoluteApi,
@@ -37,7 +38,9 @@ describe.skipIf(!chromium)('a full-stack Express app, proven through its own ser
   beforeAll(async () => {
     cacheDir = await mkdtemp(join(tmpdir(), 'wolfpack-server-test-deps-'));
     await chmod(cacheDir, 0o755); // the sandbox user reads the installed packages
-    options = { env: {}, install: { cacheDir } };
+    // express comes from the real npm registry, reached through this machine's proxy and CA
+    // settings (installOptionsFrom passes npm those alone).
+    options = { env: {}, install: { ...installOptionsFrom(process.env), cacheDir } };
   });
   afterAll(async () => {
     if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
