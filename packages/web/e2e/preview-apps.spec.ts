@@ -188,7 +188,9 @@ describe.skipIf(!sandboxed)('the preview of an Express app', () => {
 
     await page.reload();
     await shown(page, page.getByRole('heading', { name: 'Notes' }), 30_000);
-    await expect.poll(() => notes.allTextContents()).toEqual(['Buy milk', 'Call Ana', 'Water the plants']);
+    // The page asks the server for its notes after it shows; on a loaded machine that takes longer
+    // than expect.poll's default 5 s.
+    await expect.poll(() => notes.allTextContents(), { timeout: 30_000 }).toEqual(['Buy milk', 'Call Ana', 'Water the plants']);
     expect(new URL(page.url()).origin).toBe(origin);
   }, 240_000);
 });
