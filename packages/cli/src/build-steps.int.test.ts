@@ -40,6 +40,8 @@ describe.skipIf(!sandboxed || !tmux)('the steps of Checking and Proven Code in t
         WOLFPACK_SANDBOX: 'on',
         // The sleeping test, the start and the machine's other suites: more than the default 20 s may be needed.
         WOLFPACK_PROOF_TIME_LIMIT_MS: '60000',
+        // One command (the sleeping test) gets as long: a loaded machine runs it past the default 15 s.
+        WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS: '60000',
         WOLFPACK_ENGINES: engines,
         npm_config_registry: registry.url,
         WOLFPACK_PROOF_CACHE_DIR: cacheDir,

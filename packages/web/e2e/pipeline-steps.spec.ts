@@ -49,6 +49,8 @@ describe.skipIf(!sandboxed)('step lines in the Activity Feed', () => {
         WOLFPACK_SANDBOX: 'on',
         // The sleeping test, the start and the machine's other suites: more than the default 20 s may be needed.
         WOLFPACK_PROOF_TIME_LIMIT_MS: '60000',
+        // One command (the sleeping test) gets as long: a loaded machine runs it past the default 15 s.
+        WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS: '60000',
         WOLFPACK_ENGINES: JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]),
         npm_config_registry: registry.url,
         WOLFPACK_PROOF_CACHE_DIR: cacheDir,

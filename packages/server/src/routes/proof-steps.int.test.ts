@@ -43,6 +43,8 @@ describe.skipIf(!sandboxed)('step lines of Checking and Proven Code', () => {
         // The defaults (20 s for all checks) are for a server's own machine; two suites beside this
         // one slowed the type check alone past them, and this test is about the lines, not the limits.
         WOLFPACK_PROOF_TIME_LIMIT_MS: '120000',
+        // One command (the sleeping test) gets as long: a loaded machine runs it past the default 15 s.
+        WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS: '120000',
         // And a start gets 20 s to end before it counts as hanging: the project's program ends at
         // once, yet Node took over 3 s to run it there.
         WOLFPACK_PROOF_START_MS: '20000',
