@@ -24,6 +24,7 @@ export * from './engines/engine.js';
 export * from './schemas/settings.js';
 // Proven Code's verification record.
 export * from './schemas/verification.js';
+export * from './schemas/versions.js';
 export * from './verification/verification-record.js';
 export { backoffMs, type BackoffOptions } from './util/backoff.js';
 export { sleep } from './util/sleep.js';

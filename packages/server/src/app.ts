@@ -74,6 +74,11 @@ import { traceStep } from './services/runs/run-trace.js';
 import { PasswordHasher, type ScryptCost } from './services/accounts/password.js';
 import { DatabaseSessionStore } from './services/accounts/session-store.js';
 import { StatsService } from './services/projects/stats-service.js';
+import { VersionReader } from './services/projects/version-reader.js';
+import { VersionStore } from './services/projects/version-store.js';
+import { ProjectImportService } from './services/projects/project-import.js';
+import { versionRoutes } from './routes/version-routes.js';
+import { importRoutes } from './routes/import-routes.js';
 import { TokenService } from './services/accounts/token-service.js';
 import { CliTarball } from './services/operations/cli-tarball.js';
 
@@ -145,6 +150,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const stats = new StatsService(db.orm, clock);
   const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
+  const versionStore = new VersionStore(db.orm, clock);
   const enhancements = new EnhancementService(db.orm, engines, projects, log, ledger);
   const payments = new PaymentService(db.orm, ledger, StripeGateway.fromConfig(config.stripe), log, clock);
   // A paid purchase shows a referred account is a real user: its referrers are paid from then on.
@@ -246,6 +252,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), tokenRoutes(tokens), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
     enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
     folderRoutes(new FolderService(db.orm), projects),
+    versionRoutes({ store: versionStore, reader: new VersionReader(db.orm), projects, verifications, log }),
+    importRoutes(new ProjectImportService({ store: versionStore, settings, githubApiUrl: config.githubApiUrl, log })),
     publishRoutes(github, settings),
     ...previewRoutes(previews, { publicOrigin: config.publicOrigin, previewHost: config.previewHost }),
     billingRoutes(billing),

@@ -187,6 +187,8 @@ export const projectDetailReply = z.object({
   files: z.array(z.string()),
   /** Proven Code's record of the current version; null for projects made before records were kept, absent from older servers. */
   verification: verificationRecord.nullable().optional(),
+  /** The number of the version the files are (edits send it back as expectedVersion); absent from older servers. */
+  version: z.int().positive().optional(),
 });
 export type ProjectDetailReply = z.infer<typeof projectDetailReply>;
 

@@ -8,6 +8,7 @@ import {
   FileQuestion,
   Files,
   HardDrive,
+  History,
   ListChecks,
   LoaderCircle,
   LogIn,
@@ -21,8 +22,7 @@ import { httpErrorParts } from '../api/client';
 import { useProject } from '../api/queries';
 import { Button } from '../components/button';
 import { Card } from '../components/card';
-import { CodeViewer } from '../components/code-viewer';
-import { FileTreeList } from '../components/file-tree-list';
+import { ProjectFilesTab } from '../components/project-files-tab';
 import { ListInShowcaseDialog } from '../components/list-in-showcase-dialog';
 import { NoticeCard, PageLoadError } from '../components/notice-card';
 import { Skeleton } from '../components/skeleton';
@@ -31,6 +31,7 @@ import { ProjectPreview } from '../components/project-preview';
 import { ProvenCodePanel } from '../components/proven-code-panel';
 import { usePublishDialog } from '../components/publish-dialog';
 import { Tabs } from '../components/tabs';
+import { VersionsPanel } from '../components/versions-panel';
 import { toast } from '../hooks/use-toast';
 import { cn } from '../lib/cn';
 import { continueProjectIdStore } from '../lib/build-stores';
@@ -40,8 +41,8 @@ import { formatDateTime } from '../lib/format-time';
 import { formatBytes, utf8Length } from '../lib/highlight';
 import type { HomeLocationState } from './home';
 
-type TabKey = 'files' | 'prompt-evolution' | 'proven-code';
-const TAB_KEYS: readonly TabKey[] = ['files', 'prompt-evolution', 'proven-code'];
+type TabKey = 'files' | 'versions' | 'prompt-evolution' | 'proven-code';
+const TAB_KEYS: readonly TabKey[] = ['files', 'versions', 'prompt-evolution', 'proven-code'];
 
 /**
  * Project detail (/projects/:id, spec core §2): the files, the prompt evolution, the Proven Code
@@ -180,6 +181,15 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
             ),
           },
           {
+            key: 'versions',
+            label: (
+              <>
+                <History className="h-4 w-4" aria-hidden />
+                Versions
+              </>
+            ),
+          },
+          {
             key: 'prompt-evolution',
             label: (
               <>
@@ -200,26 +210,11 @@ function ProjectView({ detail }: { detail: ProjectDetailReply }) {
         ]}
       >
         {tab === 'files' ? (
-          files.length === 0 ? (
-            <Card className="px-6 py-12 text-center text-sm text-zinc-600 dark:text-zinc-400" data-testid="no-files">
-              This project has no files yet. Continue it to let the pack build some.
-            </Card>
-          ) : (
-            <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-[17rem_minmax(0,1fr)]">
-              <Card className="flex flex-col lg:sticky lg:top-20">
-                <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">
-                  Files
-                  <span className="text-xs font-normal text-zinc-500 tabular-nums">{files.length}</span>
-                </div>
-                <div className="max-h-[60vh] overflow-y-auto p-2">
-                  <FileTreeList nodes={tree} selected={selected} onSelect={(path) => setParam('file', path)} />
-                </div>
-              </Card>
-              {selected !== undefined ? <CodeViewer path={selected} content={Object.hasOwn(project.fsIndex, selected) ? (project.fsIndex[selected] ?? '') : ''} /> : null}
-            </div>
-          )
+          <ProjectFilesTab detail={detail} selected={selected} tree={tree} onSelect={(path) => setParam('file', path)} />
         ) : tab === 'prompt-evolution' ? (
           <PromptEvolutionPanel projectId={project.id} />
+        ) : tab === 'versions' ? (
+          <VersionsPanel projectId={project.id} currentVersion={detail.version ?? null} />
         ) : (
           <ProvenCodePanel projectId={project.id} verification={detail.verification} />
         )}
