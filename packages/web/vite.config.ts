@@ -73,6 +73,12 @@ export default defineConfig({
               test: /node_modules[\\/](recharts|victory-vendor|d3-[a-z-]+|internmap|@reduxjs|redux|redux-thunk|react-redux|immer|reselect|decimal\.js-light|es-toolkit|eventemitter3|tiny-invariant|react-is)[\\/]/,
               priority: 26,
             },
+            // The code editor and the diff view load only when a file is edited or a version compared.
+            {
+              name: 'codemirror',
+              test: /node_modules[\\/](codemirror|@codemirror|@lezer|crelt|style-mod|w3c-keyname|@marijn)[\\/]/,
+              priority: 26,
+            },
             // The QR code drawer loads only with Pack Perks.
             { name: 'qrcode', test: /node_modules[\\/](qrcode|dijkstrajs)[\\/]/, priority: 26 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
