@@ -20,10 +20,13 @@ export function useProjectPreview(id: string) {
   });
 }
 
-/** The page that sends the owner into the preview, at `path` on the preview's origin. */
-export function previewHref(id: string, path = '/'): string {
+/** The page that sends the owner into the preview, at `path` on the preview's origin; of an earlier `version` when given. */
+export function previewHref(id: string, path = '/', version?: number): string {
   const base = `/preview/${encodeURIComponent(id)}`;
-  return path === '/' ? base : `${base}?${new URLSearchParams({ path })}`;
+  const query = new URLSearchParams();
+  if (path !== '/') query.set('path', path);
+  if (version !== undefined) query.set('version', String(version));
+  return query.size === 0 ? base : `${base}?${query}`;
 }
 
 /** POST /api/projects/{id}/preview/revoke: every link and preview cookie of the project ends at once. */
