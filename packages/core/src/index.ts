@@ -25,6 +25,7 @@ export * from './schemas/settings.js';
 // Proven Code's verification record.
 export * from './schemas/verification.js';
 export * from './schemas/versions.js';
+export * from './versions/import-rules.js';
 export * from './versions/diff-files.js';
 export * from './verification/verification-record.js';
 export { backoffMs, type BackoffOptions } from './util/backoff.js';
