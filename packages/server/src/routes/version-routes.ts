@@ -1,6 +1,23 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import {
+  AppError,
+  fileDeleteQuery,
+  fileEditRequest,
+  restoreVersionRequest,
+  versionDiffQuery,
+  versionFileQuery,
+  versionNumber,
+  type VersionChangeReply,
+  type VersionDiffReply,
+  type VersionFilesReply,
+  type VersionsReply,
+} from '@wolfpack/core';
+import { requireUser } from '../middleware/authenticate.js';
+import { jsonBody, parseWith } from '../middleware/parse.js';
 import type { Logger } from '../logger.js';
 import type { ProjectService } from '../services/projects/project-service.js';
+import { VersionEdits } from '../services/projects/version-edits.js';
 import type { VersionReader } from '../services/projects/version-reader.js';
 import type { VersionStore } from '../services/projects/version-store.js';
 import type { VerificationService } from '../services/runs/verification-service.js';
@@ -13,8 +30,79 @@ export interface VersionRoutesDeps {
   log: Logger;
 }
 
+/**
+ * A file's text is at most 1 MiB (MAX_FILE_BYTES, checked on the parsed text with a message that
+ * says so); as JSON it can take up to six times that (`\u00XX` escapes), plus the other fields.
+ */
+const FILE_BODY_LIMIT = '7mb';
+
 /** A project's versions, diffs and restores, and edits of its files. */
-export function versionRoutes(deps: VersionRoutesDeps): Router {
-  void deps;
-  return new Router({ prefix: '/api' });
+export function versionRoutes({ store, reader }: VersionRoutesDeps): Router {
+  const router = new Router({ prefix: '/api' });
+  const edits = new VersionEdits(store, reader);
+
+  router.get('/projects/:id/versions', async (ctx) => {
+    ctx.body = (await reader.list(requireUser(ctx).id, ctx.params.id!)) satisfies VersionsReply;
+  });
+
+  router.get('/projects/:id/versions/:n', async (ctx) => {
+    const user = requireUser(ctx);
+    const n = versionParam(ctx.params.n!);
+    const { path } = parseWith(versionFileQuery, ctx.query);
+    ctx.body = (await reader.files(user.id, ctx.params.id!, n, path)) satisfies VersionFilesReply;
+  });
+
+  router.get('/projects/:id/versions/:n/diff', async (ctx) => {
+    const user = requireUser(ctx);
+    const n = versionParam(ctx.params.n!);
+    const { against } = parseWith(versionDiffQuery, ctx.query);
+    ctx.body = (await reader.diff(user.id, ctx.params.id!, n, against)) satisfies VersionDiffReply;
+  });
+
+  router.post('/projects/:id/versions/:n/restore', jsonBody('1kb'), async (ctx) => {
+    const user = requireUser(ctx);
+    const n = versionParam(ctx.params.n!);
+    const { expectedVersion } = parseWith(restoreVersionRequest, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = (await edits.restore(user.id, ctx.params.id!, n, expectedVersion)) satisfies VersionChangeReply;
+  });
+
+  router.put('/projects/:id/files/*path', jsonBody(FILE_BODY_LIMIT), async (ctx) => {
+    const user = requireUser(ctx);
+    const { content, expectedVersion, renameFrom } = parseWith(fileEditRequest, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = (await edits.write(user.id, ctx.params.id!, filePathOf(ctx), content, expectedVersion, renameFrom)) satisfies VersionChangeReply;
+  });
+
+  router.delete('/projects/:id/files/*path', async (ctx) => {
+    const user = requireUser(ctx);
+    const { expectedVersion } = parseWith(fileDeleteQuery, ctx.query);
+    ctx.body = (await edits.remove(user.id, ctx.params.id!, filePathOf(ctx), expectedVersion)) satisfies VersionChangeReply;
+  });
+
+  return router;
+}
+
+/** A version number in the URL: `abc`, `0`, `-1`, `1e99` are a 400 that says what a version is. */
+function versionParam(raw: string): number {
+  const parsed = versionNumber.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError('BAD_REQUEST', `${parsed.error.issues[0]?.message ?? 'A version is a whole number, 1 or more'}; the URL has ${JSON.stringify(raw.slice(0, 40))}.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The file's path from the URL, after `/files/`, percent-decoded once as a whole, so `src/App.tsx`
+ * and `src%2FApp.tsx` are one file; the router leaves a malformed escape as it is, which would
+ * name a file nobody meant.
+ */
+function filePathOf(ctx: Context): string {
+  // ['', 'api', 'projects', id, 'files', ...path]
+  const raw = ctx.path.split('/').slice(5).join('/');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('BAD_REQUEST', `The file path in the URL is not valid percent-encoding (${raw.slice(0, 100)}): encode it with encodeURIComponent.`);
+  }
 }
