@@ -75,6 +75,9 @@ export type VersionSummary = z.infer<typeof versionSummary>;
 export const versionsReply = z.object({ current: z.int().positive(), versions: z.array(versionSummary) });
 export type VersionsReply = z.infer<typeof versionsReply>;
 
+/** GET /api/projects/{id}/export?version=n: the zip of that version (without it, of the current one). */
+export const versionExportQuery = z.object({ version: versionNumber.optional() });
+
 /** GET /api/projects/{id}/versions/{n}?path=: one file of the version. */
 export const versionFileQuery = z.object({
   path: z.string({ error: 'path must be a file path' }).min(1, 'path must be a file path').max(1024, 'path must be at most 1024 characters').optional(),

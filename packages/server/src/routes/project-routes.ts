@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import Router from '@koa/router';
-import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
+import { versionExportQuery, moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
 import type { Logger } from '../logger.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import { zipStream } from '../services/projects/zip-export.js';
@@ -83,9 +83,15 @@ export function projectRoutes({ projects, stats, engines, verifications, proof, 
     ctx.body = { success: true };
   });
 
-  router.get('/projects/:id/export', async (ctx) => {
+  /**
+   * The project's files as a zip; `?version=N` names an earlier version, which version-routes.ts
+   * (mounted after this router) zips from the stored versions: this one streams the working copy.
+   */
+  router.get('/projects/:id/export', async (ctx, next) => {
     const user = requireUser(ctx);
     const project = await projects.getOwned(user.id, ctx.params.id!);
+    const { version } = parseWith(versionExportQuery, ctx.query);
+    if (version !== undefined && version !== project.version) return next();
     ctx.set('Content-Disposition', `attachment; filename="project-${project.id.slice(0, 8)}.zip"`);
     ctx.type = 'application/zip';
     ctx.body = zipStream(projects.streamFiles(user.id, project.id), log);

@@ -7,6 +7,7 @@ import {
   restoreVersionRequest,
   versionDiffQuery,
   versionFileQuery,
+  versionExportQuery,
   versionNumber,
   type VersionChangeReply,
   type VersionDiffReply,
@@ -18,6 +19,7 @@ import { jsonBody, parseWith } from '../middleware/parse.js';
 import type { Logger } from '../logger.js';
 import type { ProjectService } from '../services/projects/project-service.js';
 import { VersionEdits } from '../services/projects/version-edits.js';
+import { zipStream, type ZipFileInput } from '../services/projects/zip-export.js';
 import type { VersionReader } from '../services/projects/version-reader.js';
 import type { VersionStore } from '../services/projects/version-store.js';
 import type { VerificationService } from '../services/runs/verification-service.js';
@@ -37,7 +39,7 @@ export interface VersionRoutesDeps {
 const FILE_BODY_LIMIT = '7mb';
 
 /** A project's versions, diffs and restores, and edits of its files. */
-export function versionRoutes({ store, reader }: VersionRoutesDeps): Router {
+export function versionRoutes({ store, reader, log }: VersionRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
   const edits = new VersionEdits(store, reader);
 
@@ -80,7 +82,22 @@ export function versionRoutes({ store, reader }: VersionRoutesDeps): Router {
     ctx.body = (await edits.remove(user.id, ctx.params.id!, filePathOf(ctx), expectedVersion)) satisfies VersionChangeReply;
   });
 
+  /** The zip of an earlier version: project-routes.ts leaves `?version=N` to this route unless N is the current version. */
+  router.get('/projects/:id/export', async (ctx) => {
+    const user = requireUser(ctx);
+    const { version } = parseWith(versionExportQuery, ctx.query);
+    if (version === undefined) throw new AppError('NOT_FOUND', 'Not found');
+    const { files } = await reader.versionFiles(user.id, ctx.params.id!, version);
+    ctx.set('Content-Disposition', `attachment; filename="project-${ctx.params.id!.slice(0, 8)}-v${version}.zip"`);
+    ctx.type = 'application/zip';
+    ctx.body = zipStream(entriesOf(files), log);
+  });
+
   return router;
+}
+
+async function* entriesOf(files: Record<string, string>): AsyncGenerator<ZipFileInput> {
+  for (const [path, content] of Object.entries(files)) yield { path, content };
 }
 
 /** A version number in the URL: `abc`, `0`, `-1`, `1e99` are a 400 that says what a version is. */
