@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AppError, type PreviewLinkReply } from '@wolfpack/core';
+import { AppError, isAppError, previewQuery, type PreviewLinkReply } from '@wolfpack/core';
 import { isLoopbackHost, pathInsidePreview, PREVIEW_ENTER_PATH, previewOrigin } from '@wolfpack/core/proof';
 import { requireUser } from '../middleware/authenticate.js';
+import { parseWith } from '../middleware/parse.js';
 import type { PreviewService } from '../services/preview/preview-service.js';
 import { isUuid } from '../services/projects/project-service.js';
 import { redirectOrigin } from './payment-routes.js';
@@ -27,14 +28,16 @@ export function previewRoutes(previews: PreviewService, options: PreviewRoutesOp
   api.get('/:id/preview', async (ctx) => {
     const user = requireUser(ctx);
     const projectId = ctx.params.id!;
-    const { token, expiresAt } = await previews.link(user.id, projectId);
-    const summary = await previews.summary(user.id, projectId);
+    const { version } = parseWith(previewQuery, ctx.query);
+    const { token, expiresAt } = await previews.link(user.id, projectId, version);
+    const summary = await previews.summary(user.id, projectId, version);
     const origin = originOf(ctx, projectId, options);
     const notice = unreachableNotice(ctx, options);
     ctx.body = {
       url: enterUrl(origin, token, '/', redirectOrigin(ctx, options.publicOrigin)),
       origin,
       expiresAt: expiresAt.toISOString(),
+      ...(version === undefined ? {} : { version }),
       ...summary,
       ...(notice ? { notice } : {}),
     } satisfies PreviewLinkReply;
@@ -54,7 +57,16 @@ export function previewRoutes(previews: PreviewService, options: PreviewRoutesOp
       return;
     }
     const projectId = ctx.params.id!;
-    const { token } = await previews.link(user.id, projectId);
+    let token: string;
+    try {
+      ({ token } = await previews.link(user.id, projectId, parseWith(previewQuery, ctx.query).version));
+    } catch (error) {
+      // A person followed this link: what is wrong with it is a page, not JSON.
+      if (!isAppError(error)) throw error;
+      ctx.status = error.status;
+      sendPage(ctx, { title: 'No preview', text: error.message });
+      return;
+    }
     const url = enterUrl(originOf(ctx, projectId, options), token, pathInsidePreview(typeof ctx.query['path'] === 'string' ? ctx.query['path'] : undefined), redirectOrigin(ctx, options.publicOrigin));
     const notice = unreachableNotice(ctx, options);
     if (notice) {

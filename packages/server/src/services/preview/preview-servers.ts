@@ -43,6 +43,8 @@ interface Entry {
   projectId: string;
   /** The project's owner, whose signing out everywhere stops it. */
   ownerId: string;
+  /** Started for a link that names its version: a newer current version does not replace it. */
+  pinned: boolean;
   state: PreviewServerState;
   /** Stops the start, or the server once started. */
   abort: AbortController;
@@ -73,20 +75,25 @@ export class PreviewServers {
 
   /**
    * The state of the server of a project version (`hash` names its files) and the key to send it
-   * requests by, starting it when none is known. A server of another version of the project is
-   * stopped: it will not be asked again.
+   * requests by, starting it when none is known. The server of the project's current version
+   * stops the one of the version that was current before (its links have moved on); a server of a
+   * link that names its version (`pinned`) stops none, and none stops it: it runs beside the
+   * current one until idle, revoked, or its owner's share needs the room.
    */
-  open(projectId: string, ownerId: string, hash: string, plan: ServerPlan, files: () => Promise<Record<string, string>>): { key: string; state: PreviewServerState } {
+  open(projectId: string, ownerId: string, hash: string, plan: ServerPlan, files: () => Promise<Record<string, string>>, options: { pinned?: boolean } = {}): { key: string; state: PreviewServerState } {
+    const pinned = options.pinned ?? false;
     const key = `${projectId}/${hash}`;
     const known = this.entries.get(key);
     if (known) {
+      // A link of this version's own now uses it too: it stays when the project moves on.
+      if (pinned) known.pinned = true;
       this.touch(known);
       return { key, state: known.state };
     }
     if (this.closing) return { key, state: { status: 'unavailable', reason: 'the Wolfpack server is shutting down' } };
-    for (const older of [...this.entries.values()].filter((e) => e.projectId === projectId)) void this.stop(older);
+    if (!pinned) for (const older of [...this.entries.values()].filter((e) => e.projectId === projectId && !e.pinned)) void this.stop(older);
     if (!this.makeRoom(ownerId)) return { key, state: { status: 'no-room', reason: this.noRoomReason() } };
-    const entry: Entry = { key, projectId, ownerId, state: { status: 'starting', step: 'installing' }, abort: new AbortController(), active: 0 };
+    const entry: Entry = { key, projectId, ownerId, pinned, state: { status: 'starting', step: 'installing' }, abort: new AbortController(), active: 0 };
     this.entries.set(key, entry);
     entry.startup = this.start(entry, plan, files);
     return { key, state: entry.state };

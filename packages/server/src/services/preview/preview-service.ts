@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/core';
 import { AppError } from '@wolfpack/core';
 import { findServerRoutes, planPreview, siteFileFor, type ExecProblem, type PreviewPlan, type ServerRoute } from '@wolfpack/core/proof';
+import { versionFiles } from '../../db/version-files.js';
 import { ProjectFile } from '../../entities/index.js';
 import type { PreviewBuilds } from './preview-builds.js';
 import type { ProxyReply, ProxyRequest } from './preview-proxy.js';
@@ -54,9 +55,11 @@ type PreviewPage = Extract<PreviewAnswer, { kind: 'page' }>;
 /** What the link of an HTTP server's preview does with a request: a page of Wolfpack's, or send it to the server. */
 export type ServerPreview = PreviewPage | { kind: 'running'; key: string; projectId: string; hash: string };
 
-/** A project version's preview plan, kept per project. */
+/** Plans kept at once (one a project version previewed lately); the least recently used is dropped. */
+const PLANS_KEPT = 256;
+
+/** A project version's preview plan. */
 interface PlanEntry {
-  version: number;
   /** Names the version's files (the preview builds and servers are kept by it). */
   hash: string;
   plan: PreviewPlan;
@@ -77,6 +80,10 @@ export interface PreviewSummary {
 export interface PreviewAccess {
   userId: string;
   version: number;
+  /** The link names its version (`?version=`): it stays on it as the project moves on. */
+  pinned: boolean;
+  /** The version is the project's current one (its files are the working copy, project_files). */
+  current: boolean;
 }
 
 /**
@@ -90,7 +97,7 @@ export interface PreviewAccess {
  * "Revoke preview links" and signing out everywhere end them at once, on every server.
  */
 export class PreviewService {
-  /** The plan of each project's current version, so an asset request does not read every file. */
+  /** The plans of the project versions previewed lately, by `{projectId}/{version}`, so an asset request does not read every file. */
   private readonly plans = new Map<string, PlanEntry>();
 
   constructor(
@@ -102,20 +109,28 @@ export class PreviewService {
     private readonly servers?: PreviewServers,
   ) {}
 
-  /** A signed token for the owner's preview of a project (`{expires}.{signature}`), valid until `expiresAt`. */
-  async link(userId: string, projectId: string): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * A signed token for the owner's preview of a project, valid until `expiresAt`: of its current
+   * version as it moves on (`{expires}.{signature}`), or of the given `version` for good
+   * (`{expires}.{version}.{signature}`, the version signed with the rest).
+   */
+  async link(userId: string, projectId: string, version?: number): Promise<{ token: string; expiresAt: Date }> {
     const owned = await this.owned(userId, projectId);
+    if (version !== undefined) await this.assertVersion(projectId, owned.version, version);
     const expires = this.clock().getTime() + PREVIEW_TTL_MS;
     // Opening the preview again is how its owner asks a server that failed to start anew.
-    const known = this.plans.get(projectId);
+    const known = this.plans.get(planKey(projectId, version ?? owned.version));
     if (known) this.servers?.retry(projectId, known.hash);
-    return { token: `${expires}.${this.sign(projectId, userId, expires, owned.epoch)}`, expiresAt: new Date(expires) };
+    const signature = this.sign(projectId, userId, expires, owned.epoch, version);
+    return { token: version === undefined ? `${expires}.${signature}` : `${expires}.${version}.${signature}`, expiresAt: new Date(expires) };
   }
 
-  /** What the project's preview shows, for its owner. */
-  async summary(userId: string, projectId: string): Promise<PreviewSummary> {
+  /** What the preview of the project (its current version, or `version`) shows, for its owner. */
+  async summary(userId: string, projectId: string, version?: number): Promise<PreviewSummary> {
     const owned = await this.owned(userId, projectId);
-    const { plan, routes } = await this.planOf(projectId, owned.version);
+    if (version !== undefined) await this.assertVersion(projectId, owned.version, version);
+    const access: PreviewAccess = { userId, version: version ?? owned.version, pinned: version !== undefined, current: (version ?? owned.version) === owned.version };
+    const { plan, routes } = await this.planOf(projectId, access);
     return plan.kind === 'none' ? { kind: plan.kind, reason: plan.reason, routes: [] } : { kind: plan.kind, routes };
   }
 
@@ -136,17 +151,24 @@ export class PreviewService {
     await this.servers?.stopOwner(userId);
   }
 
-  /** The project the token was made for, as it is now; refuses forged, altered, revoked and expired tokens alike. */
+  /**
+   * The project version the token was made for (the current one, as it is now, unless the token
+   * names a version); refuses forged, altered, revoked and expired tokens alike.
+   */
   async access(projectId: string, token: string | undefined): Promise<PreviewAccess> {
-    const [expiresText, signature] = (token ?? '').split('.');
+    const parts = (token ?? '').split('.');
+    const [expiresText, versionText, signature] = parts.length === 3 ? parts : [parts[0], undefined, parts[1]];
     const expires = Number(expiresText);
-    const project = isUuid(projectId) ? await this.current(projectId) : undefined;
-    const expected = project && Number.isSafeInteger(expires) ? Buffer.from(this.sign(projectId, project.userId, expires, project.epoch)) : null;
+    // Written by link() alone: anything else in its place is no version of ours.
+    const pinned = versionText === undefined ? undefined : /^[1-9][0-9]{0,9}$/.test(versionText) ? Number(versionText) : Number.NaN;
+    const project = isUuid(projectId) && parts.length <= 3 ? await this.current(projectId) : undefined;
+    const expected = project && Number.isSafeInteger(expires) && !Number.isNaN(pinned) ? Buffer.from(this.sign(projectId, project.userId, expires, project.epoch, pinned)) : null;
     const given = Buffer.from(signature ?? '');
     if (!project || !expected || expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.clock().getTime()) {
       throw new AppError('NOT_FOUND', 'This preview link is not valid or has expired. Open the preview again from Wolfpack.');
     }
-    return { userId: project.userId, version: project.version };
+    const version = pinned ?? project.version;
+    return { userId: project.userId, version, pinned: pinned !== undefined, current: version === project.version };
   }
 
   /**
@@ -154,15 +176,15 @@ export class PreviewService {
    * it gave access to (see {@link access}); `navigation`: a page is asked for, not a resource.
    */
   async answer(projectId: string, access: PreviewAccess, requestPath: string, navigation: boolean): Promise<PreviewAnswer> {
-    const current = await this.planOf(projectId, access.version);
+    const current = await this.planOf(projectId, access);
     const path = requestPath.replace(/^\/+/, '') || 'index.html';
     switch (current.plan.kind) {
       case 'static': {
         const found = siteFileFor(requestPath, (p) => current.paths.has(p), navigation);
-        return found === undefined ? this.nothingAt(path) : this.storedFile(projectId, found);
+        return found === undefined ? this.nothingAt(path) : this.storedFile(projectId, access, found);
       }
       case 'bundled':
-        return this.builtFile(projectId, current.hash, current.plan, requestPath, navigation);
+        return this.builtFile(projectId, access, current.hash, current.plan, requestPath, navigation);
       case 'server':
         // Answered by the preview's proxy (see server()).
         return NO_SERVERS;
@@ -180,10 +202,10 @@ export class PreviewService {
    * files are answered by {@link answer}). The server is started by the first request.
    */
   async server(projectId: string, access: PreviewAccess): Promise<ServerPreview | undefined> {
-    const current = await this.planOf(projectId, access.version);
+    const current = await this.planOf(projectId, access);
     if (current.plan.kind !== 'server') return undefined;
     if (!this.servers) return NO_SERVERS;
-    const { key, state } = this.servers.open(projectId, access.userId, current.hash, current.plan.plan, () => this.allFiles(projectId));
+    const { key, state } = this.servers.open(projectId, access.userId, current.hash, current.plan.plan, () => this.filesOf(projectId, access), { pinned: access.pinned });
     return this.serverPage(projectId, current.hash, state) ?? { kind: 'running', key, projectId, hash: current.hash };
   }
 
@@ -242,15 +264,15 @@ export class PreviewService {
     return path === 'index.html' ? { kind: 'page', status: 404, title: 'Nothing to preview', text: 'This project has no index.html, so there is no page to show. Open the project in Wolfpack to view its files or download them as a ZIP.' } : { kind: 'missing', path };
   }
 
-  private async storedFile(projectId: string, path: string): Promise<PreviewAnswer> {
-    const file = await this.orm.em.fork().findOne(ProjectFile, { projectId, path }, { populate: ['content'] });
-    if (!file) return this.nothingAt(path);
-    return { kind: 'file', content: file.content, contentType: contentType(path) };
+  private async storedFile(projectId: string, access: PreviewAccess, path: string): Promise<PreviewAnswer> {
+    const content = (await this.filesOf(projectId, access, path))[path];
+    if (content === undefined) return this.nothingAt(path);
+    return { kind: 'file', content, contentType: contentType(path) };
   }
 
-  private async builtFile(projectId: string, hash: string, plan: Extract<PreviewPlan, { kind: 'bundled' }>, requestPath: string, navigation: boolean): Promise<PreviewAnswer> {
+  private async builtFile(projectId: string, access: PreviewAccess, hash: string, plan: Extract<PreviewPlan, { kind: 'bundled' }>, requestPath: string, navigation: boolean): Promise<PreviewAnswer> {
     if (!this.builds) return { kind: 'page', status: 503, title: 'No preview here', text: 'This server does not build previews.' };
-    const state = await this.builds.site(hash, plan.plan, () => this.allFiles(projectId));
+    const state = await this.builds.site(hash, plan.plan, () => this.filesOf(projectId, access));
     const repairHref = `/projects/${projectId}`;
     switch (state.status) {
       case 'waiting':
@@ -278,26 +300,50 @@ export class PreviewService {
     }
   }
 
-  private async allFiles(projectId: string): Promise<Record<string, string>> {
-    const rows = await this.orm.em.fork().find(ProjectFile, { projectId }, { populate: ['content'] });
+  /**
+   * The files of the version the access sees (one file with `path`): the current version's are
+   * the working copy, an earlier one's are read from its stored changes.
+   */
+  private async filesOf(projectId: string, access: PreviewAccess, path?: string): Promise<Record<string, string>> {
+    const em = this.orm.em.fork();
+    if (!access.current) return versionFiles(em, projectId, access.version, path);
+    const rows = await em.find(ProjectFile, path === undefined ? { projectId } : { projectId, path }, { populate: ['content'] });
     return Object.fromEntries(rows.map((r) => [r.path, r.content]));
   }
 
-  /** The project version's preview plan: read once per version (all files), then kept. */
-  private async planOf(projectId: string, version: number): Promise<PlanEntry> {
-    const known = this.plans.get(projectId);
-    if (known && known.version === version) return known;
-    const files = await this.allFiles(projectId);
+  /** The project version's preview plan: read once per version (all files), then kept while in use. */
+  private async planOf(projectId: string, access: PreviewAccess): Promise<PlanEntry> {
+    const key = planKey(projectId, access.version);
+    const known = this.plans.get(key);
+    if (known) {
+      this.plans.delete(key);
+      this.plans.set(key, known);
+      return known;
+    }
+    const files = await this.filesOf(projectId, access);
     const hash = createHash('sha256');
     for (const path of Object.keys(files).sort()) hash.update(path).update('\0').update(files[path]!).update('\0');
     const plan = planPreview(files);
-    const entry = { version, hash: hash.digest('hex').slice(0, 40), plan, paths: new Set(Object.keys(files)), routes: plan.kind === 'server' ? findServerRoutes(files) : [] };
-    this.plans.set(projectId, entry);
+    const entry = { hash: hash.digest('hex').slice(0, 40), plan, paths: new Set(Object.keys(files)), routes: plan.kind === 'server' ? findServerRoutes(files) : [] };
+    this.plans.set(key, entry);
+    for (const old of [...this.plans.keys()].slice(0, Math.max(0, this.plans.size - PLANS_KEPT))) this.plans.delete(old);
     return entry;
   }
 
-  private sign(projectId: string, userId: string, expires: number, epoch: number): string {
-    return createHmac('sha256', this.secret).update(`preview\u0000${projectId}\u0000${userId}\u0000${expires}\u0000${epoch}`).digest('base64url');
+  /** A version of the project's own, or a 404 that says there is no such version. */
+  private async assertVersion(projectId: string, current: number, version: number): Promise<void> {
+    if (version === current) return;
+    const rows: unknown[] =
+      version < current ? await this.orm.em.fork().getConnection().execute('select 1 from project_versions where project_id = ? and version = ?', [projectId, version]) : [];
+    if (rows.length === 0) {
+      throw new AppError('NOT_FOUND', `This project has no version ${version}: its versions are 1 to ${current}. Pick one in the project's Versions tab.`);
+    }
+  }
+
+  /** A link that names a version has it in what is signed: it cannot be moved to another one. */
+  private sign(projectId: string, userId: string, expires: number, epoch: number, version?: number): string {
+    const pinned = version === undefined ? '' : `\u0000v${version}`;
+    return createHmac('sha256', this.secret).update(`preview\u0000${projectId}\u0000${userId}\u0000${expires}\u0000${epoch}${pinned}`).digest('base64url');
   }
 
   /** The user's project with its revocation number; not found for anyone else's. */
@@ -326,6 +372,10 @@ export class PreviewService {
       .getConnection()
       .execute('insert into preview_epochs (subject_id, epoch) values (?, 1) on conflict (subject_id) do update set epoch = preview_epochs.epoch + 1', [subjectId]);
   }
+}
+
+function planKey(projectId: string, version: number): string {
+  return `${projectId}/${version}`;
 }
 
 function contentType(path: string): string {
