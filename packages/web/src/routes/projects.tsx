@@ -9,6 +9,7 @@ import { Button, buttonClass } from '../components/button';
 import { Card } from '../components/card';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { FolderSidebar, ROOT_LABEL } from '../components/folder-sidebar';
+import { ImportProjectButton } from '../components/import-project-dialog';
 import { LoadMore } from '../components/load-more';
 import { PageSpinner } from '../components/page-spinner';
 import { ProjectCard } from '../components/project-card';
@@ -41,10 +42,13 @@ export function ProjectsPage() {
             Everything the pack built for you. Organise projects in folders: drag a card onto a folder, or use its menu.
           </p>
         </div>
-        <Link to="/" className={buttonClass('primary', 'md')}>
-          <Plus className="h-4 w-4" aria-hidden />
-          New project
-        </Link>
+        <div className="flex flex-wrap items-center gap-2">
+          {user ? <ImportProjectButton /> : null}
+          <Link to="/" className={buttonClass('primary', 'md')}>
+            <Plus className="h-4 w-4" aria-hidden />
+            New project
+          </Link>
+        </div>
       </header>
       {isPending ? <PageSpinner /> : user ? <Library /> : <SignInNotice />}
     </div>
