@@ -57,7 +57,9 @@ export default defineConfig({
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+              // Vite's preload helper too: every page's lazy import calls it, so it must not follow a
+              // lazily loaded library's chunk (which the home page would then load up front).
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]|vite[\\/]preload-helper/,
               priority: 30,
             },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
@@ -76,8 +78,19 @@ export default defineConfig({
             // The code editor and the diff view load only when a file is edited or a version compared.
             {
               name: 'codemirror',
-              test: /node_modules[\\/](codemirror|@codemirror|@lezer|crelt|style-mod|w3c-keyname|@marijn)[\\/]/,
-              priority: 26,
+              test: /node_modules[\\/](codemirror|@codemirror[\\/](?!lang-|legacy-modes)[a-z-]+|@lezer[\\/](common|highlight|lr)|crelt|style-mod|w3c-keyname|@marijn)[\\/]/,
+              priority: 28,
+            },
+            // Its grammars (language-data loads each on demand): one chunk per language, so a diff of
+            // app.js downloads JavaScript's grammar and not the hundred others.
+            {
+              debugName: 'codemirror grammars',
+              name: (id) => {
+                const match = /@codemirror[\\/](lang-[a-z]+)|@lezer[\\/]([a-z-]+)|legacy-modes[\\/]mode[\\/]([a-z0-9-]+)/.exec(id);
+                return `cm-${match?.[1] ?? match?.[2] ?? match?.[3] ?? 'grammar'}`;
+              },
+              test: /node_modules[\\/](@codemirror[\\/](lang-[a-z]+|legacy-modes)|@lezer)[\\/]/,
+              priority: 27,
             },
             // The QR code drawer loads only with Pack Perks.
             { name: 'qrcode', test: /node_modules[\\/](qrcode|dijkstrajs)[\\/]/, priority: 26 },
