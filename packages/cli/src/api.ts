@@ -27,8 +27,10 @@ export interface StreamOptions {
 }
 
 export interface RequestOptions<T> {
-  /** Sent as JSON. */
+  /** Sent as JSON; bytes (a Uint8Array) are sent as they are, with `contentType`. */
   body?: unknown;
+  /** The Content-Type of a body of bytes. @default 'application/octet-stream' */
+  contentType?: string | undefined;
   /** Schema of the success reply; without one the body is not read. */
   reply?: z.ZodType<T> | undefined;
   /** Gives up early (Ctrl+C); the request then rejects with the signal's reason. */
@@ -97,7 +99,8 @@ export class ApiClient {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const response = await this.#send(method, path, options.body, options.headers ?? {}, signal, timeoutMs);
+    const headers = options.contentType === undefined ? (options.headers ?? {}) : { ...options.headers, 'content-type': options.contentType };
+    const response = await this.#send(method, path, options.body, headers, signal, timeoutMs);
     if (options.reply === undefined) {
       await response.body?.cancel();
       return undefined as T;
@@ -148,14 +151,15 @@ export class ApiClient {
   async #send(method: string, path: string, body: unknown, extraHeaders: Record<string, string>, signal: AbortSignal, timeoutMs: number): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.#token !== undefined) headers['authorization'] = `Bearer ${this.#token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const bytes = body instanceof Uint8Array;
+    if (body !== undefined) headers['content-type'] = bytes ? (extraHeaders['content-type'] ?? 'application/octet-stream') : 'application/json';
 
     let response: Response;
     try {
       response = await fetch(`${this.server}${path}`, {
         method,
         headers,
-        body: body === undefined ? null : JSON.stringify(body),
+        body: body === undefined ? null : bytes ? body : JSON.stringify(body),
         signal,
         // Never follow: a 307 would carry the password to wherever the redirect points.
         redirect: 'manual',

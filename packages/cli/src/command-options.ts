@@ -81,3 +81,24 @@ export function tokenDays(value: string): number | 'never' {
   if (!/^-?\d{1,6}$/.test(value.trim())) throw new InvalidArgumentError('Use a whole number of days, or never.');
   return Number(value);
 }
+
+/** Largest version number the server takes (core's versionNumber). */
+const MAX_VERSION = 2_147_483_647;
+
+/** A project version, `VERSION` or `--version N`: 1 or more (the words of core's versionNumber). */
+export function versionArgument(value: string): number {
+  const version = /^\d{1,10}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!(version >= 1)) throw new InvalidArgumentError('A version is a whole number, 1 or more.');
+  if (version > MAX_VERSION) throw new InvalidArgumentError('No project has that many versions.');
+  return version;
+}
+
+/** `diff`'s FROM: a version, or 0 for nothing (everything in TO is then added). */
+export function fromVersionArgument(value: string): number {
+  if (/^0+$/.test(value.trim())) return 0;
+  try {
+    return versionArgument(value);
+  } catch {
+    throw new InvalidArgumentError('Use a version number, or 0 for nothing.');
+  }
+}

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { PROJECT_SORTS, projectLimit } from './command-options.js';
+import { PROJECT_SORTS, projectLimit, versionArgument } from './command-options.js';
 import type { ExportOptions } from './commands/export.js';
 import type { FoldersCreateOptions, FoldersRemoveOptions } from './commands/folders.js';
 import type { PreviewOptions } from './commands/preview.js';
@@ -51,6 +51,7 @@ export function addProjectCommands(program: Command, ctx: (command: Command) => 
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .option('-o, --out <file>', 'file to write, a folder to write into, or - for stdout (default: the server\'s file name, project-XXXXXXXX.zip, here)')
     .option('--force', 'replace the file if it exists')
+    .addOption(new Option('--version <n>', 'zip this version of the project (default: the current one)').argParser(versionArgument))
     .action(async (id: string, options: ExportOptions, command: Command) => (await import('./commands/export.js')).exportProject(id, options, await ctx(command)));
 
   program
@@ -65,6 +66,7 @@ export function addProjectCommands(program: Command, ctx: (command: Command) => 
     .argument('<id>', 'the project id (its first 8 characters are enough)')
     .requiredOption('-o, --out <dir>', 'the folder to write into (created when missing)')
     .option('--force', 'write into the folder even if it has files in it')
+    .addOption(new Option('--version <n>', 'write this version\'s files (default: the current one)').argParser(versionArgument))
     .action(async (id: string, options: PullOptions, command: Command) => (await import('./commands/pull.js')).pull(id, options, await ctx(command)));
 
   program
@@ -74,6 +76,7 @@ export function addProjectCommands(program: Command, ctx: (command: Command) => 
     .requiredOption('--repo <name>', 'repository name on the token\'s GitHub account (letters, digits, . _ -)')
     .option('--private', 'create the repository as private')
     .option('--description <text>', 'the repository\'s description')
+    .addOption(new Option('--version <n>', 'publish this version of the project (default: the current one)').argParser(versionArgument))
     .addHelpText('after', PUBLISH_HELP)
     .action(async (id: string, options: PublishOptions, command: Command) => (await import('./commands/publish.js')).publish(id, options, await ctx(command)));
 

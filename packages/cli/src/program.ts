@@ -10,6 +10,7 @@ import { addAdminCommands } from './program-admin.js';
 import { addCommunityCommands } from './program-community.js';
 import { addProjectCommands } from './program-projects.js';
 import { addRunCommands } from './program-runs.js';
+import { addVersionCommands } from './program-versions.js';
 import { DEFAULT_SERVER } from './server-url.js';
 
 export type { CliIo } from './io.js';
@@ -64,6 +65,7 @@ export function createProgram(io: CliIo): Command {
   addAccountCommands(program, ctx);
   addRunCommands(program, ctx);
   addProjectCommands(program, ctx);
+  addVersionCommands(program, ctx);
   addCommunityCommands(program, ctx);
 
   program

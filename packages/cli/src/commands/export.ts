@@ -12,12 +12,15 @@ import { explained, resolveProjectId } from '../resources.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleStreamError, untilIdle } from '@wolfpack/core/client';
 import { withSpinner } from '../ui/spinner.js';
 import { UsageError } from '../usage-error.js';
+import { versionCall } from './versions.js';
 
 export interface ExportOptions {
   /** File to write, a folder to write the server's file name into, or '-' for stdout. @default the server's name, here */
   out?: string | undefined;
   /** Replace a file that exists. */
   force?: boolean | undefined;
+  /** Zip this version. @default the current version */
+  version?: number | undefined;
   /** Silence from the server for this long ends the download. @default 45_000 */
   idleTimeoutMs?: number | undefined;
 }
@@ -27,7 +30,8 @@ export interface ExportOptions {
  * chunk by chunk so a project of any size takes no more memory than a chunk. The file is written
  * under a temporary name beside the target and moved into place only once complete, so a broken
  * download leaves nothing behind and never half-overwrites a file; an existing file is replaced
- * only with `--force`. `-o -` writes the zip to stdout (not to a terminal).
+ * only with `--force`. `-o -` writes the zip to stdout (not to a terminal). `--version N` zips
+ * that version (GET …/export?version=N).
  */
 export async function exportProject(id: string, options: ExportOptions, context: CommandContext): Promise<void> {
   const { io } = context;
@@ -40,7 +44,10 @@ export async function exportProject(id: string, options: ExportOptions, context:
   const onSigint = () => stop.abort(new Error('cancelled'));
   process.on('SIGINT', onSigint);
   try {
-    const response = await explained(api, () => api.download(`/api/projects/${encodeURIComponent(projectId)}/export`, { signal: stop.signal }));
+    const query = options.version === undefined ? '' : `?version=${options.version}`;
+    const path = `/api/projects/${encodeURIComponent(projectId)}/export${query}`;
+    const download = () => explained(api, () => api.download(path, { signal: stop.signal }));
+    const response = await (options.version === undefined ? download() : versionCall(api, id, options.version, download));
     const body = Readable.from(untilIdle(response.body, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS), { objectMode: false });
     if (toStdout) {
       // stdout stays open: the process ends it.
@@ -55,7 +62,7 @@ export async function exportProject(id: string, options: ExportOptions, context:
       throw new UsageError(`${target} already exists. Add --force to replace it, or choose another file with -o.`);
     }
     const bytes = await withSpinner(`Downloading ${basename(target)}`, () => saveAtomically(body, target, options.force === true, api.server, stop.signal), spinnerOptions(context));
-    context.output.result(`Saved ${target} (${formatBytes(bytes)}).`, { projectId, file: target, bytes });
+    context.output.result(`Saved ${target} (${formatBytes(bytes)}).`, { projectId, ...(options.version === undefined ? {} : { version: options.version }), file: target, bytes });
   } catch (error) {
     if (stop.signal.aborted) {
       io.stderr.write('Export cancelled; no file was written.\n');

@@ -3,6 +3,7 @@ import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js'
 import { explained, resolveProjectId } from '../resources.js';
 import { withSpinner } from '../ui/spinner.js';
 import { schemaUsageError } from '../usage-error.js';
+import { versionCall } from './versions.js';
 
 /** Publishing uploads every file to GitHub through the server; big projects take a while. */
 const PUBLISH_TIMEOUT_MS = 5 * 60_000;
@@ -14,6 +15,8 @@ export interface PublishOptions {
   private?: boolean | undefined;
   /** The repository's description (at most 350 characters). */
   description?: string | undefined;
+  /** Publish this version. @default the current version */
+  version?: number | undefined;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface PublishOptions {
  * repository, or a commit on top when this project was published there before). The token is
  * `GITHUB_TOKEN`, sent in the X-GitHub-Token header and never stored; without it the server uses
  * the token saved in Settings. Prints the repository URL alone on stdout, so a CI script can
- * capture it; `--json` prints `{repoUrl, replitUrl}`.
+ * capture it; `--json` prints `{repoUrl, replitUrl}`. `--version N` publishes that version's files.
  */
 export async function publish(id: string, options: PublishOptions, context: CommandContext): Promise<void> {
   const request = checkRequest(options);
@@ -32,12 +35,13 @@ export async function publish(id: string, options: PublishOptions, context: Comm
     context.io.stderr.write(`Warning: GITHUB_TOKEN goes to ${api.server} over plain http, which others on the network can read. Use https for a server on another machine.\n`);
   }
   const projectId = await resolveProjectId(api, id);
+  const { version } = options;
+  const body = version === undefined ? request : { ...request, version };
+  const call = () =>
+    explained(api, () => api.post(`/api/projects/${encodeURIComponent(projectId)}/publish-to-github`, { body, headers, reply: publishReply, timeoutMs: PUBLISH_TIMEOUT_MS }));
   const reply = await withSpinner(
-    `Publishing to GitHub as ${request.repoName}`,
-    () =>
-      explained(api, () =>
-        api.post(`/api/projects/${encodeURIComponent(projectId)}/publish-to-github`, { body: request, headers, reply: publishReply, timeoutMs: PUBLISH_TIMEOUT_MS }),
-      ),
+    `Publishing ${version === undefined ? '' : `version ${version} `}to GitHub as ${request.repoName}`,
+    () => (version === undefined ? call() : versionCall(api, id, version, call)),
     spinnerOptions(context),
   ).catch((error: unknown) => {
     throw token ? error : noTokenHint(error);
