@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { VersionSource } from '@wolfpack/core';
 
 /** A generated project. Its files live in project_files, one row each, so they can be streamed. */
 export const Project = defineEntity({
@@ -11,7 +12,7 @@ export const Project = defineEntity({
     fileCount: p.integer().default(0),
     totalBytes: p.bigint('number').default(0),
     folderId: p.uuid().nullable(),
-    /** Bumped by every run that changes the files; earlier versions stay in project_versions. */
+    /** The current version's number: bumped by every change to the files (project_versions holds them all). */
     version: p.integer().default(1),
     sessionCount: p.integer().default(0),
     totalProcessingTimeMs: p.bigint('number').default(0),
@@ -35,7 +36,10 @@ export const ProjectFile = defineEntity({
   },
 });
 
-/** A project's files as they were before a later run changed them: nothing is ever lost. */
+/**
+ * One version of a project, the current one included: what made it and what it holds. Its files
+ * are in project_version_changes (the paths it changed) and project_blobs (contents by hash).
+ */
 export const ProjectVersion = defineEntity({
   name: 'ProjectVersion',
   tableName: 'project_versions',
@@ -43,9 +47,18 @@ export const ProjectVersion = defineEntity({
     projectId: p.uuid().primary(),
     version: p.integer().primary(),
     idea: p.text(),
-    fsIndex: p.json<Record<string, string>>().lazy(),
+    /** The run that made this version; null for edits, restores and imports. */
     conversationId: p.uuid().nullable(),
     createdAt: p.datetime(),
+    source: p.json<VersionSource>(),
+    fileCount: p.integer().default(0),
+    totalBytes: p.bigint('number').default(0),
+    /** Against the version before it. */
+    added: p.integer().default(0),
+    changed: p.integer().default(0),
+    removed: p.integer().default(0),
+    /** sha256 over the version's sorted `hash path` lines: equal files, equal tree_hash. */
+    treeHash: p.string().length(64),
   },
 });
 

@@ -16,6 +16,7 @@ import { Migration0015ProjectListVersions } from './migration-0015-project-list-
 import { Migration0016PreviewEpochs } from './migration-0016-preview-epochs.js';
 import { Migration0017ApiTokenExpiry } from './migration-0017-api-token-expiry.js';
 import { Migration0018DropProjectListVersions } from './migration-0018-drop-project-list-versions.js';
+import { Migration0019ContentAddressedVersions } from './migration-0019-content-addressed-versions.js';
 
 /** Applied in order on start, the same on PGlite and PostgreSQL. Append only. */
-export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects, Migration0003Enhancements, Migration0004FilesFolders, Migration0005Billing, Migration0006Showcase, Migration0007Capsules, Migration0008Njin, Migration0009Experiments, Migration0010RunLeases, Migration0011ProjectListIndex, Migration0012ProjectVerifications, Migration0013RepairRuns, Migration0014ProjectCounts, Migration0015ProjectListVersions, Migration0016PreviewEpochs, Migration0017ApiTokenExpiry, Migration0018DropProjectListVersions];
+export const migrationsList = [Migration0001Accounts, Migration0002RunsProjects, Migration0003Enhancements, Migration0004FilesFolders, Migration0005Billing, Migration0006Showcase, Migration0007Capsules, Migration0008Njin, Migration0009Experiments, Migration0010RunLeases, Migration0011ProjectListIndex, Migration0012ProjectVerifications, Migration0013RepairRuns, Migration0014ProjectCounts, Migration0015ProjectListVersions, Migration0016PreviewEpochs, Migration0017ApiTokenExpiry, Migration0018DropProjectListVersions, Migration0019ContentAddressedVersions];

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type ProjectsQuery, type ProjectSummary } from '@wolfpack/core';
-import { Folder, Project, ProjectFile, ProjectVersion } from '../../entities/index.js';
+import { AppError, type Project as ProjectPayload, type ProjectsPageReply, type ProjectsQuery, type ProjectSummary, type VersionSource } from '@wolfpack/core';
+import { Folder, Project, ProjectFile } from '../../entities/index.js';
+import { currentIndex, prepareVersion } from './version-writes.js';
 import { countColumns, cursorAfter, decodeCursor, pageSql, updatedIso, type PageRow } from './project-list-query.js';
 import { plainSql, preparedRows } from '../../db/plain-sql.js';
 import { readFileContents, type FileContent } from '../../db/file-contents.js';
@@ -14,6 +15,8 @@ export interface RunResult {
   /** Set when the run continued an existing project. */
   projectId: string | null;
   files: Record<string, string>;
+  /** What made the version (default: a build for a new project, a Continue with `idea` else). */
+  source?: VersionSource;
   processingMs: number;
   costMillicents: number;
 }
@@ -24,7 +27,7 @@ export interface RunResult {
  */
 const STREAM_BATCH_BYTES = 1024 * 1024;
 
-/** Projects: the files runs produce, scoped to their owner; earlier versions kept on update. */
+/** Projects: the files runs produce, scoped to their owner; every version kept (see VersionStore). */
 export class ProjectService {
   constructor(private readonly orm: MikroORM) {}
 
@@ -130,10 +133,18 @@ export class ProjectService {
     }));
   }
 
-  async detail(userId: string, id: string): Promise<{ project: ProjectPayload; files: string[] }> {
-    const p = await this.getOwned(userId, id);
-    const fsIndex = await this.files(userId, id);
+  async detail(userId: string, id: string): Promise<{ project: ProjectPayload; files: string[]; version: number }> {
+    const em = this.orm.em.fork();
+    const { p, rows } = await em.transactional(async (tx) => {
+      // Shared lock: a change of the project waits for this read, so files and number agree.
+      const p = isUuid(id) ? await tx.findOne(Project, { id, userId }, { lockMode: LockMode.PESSIMISTIC_READ }) : null;
+      if (!p) throw new AppError('NOT_FOUND', 'Project not found');
+      return { p, rows: await plainSql(tx).execute<Array<{ path: string; content: string }>>('select path, content from project_files where project_id = ?', [id]) };
+    });
+    // Sorted here, by code point: database collations differ (C on PGlite, often en_US on servers).
+    const fsIndex = Object.fromEntries(rows.map((r) => [r.path, r.content] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     return {
+      version: p.version,
       project: {
         id: p.id,
         idea: p.idea,
@@ -182,8 +193,8 @@ export class ProjectService {
   }
 
   /**
-   * Stores a run's files: a new project, or a new version of the continued one with the previous
-   * files kept in project_versions so nothing a run replaces is lost.
+   * Stores a run's files: a new project (its version 1), or the next version of the continued
+   * one; every version stays readable (project_versions and its content-addressed files).
    */
   async saveRunResult(result: RunResult): Promise<string> {
     return this.orm.em.fork().transactional(async (em) => {
@@ -196,34 +207,31 @@ export class ProjectService {
 
   /**
    * {@link saveRunResult} as writes for the caller's statement (the end of a run: one statement with
-   * its completion, gated by its lease). A new project is only writes; for a project the run
-   * continues, the previous version is kept and the project updated first, in `em`, which must
-   * then be a transaction the statement runs in.
+   * its completion, gated by its lease): the project (when new), its files and the version the run
+   * made, stored by content. For a project the run continues, the project is updated (under its row
+   * lock) and its working copy emptied first, in `em`, which must then be a transaction the statement
+   * runs in.
    */
   async runResultWrites(em: EntityManager, result: RunResult): Promise<{ id: string; version: number; writes: Array<[string, GatedWrite]> }> {
     const now = new Date();
-    const totalBytes = Object.values(result.files).reduce((sum, c) => sum + Buffer.byteLength(c), 0);
     const files = filesWrite(result.files);
     const existing = result.projectId
       ? await em.findOne(Project, { id: result.projectId, userId: result.userId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
       : null;
     if (existing) {
-      // Read without entities: managed ProjectFile rows would swallow the re-inserts below (same
-      // primary keys in the identity map), and every file the run kept unchanged would be lost.
-      const previous = await plainSql(em).execute<Array<{ path: string; content: string }>>(
-        'select path, content from project_files where project_id = ?',
-        [existing.id],
-      );
-      em.create(ProjectVersion, {
+      const previous = await currentIndex(em, existing);
+      const version = prepareVersion({
         projectId: existing.id,
-        version: existing.version,
+        version: existing.version + 1,
         idea: existing.idea,
-        fsIndex: Object.fromEntries(previous.map((f) => [f.path, f.content])),
+        source: result.source ?? { kind: 'continue', idea: result.idea },
         conversationId: result.conversationId,
         createdAt: now,
+        files: wellFormed(result.files),
+        previous,
       });
-      existing.fileCount = Object.keys(result.files).length;
-      existing.totalBytes = totalBytes;
+      existing.fileCount = version.fileCount;
+      existing.totalBytes = version.totalBytes;
       existing.version += 1;
       existing.sessionCount += 1;
       existing.totalProcessingTimeMs += result.processingMs;
@@ -231,16 +239,26 @@ export class ProjectService {
       existing.updatedAt = now;
       await em.flush();
       await em.nativeDelete(ProjectFile, { projectId: existing.id });
-      return { id: existing.id, version: existing.version, writes: [['files', files(existing.id)]] };
+      return { id: existing.id, version: existing.version, writes: [['files', files(existing.id)], ...version.writes] };
     }
     const id = randomUUID();
+    const version = prepareVersion({
+      projectId: id,
+      version: 1,
+      idea: result.idea,
+      source: result.source ?? { kind: 'build' },
+      conversationId: result.conversationId,
+      createdAt: now,
+      files: wellFormed(result.files),
+      previous: new Map(),
+    });
     const project: GatedWrite = (from) =>
       sqlPart(
         `insert into projects (id, user_id, idea, file_count, total_bytes, folder_id, version, session_count, total_processing_time_ms, total_cost_millicents, github_repo, created_at, updated_at)
          select ?::uuid, ?::uuid, ?::text, ?::int, ?::bigint, null, 1, 1, ?::bigint, ?::bigint, null, ?::timestamptz, ?::timestamptz from ${from.text} as c`,
-        [id, result.userId, result.idea, Object.keys(result.files).length, totalBytes, result.processingMs, result.costMillicents, now, now, ...from.params],
+        [id, result.userId, result.idea, version.fileCount, version.totalBytes, result.processingMs, result.costMillicents, now, now, ...from.params],
       );
-    return { id, version: 1, writes: [['project', project], ['files', files(id)]] };
+    return { id, version: 1, writes: [['project', project], ['files', files(id)], ...version.writes] };
   }
 }
 
@@ -265,6 +283,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids in URLs are user input: anything that is not a UUID cannot name a row (and must not 500). */
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/** Lone surrogates cannot be stored as text; UTF-8 would have made them U+FFFD anyway. */
+function wellFormed(files: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([path, content]) => [path, content.toWellFormed()]));
 }
 
 /** A project's files as one multi-row insert (a row may reference a project inserted in the same statement). */

@@ -155,6 +155,8 @@ export class RunExecution {
         idea: run.idea,
         projectId: run.projectId ?? null,
         files: outcome.files,
+        // "Repair again" runs only Proven Code's stages; other runs on a project continue it.
+        ...(run.onlyStages ? { source: { kind: 'repair' as const } } : {}),
         processingMs: outcome.executionMs,
         costMillicents,
       };
