@@ -12,7 +12,7 @@ const reply: ImportReply = {
   project: { id: 'p-1', idea: 'My app', createdAt: at, updatedAt: at, fileCount: 3, sessionCount: 0, totalCostCents: 0, replitTotalCostCents: 0, totalProcessingTimeMs: 0 },
   version: 1,
   skipped: [
-    { path: 'node_modules/', reason: 'dependencies are installed from the package manifest' },
+    { path: 'node_modules/', reason: 'node_modules/ is not imported: dependencies are installed from the package manifest' },
     { path: '<img src=x onerror=alert(1)>.png', reason: 'binary file' },
   ],
 };

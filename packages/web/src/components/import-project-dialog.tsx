@@ -6,7 +6,7 @@ import { describeRequestFailure } from '../api/client';
 import { useImportProject, type ImportSource } from '../api/imports';
 import { useGithubSettings } from '../api/library';
 import { toast } from '../hooks/use-toast';
-import { checkGithubImport, importedToast, importingLabel, zipIdeaProblem } from '../lib/import-form';
+import { checkGithubImport, importedToast, importingLabel, skippedReason, zipIdeaProblem } from '../lib/import-form';
 import { Button } from './button';
 import { ImportZipPicker } from './import-zip-picker';
 import { InputField } from './input-field';
@@ -275,7 +275,7 @@ export function ImportDone({ reply, onOpen, onClose }: { reply: ImportReply; onO
         {reply.skipped.map((entry) => (
           <li key={entry.path} className="break-words">
             <span className="font-mono text-xs">{entry.path}</span>{' '}
-            <span className="text-zinc-500 dark:text-zinc-400">({entry.reason})</span>
+            <span className="text-zinc-500 dark:text-zinc-400">({skippedReason(entry)})</span>
           </li>
         ))}
       </ul>

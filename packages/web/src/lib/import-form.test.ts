@@ -12,6 +12,7 @@ import {
   importedToast,
   importingLabel,
   importZipUrl,
+  skippedReason,
   isZipFile,
   ZIP_IDEA_MAX_ENCODED,
   zipFileProblem,
@@ -103,6 +104,16 @@ describe('after an import', () => {
   it('the toast says how many files came from where', () => {
     expect(importedToast(reply(1), 'my-app.zip')).toEqual({ title: 'Project imported', description: '1 file from my-app.zip.' });
     expect(importedToast(reply(12), 'octocat/hello-world@main')).toEqual({ title: 'Project imported', description: '12 files from octocat/hello-world@main.' });
+  });
+
+  it('a skipped entry’s reason leaves out the name the list shows beside it', () => {
+    expect(skippedReason({ path: 'node_modules/', reason: 'node_modules/ is not imported: dependencies are installed from the package manifest' })).toBe(
+      'dependencies are installed from the package manifest',
+    );
+    expect(skippedReason({ path: 'a/.DS_Store', reason: '.DS_Store is left out: the operating system made it, not the project' })).toBe(
+      'the operating system made it, not the project',
+    );
+    expect(skippedReason({ path: 'logo.png', reason: 'binary file: Wolfpack keeps text files' })).toBe('binary file: Wolfpack keeps text files');
   });
 
   it('the busy button shows the upload, then the server reading it', () => {

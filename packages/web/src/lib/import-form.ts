@@ -2,7 +2,7 @@
  * The import dialog's rules: which file counts as a zip, what the GitHub field accepts, how an
  * idea travels with a zip, and how the reply's skipped paths read.
  */
-import { githubImportRequest, IMPORT_MAX_ZIP_BYTES, type GithubImportRequest, type ImportReply } from '@wolfpack/core';
+import { githubImportRequest, IMPORT_MAX_ZIP_BYTES, type GithubImportRequest, type ImportReply, type ImportSkipped } from '@wolfpack/core';
 import { formatFileSize } from './attachments';
 
 export const IMPORT_URL = '/api/projects/import';
@@ -84,6 +84,14 @@ export function checkGithubImport(values: GithubImportValues): GithubImportCheck
   const issue = parsed.error.issues[0];
   const field = issue?.path[0] === 'ref' ? 'ref' : issue?.path[0] === 'idea' ? 'idea' : 'repo';
   return { ok: false, field, message: issue?.message ?? 'Check the repository' };
+}
+
+/**
+ * A skipped entry's reason without the name it repeats: the server says "node_modules/ is not
+ * imported: dependencies are installed…" and the list already shows the path beside it.
+ */
+export function skippedReason(entry: ImportSkipped): string {
+  return entry.reason.replace(/^\S+ is (?:not imported|left out): /, '');
 }
 
 /** The toast after an import that skipped nothing (a skipped entry keeps the dialog open, listing them). */
