@@ -28,7 +28,8 @@ export class VersionEdits {
     const from = renameFrom === undefined ? undefined : safePath(renameFrom);
     const bytes = utf8ByteLength(content);
     if (bytes > MAX_FILE_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `${path} would be ${formatBytes(bytes)}: a file can be at most ${formatBytes(MAX_FILE_BYTES)}.`);
+      const count = (n: number) => n.toLocaleString('en-US');
+      throw new AppError('PAYLOAD_TOO_LARGE', `${path} would be ${count(bytes)} bytes: a file can be at most ${count(MAX_FILE_BYTES)} bytes (${formatBytes(MAX_FILE_BYTES)}).`);
     }
     return this.store.commit(
       userId,
