@@ -8,6 +8,7 @@ import type { PreviewBuilds } from './preview-builds.js';
 import type { ProxyReply, ProxyRequest } from './preview-proxy.js';
 import type { PreviewServers, PreviewServerState } from './preview-servers.js';
 import { isUuid } from '../projects/project-service.js';
+import { assertVersion } from '../projects/version-reader.js';
 
 /** How long a preview link works. */
 export const PREVIEW_TTL_MS = 6 * 3600_000;
@@ -116,7 +117,7 @@ export class PreviewService {
    */
   async link(userId: string, projectId: string, version?: number): Promise<{ token: string; expiresAt: Date }> {
     const owned = await this.owned(userId, projectId);
-    if (version !== undefined) await this.assertVersion(projectId, owned.version, version);
+    if (version !== undefined) assertVersion(version, owned.version);
     const expires = this.clock().getTime() + PREVIEW_TTL_MS;
     // Opening the preview again is how its owner asks a server that failed to start anew.
     const known = this.plans.get(planKey(projectId, version ?? owned.version));
@@ -128,7 +129,7 @@ export class PreviewService {
   /** What the preview of the project (its current version, or `version`) shows, for its owner. */
   async summary(userId: string, projectId: string, version?: number): Promise<PreviewSummary> {
     const owned = await this.owned(userId, projectId);
-    if (version !== undefined) await this.assertVersion(projectId, owned.version, version);
+    if (version !== undefined) assertVersion(version, owned.version);
     const access: PreviewAccess = { userId, version: version ?? owned.version, pinned: version !== undefined, current: (version ?? owned.version) === owned.version };
     const { plan, routes } = await this.planOf(projectId, access);
     return plan.kind === 'none' ? { kind: plan.kind, reason: plan.reason, routes: [] } : { kind: plan.kind, routes };
@@ -328,16 +329,6 @@ export class PreviewService {
     this.plans.set(key, entry);
     for (const old of [...this.plans.keys()].slice(0, Math.max(0, this.plans.size - PLANS_KEPT))) this.plans.delete(old);
     return entry;
-  }
-
-  /** A version of the project's own, or a 404 that says there is no such version. */
-  private async assertVersion(projectId: string, current: number, version: number): Promise<void> {
-    if (version === current) return;
-    const rows: unknown[] =
-      version < current ? await this.orm.em.fork().getConnection().execute('select 1 from project_versions where project_id = ? and version = ?', [projectId, version]) : [];
-    if (rows.length === 0) {
-      throw new AppError('NOT_FOUND', `This project has no version ${version}: its versions are 1 to ${current}. Pick one in the project's Versions tab.`);
-    }
   }
 
   /** A link that names a version has it in what is signed: it cannot be moved to another one. */

@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/rest';
 import { AppError, type PublishReply, type PublishRequest } from '@wolfpack/core';
 import { versionFiles } from '../../db/version-files.js';
 import type { ProjectService } from './project-service.js';
+import { assertVersion } from './version-reader.js';
 
 /** Blobs uploaded at once: fast for big projects, gentle with GitHub's secondary rate limits. */
 const BLOB_CONCURRENCY = 6;
@@ -104,10 +105,8 @@ export class GithubPublisher {
   /** The files of an earlier version of the project; a 404 that says so when it has no such version. */
   private async filesOf(projectId: string, current: number, version: number): Promise<Record<string, string>> {
     if (!this.orm) throw new Error('GithubPublisher was made without the ORM: it cannot read earlier versions');
-    const em = this.orm.em.fork();
-    const known = version < current && (await em.getConnection().execute('select 1 from project_versions where project_id = ? and version = ?', [projectId, version])).length > 0;
-    if (!known) throw new AppError('NOT_FOUND', `This project has no version ${version}: its versions are 1 to ${current}. Pick one in the project's Versions tab.`);
-    return versionFiles(em, projectId, version);
+    assertVersion(version, current);
+    return versionFiles(this.orm.em.fork(), projectId, version);
   }
 
   /** The repository as it is on GitHub, or null when it no longer exists. */
