@@ -171,8 +171,13 @@ describe.each(testDatabases())('runs on %s', (kind) => {
     const second = await readEvents(`${server.url}/api/wolfpack/stream`, streamInit(client, { idea: 'Add captions', projectId }));
     const again = second.events.at(-1)!.event;
     expect(again).toMatchObject({ type: 'complete', projectId });
-    const versions = await server.db.orm.em.getConnection().execute('select version from project_versions where project_id = ?', [projectId]);
-    expect(versions).toEqual([{ version: 1 }]);
+    // Both versions are kept: the build's and the one the Continue run made, each with its run.
+    const runOf = (events: typeof first.events) => events.flatMap((e) => (e.event.type === 'run' ? [e.event.runId] : []))[0];
+    const versions = await server.db.orm.em.getConnection().execute('select version, source, conversation_id from project_versions where project_id = ? order by version', [projectId]);
+    expect(versions.map((v: { version: number; source: unknown; conversation_id: string }) => ({ ...v, source: typeof v.source === 'string' ? JSON.parse(v.source) : v.source }))).toEqual([
+      { version: 1, source: { kind: 'build' }, conversation_id: runOf(first.events) },
+      { version: 2, source: { kind: 'continue', idea: 'Add captions' }, conversation_id: runOf(second.events) },
+    ]);
     // Files the second run left as they were are still the project's (none lost to the re-save).
     const detail = (await client.get(`/api/projects/${projectId}`)).json as { files: string[] };
     expect(detail.files.sort()).toEqual(['README.md', 'app.js', 'index.html', 'styles.css']);
