@@ -37,6 +37,26 @@ describe('diffFileMaps', () => {
     expect(diffFileMaps({}, {})).toEqual({ files: [], added: 0, changed: 0, removed: 0 });
   });
 
+  it('replaces every line of files it cannot match within its time budget, with patches that still apply', () => {
+    const unrelated = (seed: number, ended: boolean) =>
+      `${Array.from({ length: 30_000 }, (_, i) => `line ${i} ${(i * seed) % 9973} ${'x'.repeat(20)}`).join('\n')}${ended ? '\n' : ''}`;
+    const before = { 'a.txt': unrelated(7, true), 'b.txt': unrelated(3, false), 'small.txt': 'one\n' };
+    const after = { 'a.txt': unrelated(13, false), 'b.txt': unrelated(5, true), 'small.txt': 'two\n' };
+    const started = Date.now();
+    const diff = diffFileMaps(before, after, 100);
+    // Two unrelated 1 MiB files take jsdiff minutes to match line by line.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(diff.changed).toBe(3);
+    const [a, b] = diff.files;
+    expect(a!.patch.startsWith('--- a/a.txt\n+++ b/a.txt\n@@ -1,30000 +1,30000 @@\n-line 0 0 ')).toBe(true);
+    for (const file of diff.files) expect(applyPatch(file.before!, file.patch), file.path).toBe(file.after);
+    expect(b!.patch).toContain('\n\\ No newline at end of file\n+line 0 0');
+    // Once the budget is spent, files are not matched at all.
+    const spent = diffFileMaps({ 'a.txt': 'a\nb\n' }, { 'a.txt': 'a\nc' }, 0);
+    expect(spent.files[0]!.patch).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-a\n-b\n+a\n+c\n\\ No newline at end of file\n');
+    expect(diffFileMaps({}, { 'new.txt': 'x\n' }, 0).files[0]!.patch).toBe('--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+x\n');
+  });
+
   it('treats inherited object keys as ordinary paths', () => {
     const diff = diffFileMaps({}, { constructor: 'x', __proto__x: 'y' });
     expect(diff.files.map((f) => f.status)).toEqual(['added', 'added']);

@@ -2,11 +2,18 @@
  * What differs between two sets of files (path → text): one unified diff per path that was
  * added, changed or removed, as the versions API and the web's diff view show them.
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch } from 'diff';
 import type { FileDiff } from '../schemas/versions.js';
 
 /** Lines of context around each change, as `git diff` writes by default. */
 const CONTEXT_LINES = 3;
+
+/**
+ * Milliseconds one {@link diffFileMaps} may spend matching lines. Two unrelated 1 MiB files took
+ * jsdiff over two minutes on one thread (it is O(N·D)); past the budget, a file's patch replaces
+ * all its lines, which is a correct patch, only a longer one.
+ */
+export const DIFF_BUDGET_MS = 2_000;
 
 export interface FileMapDiff {
   /** Every path that differs, sorted by code point. */
@@ -32,21 +39,52 @@ export function compareCodePoints(a: string, b: string): number {
   }
 }
 
-/** A unified diff of one file (`--- a/PATH`, `+++ b/PATH`, `/dev/null` for a side without it). */
-export function filePatch(path: string, before: string | null, after: string | null): string {
-  return createTwoFilesPatch(
-    before === null ? '/dev/null' : `a/${path}`,
-    after === null ? '/dev/null' : `b/${path}`,
-    before ?? '',
-    after ?? '',
-    undefined,
-    undefined,
-    { context: CONTEXT_LINES, headerOptions: FILE_HEADERS_ONLY },
+/**
+ * A unified diff of one file (`--- a/PATH`, `+++ b/PATH`, `/dev/null` for a side without it);
+ * when matching its lines takes longer than `timeoutMs` (or that is 0), one hunk that replaces them all.
+ */
+export function filePatch(path: string, before: string | null, after: string | null, timeoutMs = DIFF_BUDGET_MS): string {
+  const oldFileName = before === null ? '/dev/null' : `a/${path}`;
+  const newFileName = after === null ? '/dev/null' : `b/${path}`;
+  if (timeoutMs <= 0) return replacingPatch(oldFileName, newFileName, before ?? '', after ?? '');
+  const matched = createTwoFilesPatch(oldFileName, newFileName, before ?? '', after ?? '', undefined, undefined, {
+    context: CONTEXT_LINES,
+    headerOptions: FILE_HEADERS_ONLY,
+    timeout: timeoutMs,
+  });
+  return matched ?? replacingPatch(oldFileName, newFileName, before ?? '', after ?? '');
+}
+
+/** A patch of one hunk: every line of `before` removed, every line of `after` added. */
+function replacingPatch(oldFileName: string, newFileName: string, before: string, after: string): string {
+  const removed = patchLines(before, '-');
+  const added = patchLines(after, '+');
+  // jsdiff's hunks start at 1 even for an empty side; formatPatch writes that side as `-0,0`.
+  return formatPatch(
+    {
+      oldFileName,
+      newFileName,
+      oldHeader: undefined,
+      newHeader: undefined,
+      hunks: [{ oldStart: 1, oldLines: removed.count, newStart: 1, newLines: added.count, lines: [...removed.lines, ...added.lines] }],
+    },
+    FILE_HEADERS_ONLY,
   );
 }
 
+function patchLines(text: string, sign: '-' | '+'): { count: number; lines: string[] } {
+  if (text === '') return { count: 0, lines: [] };
+  const parts = text.split('\n');
+  const ended = text.endsWith('\n');
+  if (ended) parts.pop();
+  const lines = parts.map((line) => `${sign}${line}`);
+  if (!ended) lines.push('\\ No newline at end of file');
+  return { count: parts.length, lines };
+}
+
 /** The files that differ from `before` to `after`, each with its patch; identical files are left out. */
-export function diffFileMaps(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): FileMapDiff {
+export function diffFileMaps(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>, budgetMs = DIFF_BUDGET_MS): FileMapDiff {
+  const deadline = Date.now() + budgetMs;
   const has = (files: Readonly<Record<string, string>>, path: string) => Object.prototype.hasOwnProperty.call(files, path);
   const paths = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareCodePoints);
   const files: FileDiff[] = [];
@@ -61,7 +99,7 @@ export function diffFileMaps(before: Readonly<Record<string, string>>, after: Re
     if (status === 'added') added++;
     else if (status === 'removed') removed++;
     else changed++;
-    files.push({ path, status, before: old, after: now, patch: filePatch(path, old, now) });
+    files.push({ path, status, before: old, after: now, patch: filePatch(path, old, now, deadline - Date.now()) });
   }
   return { files, added, changed, removed };
 }
