@@ -6,6 +6,7 @@ import {
   importEntryNameProblem,
   importFilePath,
   importIdea,
+  importSkip,
   importSkipReason,
   readmePath,
   stripTopFolder,
@@ -28,6 +29,15 @@ describe('importSkipReason', () => {
     expect(importSkipReason('src/.DS_Store')).not.toBeNull();
     expect(importSkipReason('src/Thumbs.db')).not.toBeNull();
     expect(importSkipReason('src/._index.ts')).not.toBeNull();
+  });
+
+  it('names a skipped folder once, by its path', () => {
+    expect(importSkip('packages/web/node_modules/react/index.js')).toEqual({
+      path: 'packages/web/node_modules/',
+      reason: 'node_modules/ is not imported: dependencies are installed from the package manifest',
+    });
+    expect(importSkip('src/.DS_Store')?.path).toBe('src/.DS_Store');
+    expect(importSkip('src/a.ts')).toBeNull();
   });
 
   it('imports everything else, including files named like the skipped folders', () => {

@@ -4,7 +4,9 @@
  * project gets from its README. An import is hostile input until proven otherwise, so the server
  * refuses a whole archive that breaks a rule rather than importing part of it.
  */
+import { z } from 'zod';
 import { sanitizePath } from '../pipeline/safe-path.js';
+import { IDEA_MAX } from '../schemas/projects.js';
 
 /** Largest zip the server reads as a request body (64 MiB). */
 export const IMPORT_MAX_ZIP_BYTES = 64 * 1024 * 1024;
@@ -67,13 +69,25 @@ const JUNK_FILES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini', 'ehthumbs.d
  * depth, as they do in a .gitignore: `packages/app/dist/x.js` is build output too.
  */
 export function importSkipReason(path: string): string | null {
+  return importSkip(path)?.reason ?? null;
+}
+
+/**
+ * What an import reports for a path it leaves out: a skipped folder once, by its path
+ * (`packages/app/node_modules/`), rather than each of its thousands of files; null when the path
+ * is imported.
+ */
+export function importSkip(path: string): { path: string; reason: string } | null {
   const segments = path.split('/').filter((s) => s !== '' && s !== '.');
-  for (const name of segments.slice(0, -1)) {
+  for (let i = 0; i < segments.length - 1; i++) {
+    const name = segments[i]!;
     const reason = SKIPPED_FOLDERS.get(name);
-    if (reason !== undefined) return `${name}/ is not imported: ${reason}`;
+    if (reason !== undefined) return { path: `${segments.slice(0, i + 1).join('/')}/`, reason: `${name}/ is not imported: ${reason}` };
   }
   const base = segments.at(-1) ?? '';
-  if (JUNK_FILES.has(base.toLowerCase()) || base.startsWith('._')) return `${base} is left out: the operating system made it, not the project`;
+  if (JUNK_FILES.has(base.toLowerCase()) || base.startsWith('._')) {
+    return { path: segments.join('/'), reason: `${base} is left out: the operating system made it, not the project` };
+  }
   return null;
 }
 
@@ -223,3 +237,10 @@ export function importIdea(given: string | undefined, files: Readonly<Record<str
   const fromReadme = readme === null ? null : ideaFromReadme(files[readme]!);
   return fromReadme ?? `Imported from ${origin}`;
 }
+
+/** POST /api/projects/import with a zip as the body: its query. */
+export const zipImportQuery = z.object({
+  name: z.string().trim().max(255, 'name must be at most 255 characters').optional(),
+  idea: z.string().trim().max(IDEA_MAX, `The idea must be at most ${IDEA_MAX} characters`).optional(),
+});
+export type ZipImportQuery = z.infer<typeof zipImportQuery>;

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { zipSync, type Zippable } from 'fflate';
 
 interface FakeCommit {
   sha: string;
@@ -63,6 +64,8 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
   const repos = new Map<string, FakeRepo>();
   const requests: Array<{ method: string; path: string; auth: string; status?: number }> = [];
   const failures: FakeGithubFailure[] = [];
+  /** One-time download tokens of zipball redirects, as codeload.github.com's `?token=`: token -> the zip. */
+  const downloads = new Map<string, Uint8Array>();
   let calls = 0;
 
   const sha = (text: string) => createHash('sha1').update(text).digest('hex');
@@ -117,6 +120,15 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         return sendRaw(r, status, body, headers);
       };
       if (failure && !failure.afterEffect) return send(res, 0, undefined);
+      // codeload.github.com: the zipball's redirect target, authorised by the token in its URL alone.
+      if (req.method === 'GET' && path.startsWith('/_codeload/')) {
+        const zip = downloads.get(url.searchParams.get('token') ?? '');
+        if (!zip) return send(res, 404, 'Not Found');
+        downloads.delete(url.searchParams.get('token')!);
+        record.status = 200;
+        res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(zip.length) });
+        return res.end(zip);
+      }
       const token = /^(?:token|Bearer)\s+(.+)$/i.exec(auth)?.[1] ?? '';
       const login = tokens[token];
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -167,6 +179,20 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         repo.refs.set(branch, c.sha);
         return send(res, 201, { commit: { sha: c.sha } });
       }
+      // An archive of a branch, tag or commit (absent: the default branch) is a redirect to codeload.
+      const zipball = /^\/zipball(?:\/(.+))?$/.exec(rest);
+      if (req.method === 'GET' && zipball) {
+        const wanted = zipball[1] ?? repo.defaultBranch;
+        const commitSha = repo.refs.get(wanted) ?? (wanted.length >= 7 ? [...repo.commits.keys()].find((c) => c.startsWith(wanted)) : undefined);
+        const commit = commitSha === undefined ? undefined : repo.commits.get(commitSha);
+        if (!commit) return send(res, 404, { message: 'Not Found' });
+        const top = `${repo.owner}-${repo.name}-${commit.sha.slice(0, 7)}/`;
+        const entries: Zippable = { [top]: new Uint8Array() };
+        for (const e of repo.trees.get(commit.tree) ?? []) entries[top + e.path] = Buffer.from(repo.blobs.get(e.sha)!, 'base64');
+        const download = randomBytes(12).toString('hex');
+        downloads.set(download, zipSync(entries));
+        return send(res, 302, '', { location: `${base}/_codeload/${repo.owner}/${repo.name}/legacy.zip/${encodeURIComponent(wanted)}?token=${download}` });
+      }
       // GitHub's git data API does not work on a repository without commits.
       if (rest.startsWith('/git/') && repo.refs.size === 0) return send(res, 409, { message: 'Git Repository is empty.' });
       const ref = /^\/git\/(?:ref|refs)\/heads\/(.+)$/.exec(rest);
@@ -213,6 +239,13 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  /** A branch (or tag) `branch` of the repository with `files`, as one commit; its sha. */
+  const addBranch = (owner: string, name: string, branch: string, files: Record<string, string>): string => {
+    const repo = repos.get(`${owner}/${name}`.toLowerCase())!;
+    const commit = commitOn(repo, Object.entries(files).map(([path, content]) => ({ path, content })), `Files of ${branch}`, []);
+    repo.refs.set(branch, commit.sha);
+    return commit.sha;
+  };
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
@@ -222,6 +255,24 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
     failNext(failure: FakeGithubFailure) {
       failures.push({ ...failure });
     },
+    /** A repository with `files` on its default branch as one commit (GitHub has it without Wolfpack). */
+    addRepo(owner: string, name: string, files: Record<string, string>, options: { defaultBranch?: string; private?: boolean } = {}): FakeRepo {
+      const repo: FakeRepo = {
+        owner,
+        name,
+        private: options.private ?? false,
+        description: '',
+        defaultBranch: options.defaultBranch ?? 'main',
+        refs: new Map(),
+        blobs: new Map(),
+        trees: new Map(),
+        commits: new Map(),
+      };
+      repos.set(`${owner}/${name}`.toLowerCase(), repo);
+      addBranch(owner, name, repo.defaultBranch, files);
+      return repo;
+    },
+    addBranch,
     /** The files of the branch head, as path -> content. */
     filesAt(owner: string, name: string, branch = 'main'): Record<string, string> {
       const repo = repos.get(`${owner}/${name}`.toLowerCase())!;
