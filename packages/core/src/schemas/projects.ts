@@ -292,6 +292,11 @@ export const publishRequest = z.object({
   isPrivate: z.boolean().default(false),
   /** The version whose files are published; the current one when left out. */
   version: publishVersion.optional(),
+  /**
+   * Every version up to `version` (or the current one) as a commit each, oldest first, its label
+   * (versionSourceLabel) the message; into a new repository only.
+   */
+  history: z.boolean({ error: 'history must be true or false' }).optional(),
 });
 export type PublishRequest = z.infer<typeof publishRequest>;
 export type PublishRequestInput = z.input<typeof publishRequest>;

@@ -63,24 +63,62 @@ describe.each(testDatabases())('publishing a version to GitHub on %s', (kind) =>
     expect(github.head('octocat', 'recipes').message).toBe('Update from Wolfpack: Recipe book (version 2)');
   });
 
+  it('publishes the history: every version as a commit of its own, oldest first, each with its label', async () => {
+    const labels = ((await alice.get(`/api/projects/${projectId}/versions`)).json.versions as Array<{ number: number; label: string }>)
+      .sort((a, b) => a.number - b.number)
+      .map((v) => v.label);
+    expect(labels).toHaveLength(2);
+    const uploads = () => github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/git/blobs')).length;
+    const before = uploads();
+    const res = await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes-history', history: true });
+    expect(res.status).toBe(200);
+    // A content both versions hold is uploaded once.
+    expect(uploads() - before).toBe(new Set([...Object.values(versions[0]!), ...Object.values(versions[1]!)]).size);
+    const repo = github.repos.get('octocat/recipes-history')!;
+    const second = github.head('octocat', 'recipes-history');
+    expect(second.message).toBe(labels[1]);
+    expect(github.filesAt('octocat', 'recipes-history')).toEqual(versions[1]);
+    const first = repo.commits.get(second.parents[0]!)!;
+    expect(first.message).toBe(labels[0]);
+    const filesOf = (tree: string) => Object.fromEntries(repo.trees.get(tree)!.map((e) => [e.path, Buffer.from(repo.blobs.get(e.sha)!, 'base64').toString()]));
+    expect(filesOf(first.tree)).toEqual(versions[0]);
+    // Under them, the repository's initial commit.
+    expect(repo.commits.get(first.parents[0]!)!.parents).toEqual([]);
+
+    // Up to a version: that version is the head.
+    expect((await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes-first', history: true, version: 1 })).status).toBe(200);
+    expect(github.head('octocat', 'recipes-first').message).toBe(labels[0]);
+    expect(github.filesAt('octocat', 'recipes-first')).toEqual(versions[0]);
+
+    // The repository the project is published to already takes no history on top.
+    const again = await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes-first', history: true });
+    expect(again.status).toBe(409);
+    expect(again.json.error).toContain('its history goes only into a new repository');
+    expect(github.head('octocat', 'recipes-first').message).toBe(labels[0]);
+  });
+
   it('says so when the version does not exist or is not a version number, and asks nothing of GitHub', async () => {
     const before = github.requests.length;
     const unknown = await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes', version: 9 });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toBe('This project has no version 9: its versions are 1 to 2.');
+    expect((await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes', version: 9, history: true })).status).toBe(404);
     for (const version of [0, -1, 1.5, '1', null]) {
       const bad = await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes', version });
       expect(bad.status).toBe(400);
       expect(bad.json.error).toMatch(/version/i);
     }
+    const notBoolean = await alice.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'recipes', history: 'yes' });
+    expect(notBoolean.status).toBe(400);
+    expect(notBoolean.json.error).toBe('history must be true or false');
     expect(github.requests.length).toBe(before);
   });
 
   it("does not publish a version of someone else's project, nor tell whether it exists", async () => {
     const mallory = new TestClient(server.url);
     await mallory.post('/api/auth/register', { username: 'mallory', password: 'correct-horse' });
-    for (const version of [1, 9]) {
-      const res = await mallory.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'stolen', version }, { 'X-GitHub-Token': 'ghp_good' });
+    for (const body of [{ version: 1 }, { version: 9 }, { history: true }]) {
+      const res = await mallory.post(`/api/projects/${projectId}/publish-to-github`, { repoName: 'stolen', ...body }, { 'X-GitHub-Token': 'ghp_good' });
       expect(res.status).toBe(404);
       expect(res.json.error).toBe('Project not found');
     }

@@ -231,7 +231,7 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
         const head = repo.refs.get(ref[1]!);
         const commit = repo.commits.get(String(body.sha));
         if (!commit) return send(res, 422, { message: 'Object does not exist' });
-        if (!body.force && head && !commit.parents.includes(head)) return send(res, 422, { message: 'Update is not a fast forward' });
+        if (!body.force && head && !descendsFrom(repo, commit, head)) return send(res, 422, { message: 'Update is not a fast forward' });
         repo.refs.set(ref[1]!, commit.sha);
         return send(res, 200, { ref: `refs/heads/${ref[1]}`, object: { sha: commit.sha } });
       }
@@ -288,3 +288,17 @@ export async function startFakeGithub(options: FakeGithubOptions = {}) {
 }
 
 export type FakeGithub = Awaited<ReturnType<typeof startFakeGithub>>;
+
+/** Whether `ancestor` is among the commit's ancestors, as GitHub checks a fast forward (several commits at once included). */
+function descendsFrom(repo: FakeRepo, commit: FakeCommit, ancestor: string): boolean {
+  const seen = new Set<string>();
+  const queue = [...commit.parents];
+  while (queue.length > 0) {
+    const sha = queue.pop()!;
+    if (sha === ancestor) return true;
+    if (seen.has(sha)) continue;
+    seen.add(sha);
+    queue.push(...(repo.commits.get(sha)?.parents ?? []));
+  }
+  return false;
+}

@@ -1,12 +1,23 @@
-import type { MikroORM } from '@mikro-orm/core';
+import { createHash } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { AppError, type PublishReply, type PublishRequest } from '@wolfpack/core';
-import { versionFiles } from '../../db/version-files.js';
 import type { ProjectService } from './project-service.js';
-import { assertVersion } from './version-reader.js';
+import { assertVersion, type VersionReader } from './version-reader.js';
 
 /** Blobs uploaded at once: fast for big projects, gentle with GitHub's secondary rate limits. */
 const BLOB_CONCURRENCY = 6;
+
+/** Commits a publish of a project's history makes at most (each costs GitHub a tree, a commit and new blobs). */
+export const MAX_HISTORY_COMMITS = 100;
+
+type OwnedProject = Awaited<ReturnType<ProjectService['getOwned']>>;
+
+/** One commit of a publish: its files, read when its turn comes, and its message. */
+interface Snapshot {
+  files: () => Promise<Record<string, string>>;
+  /** `republish`: the repository is the one the project was published to before. */
+  message: (republish: boolean) => string;
+}
 
 export interface GithubPublisherOptions {
   /** REST API base URL (GitHub Enterprise: https://HOST/api/v3; tests: a local fake). */
@@ -22,8 +33,8 @@ export class GithubPublisher {
   constructor(
     private readonly projects: ProjectService,
     private readonly options: GithubPublisherOptions,
-    /** Where an earlier version's files are read (publishing the current one needs only `projects`). */
-    private readonly orm?: MikroORM,
+    /** Where earlier versions and their sources are read (publishing the current files needs only `projects`). */
+    private readonly versions?: VersionReader,
   ) {}
 
   client(token: string): Octokit {
@@ -52,11 +63,15 @@ export class GithubPublisher {
     }
   }
 
-  /** `tokenOf` is asked only once the project is known to be the user's: nobody learns about a project that is not theirs. */
+  /**
+   * Publishes the project's current files, or those of `request.version`, as one commit; with
+   * `request.history`, every version up to that one as a commit each, oldest first, into a new
+   * repository. `tokenOf` is asked only once the project is known to be the user's and the version
+   * to exist: nobody learns about a project that is not theirs.
+   */
   async publish(userId: string, projectId: string, request: PublishRequest, tokenOf: () => Promise<string>): Promise<PublishReply> {
     const project = await this.projects.getOwned(userId, projectId);
-    const earlier = request.version !== undefined && request.version !== project.version ? request.version : undefined;
-    const files = earlier === undefined ? await this.projects.files(userId, projectId) : await this.filesOf(projectId, project.version, earlier);
+    const snapshots = request.history ? await this.history(userId, project, request.version) : [await this.snapshot(userId, project, request.version)];
     const token = await tokenOf();
     const { login, scopes } = await this.whoAmI(token);
     if (scopes && !scopes.includes('repo') && (request.isPrivate || !scopes.includes('public_repo'))) {
@@ -70,30 +85,28 @@ export class GithubPublisher {
     const repo = request.repoName;
     try {
       const republish = project.githubRepo?.toLowerCase() === `${owner}/${repo}`.toLowerCase();
+      if (republish && request.history) {
+        throw new AppError(
+          'CONFLICT',
+          `This project is already published to ${project.githubRepo}: its history goes only into a new repository. Publish without history to add the files on top, or choose another repository name.`,
+        );
+      }
       // Republishing goes on top of what is there; a repository deleted on GitHub meanwhile is made again.
       const target = (republish ? await this.existing(octokit, owner, repo) : null) ?? (await this.create(octokit, owner, repo, request));
-      const parent = target.head ?? (await this.headOf(octokit, owner, repo, target.branch));
-      const entries = Object.entries(files);
-      const shas: string[] = new Array(entries.length);
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(BLOB_CONCURRENCY, entries.length) }, async () => {
-          while (next < entries.length) {
-            const i = next++;
-            const blob = await octokit.rest.git.createBlob({ owner, repo, content: Buffer.from(entries[i]![1]).toString('base64'), encoding: 'base64' });
-            shas[i] = blob.data.sha;
-          }
-        }),
-      );
-      // A full tree (no base_tree): the commit is exactly the project, files removed since are gone.
-      // Only a README that an unfinished first publish left behind stays, when the project has none.
-      const tree = entries.map(([path], i) => ({ path, mode: '100644' as const, type: 'blob' as const, sha: shas[i]! }));
-      if (target.keep && !(target.keep.path in files)) tree.push({ path: target.keep.path, mode: '100644', type: 'blob', sha: target.keep.sha });
-      const created = await octokit.rest.git.createTree({ owner, repo, tree });
-      const named = request.version === undefined ? '' : ` (version ${request.version})`;
-      const message = `${republish ? 'Update from Wolfpack' : 'Generated by Wolfpack'}: ${firstLine(project.idea)}${named}`;
-      const commit = await octokit.rest.git.createCommit({ owner, repo, message, tree: created.data.sha, parents: [parent] });
-      await octokit.rest.git.updateRef({ owner, repo, ref: `heads/${target.branch}`, sha: commit.data.sha, force: false });
+      let parent = target.head ?? (await this.headOf(octokit, owner, repo, target.branch));
+      // Blobs by content: a file a version did not change is not uploaded again.
+      const uploaded = new Map<string, string>();
+      for (const snapshot of snapshots) {
+        const files = await snapshot.files();
+        const shas = await this.upload(octokit, owner, repo, files, uploaded);
+        // A full tree (no base_tree): the commit is exactly the project, files removed since are gone.
+        // Only a README that an unfinished first publish left behind stays, when the project has none.
+        const tree = Object.keys(files).map((path, i) => ({ path, mode: '100644' as const, type: 'blob' as const, sha: shas[i]! }));
+        if (target.keep && !(target.keep.path in files)) tree.push({ path: target.keep.path, mode: '100644', type: 'blob', sha: target.keep.sha });
+        const created = await octokit.rest.git.createTree({ owner, repo, tree });
+        parent = (await octokit.rest.git.createCommit({ owner, repo, message: snapshot.message(republish), tree: created.data.sha, parents: [parent] })).data.sha;
+      }
+      await octokit.rest.git.updateRef({ owner, repo, ref: `heads/${target.branch}`, sha: parent, force: false });
       // Only now, with the files on GitHub, does the project point at the repository.
       await this.projects.setGithubRepo(userId, projectId, target.fullName);
       return { repoUrl: target.htmlUrl, replitUrl: `https://replit.com/github/${target.fullName}` };
@@ -102,11 +115,55 @@ export class GithubPublisher {
     }
   }
 
-  /** The files of an earlier version of the project; a 404 that says so when it has no such version. */
-  private async filesOf(projectId: string, current: number, version: number): Promise<Record<string, string>> {
-    if (!this.orm) throw new Error('GithubPublisher was made without the ORM: it cannot read earlier versions');
-    assertVersion(version, current);
-    return versionFiles(this.orm.em.fork(), projectId, version);
+  /** The current files, or those of `version` (a 404 that says so when the project has no such version). */
+  private async snapshot(userId: string, project: OwnedProject, version: number | undefined): Promise<Snapshot> {
+    const message = (republish: boolean) =>
+      `${republish ? 'Update from Wolfpack' : 'Generated by Wolfpack'}: ${firstLine(project.idea)}${version === undefined ? '' : ` (version ${version})`}`;
+    if (version === undefined || version === project.version) {
+      const files = await this.projects.files(userId, project.id);
+      return { files: async () => files, message };
+    }
+    assertVersion(version, project.version);
+    const versions = this.versionReader();
+    return { files: async () => (await versions.versionFiles(userId, project.id, version)).files, message };
+  }
+
+  /** Versions 1 to `upTo` (default: the current one), oldest first, each with its label as the message. */
+  private async history(userId: string, project: OwnedProject, upTo = project.version): Promise<Snapshot[]> {
+    assertVersion(upTo, project.version);
+    const versions = this.versionReader();
+    const listed = (await versions.list(userId, project.id)).versions.filter((v) => v.number <= upTo).reverse();
+    if (listed.length > MAX_HISTORY_COMMITS) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `This project has ${listed.length} versions up to version ${upTo}, and a history is published as at most ${MAX_HISTORY_COMMITS} commits. Publish without history, or name an earlier version.`,
+      );
+    }
+    return listed.map((v) => ({ files: async () => (await versions.versionFiles(userId, project.id, v.number)).files, message: () => v.label }));
+  }
+
+  private versionReader(): VersionReader {
+    if (!this.versions) throw new Error('GithubPublisher was made without a VersionReader: it cannot read versions');
+    return this.versions;
+  }
+
+  /** Uploads the files' contents GitHub does not have from this publish yet; their blobs' shas, in the order of `files`. */
+  private async upload(octokit: Octokit, owner: string, repo: string, files: Record<string, string>, uploaded: Map<string, string>): Promise<string[]> {
+    const contents = Object.values(files);
+    const keys = contents.map((content) => createHash('sha256').update(content).digest('hex'));
+    const missing = [...new Set(keys.filter((key) => !uploaded.has(key)))];
+    const contentOf = new Map(keys.map((key, i) => [key, contents[i]!]));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(BLOB_CONCURRENCY, missing.length) }, async () => {
+        while (next < missing.length) {
+          const key = missing[next++]!;
+          const blob = await octokit.rest.git.createBlob({ owner, repo, content: Buffer.from(contentOf.get(key)!).toString('base64'), encoding: 'base64' });
+          uploaded.set(key, blob.data.sha);
+        }
+      }),
+    );
+    return keys.map((key) => uploaded.get(key)!);
   }
 
   /** The repository as it is on GitHub, or null when it no longer exists. */
