@@ -91,6 +91,15 @@ const MATRIX: Record<string, RouteCase> = {
   'DELETE /api/projects/:id': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, last: 1 },
   'PUT /api/projects/:id/folder': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: OK, body: (ids) => ({ folderId: ids.folderId }) },
   'GET /api/projects/:id/export': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  'GET /api/projects/:id/versions': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  'GET /api/projects/:id/versions/:n': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  'GET /api/projects/:id/versions/:n/diff': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
+  // Version 1 is current until the owner's edit below makes version 2; the order of the two is not fixed.
+  'POST /api/projects/:id/versions/:n/restore': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [201, 409], body: () => ({}) },
+  'PUT /api/projects/:id/files/*path': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [201, 409], body: () => ({ content: 'Written by the matrix.\n', expectedVersion: 1 }) },
+  'DELETE /api/projects/:id/files/*path': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200, 404, 409] },
+  // The caller's own account: without a saved GitHub token the import is refused with a sentence.
+  'POST /api/projects/import': { visitor: NEED_ACCOUNT, other: [400], body: () => ({ github: 'octocat/hello-world' }) },
   'GET /api/projects/:id/preview': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'POST /api/projects/:id/preview/revoke': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
   'GET /api/projects/:id/replit-code': { visitor: NEED_ACCOUNT, other: HIDDEN, owner: [200] },
@@ -206,6 +215,10 @@ function fill(path: string, ids: Ids): string {
   filled = filled.replace(':token', ids.previewToken).replace('{/*path}', '/index.html').replace(':slug', ids.capsuleSlug);
   if (filled === '/api/listings/draft') filled += `?projectId=${ids.projectId}`;
   if (filled === '/api/njin/snippet') filled += `?apiKey=${ids.apiKey}`;
+  filled = filled.replace(/:n(?=\/|$)/, '1');
+  // DELETE and PUT name the same file; DELETE's expected version is in its query.
+  filled = filled.replace('*path', 'matrix-notes.md');
+  if (filled.endsWith('/files/matrix-notes.md')) filled += '?expectedVersion=1';
   filled = filled.replace(':username', 'matrix-owner');
   filled = filled.replace(':code', 'WPBOGUS1');
   return filled;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutReply, listingReply, listingsReply, listingDraftReply, type Listing } from '@wolfpack/core';
+import { checkoutReply, listingReply, listingsReply, listingDraftReply, versionsReply, type Listing } from '@wolfpack/core';
 import { ProjectService } from '../services/projects/project-service.js';
 import { COVER_PNG as PNG, REAL_COVERS } from '../testing/cover-images.js';
 import type { FakeStripe } from '../testing/fake-stripe.js';
@@ -254,6 +254,9 @@ describe.each(testDatabases())('Showcase listings on %s', (kind) => {
     expect(detail.status).toBe(200);
     expect((detail.json.project as { fsIndex: object; idea: string }).fsIndex).toEqual(FILES);
     expect((detail.json.project as { idea: string }).idea.split('\n')[0]).toBe('Todo app');
+    // The copy's history starts with the listing's files as version 1.
+    const history = versionsReply.parse((await buyer.client.get(`/api/projects/${projectId}/versions`)).json);
+    expect(history.versions.map((v) => [v.number, v.label, v.fileCount, v.added, v.current])).toEqual([[1, `Imported from the Community Showcase: ${listing.title}`, Object.keys(FILES).length, Object.keys(FILES).length, true]]);
     const projects = await sql<Array<{ n: string | number }>>(server, 'select count(*) as n from projects where user_id = ?', [buyer.userId]);
     expect(Number(projects[0]!.n)).toBe(1);
     const purchases = await sql<Array<{ n: string | number }>>(server, 'select count(*) as n from listing_purchases where listing_id = ?', [listing.id]);

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { AppError, listingCopyIdea, saleSplit } from '@wolfpack/core';
 import type { LedgerService, WalletTx } from '../billing/ledger-service.js';
 import type { Sql } from '../../db/plain-sql.js';
+import { executeWrites, prepareVersion } from '../projects/version-writes.js';
 import type { CheckoutRow, PaymentService } from '../billing/payment-service.js';
 
 export interface ListingPurchasesOptions {
@@ -166,6 +167,19 @@ export class ListingPurchases {
       [projectId, buyerId, listingCopyIdea(listing.title, listing.summary), now, now, listing.id],
     );
     await sql.execute('insert into project_files (project_id, path, content, size) select ?, path, content, size from listing_files where listing_id = ?', [projectId, listing.id]);
+    // The copy's version 1, so its history starts where the buyer's own changes will.
+    const files = await sql.execute<Array<{ path: string; content: string }>>('select path, content from listing_files where listing_id = ?', [listing.id]);
+    const first = prepareVersion({
+      projectId,
+      version: 1,
+      idea: listingCopyIdea(listing.title, listing.summary),
+      source: { kind: 'import', origin: `the Community Showcase: ${listing.title}` },
+      conversationId: null,
+      createdAt: now,
+      files: Object.fromEntries(files.map((file) => [file.path, file.content])),
+      previous: new Map(),
+    });
+    await executeWrites(sql, first.writes);
     await sql.execute('update listing_purchases set project_id = ? where id = ?', [projectId, purchase.id]);
     return { projectId, created: claimed.length > 0 };
   }
