@@ -36,9 +36,8 @@ export async function publish(id: string, options: PublishOptions, context: Comm
   }
   const projectId = await resolveProjectId(api, id);
   const { version } = options;
-  const body = version === undefined ? request : { ...request, version };
   const call = () =>
-    explained(api, () => api.post(`/api/projects/${encodeURIComponent(projectId)}/publish-to-github`, { body, headers, reply: publishReply, timeoutMs: PUBLISH_TIMEOUT_MS }));
+    explained(api, () => api.post(`/api/projects/${encodeURIComponent(projectId)}/publish-to-github`, { body: request, headers, reply: publishReply, timeoutMs: PUBLISH_TIMEOUT_MS }));
   const reply = await withSpinner(
     `Publishing ${version === undefined ? '' : `version ${version} `}to GitHub as ${request.repoName}`,
     () => (version === undefined ? call() : versionCall(api, id, version, call)),
@@ -49,9 +48,14 @@ export async function publish(id: string, options: PublishOptions, context: Comm
   context.output.result(reply.repoUrl, { repoUrl: reply.repoUrl, replitUrl: reply.replitUrl });
 }
 
-/** The name (GitHub's rules, core's repoName schema) and description, checked before anything is sent. */
+/** The name (GitHub's rules, core's repoName schema), description and version, checked before anything is sent. */
 function checkRequest(options: PublishOptions): PublishRequest {
-  const parsed = publishRequest.safeParse({ repoName: options.repo, description: options.description ?? '', isPrivate: options.private === true });
+  const parsed = publishRequest.safeParse({
+    repoName: options.repo,
+    description: options.description ?? '',
+    isPrivate: options.private === true,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   if (!parsed.success) throw schemaUsageError(parsed.error, 'That repository name cannot be used.');
   return parsed.data;
 }

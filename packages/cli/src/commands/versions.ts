@@ -1,7 +1,7 @@
 import { AppError, isAppError, versionChangeReply, versionDiffReply, versionFilesReply, versionsReply, type VersionFilesReply } from '@wolfpack/core';
 import type { ApiClient } from '../api.js';
 import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js';
-import { explained, resolveProjectId, shortId } from '../resources.js';
+import { explained, resolveProjectId } from '../resources.js';
 import { withSpinner } from '../ui/spinner.js';
 import { diffStat, diffText, noDifferences, restoreSentence, versionsTable, type Styler } from '../version-format.js';
 
@@ -78,12 +78,15 @@ export async function versionCall<T>(api: ApiClient, given: string, version: num
   }
 }
 
-/** The sentence for a version the project does not have (the server's 404 about it). */
+/**
+ * The sentence for a version the project does not have: the server's ("This project has no
+ * version 9: its versions are 1 to 3.") with where they are listed, or ours if it said less.
+ */
 export function noSuchVersion(error: unknown, given: string, version: number): unknown {
-  if (isAppError(error) && error.code === 'NOT_FOUND' && !/^project not found/i.test(error.message)) {
-    return new AppError('NOT_FOUND', `Project ${shortId(given.trim())} has no version ${version}. \`wolfpack versions ${given.trim()}\` lists its versions.`, undefined, { cause: error });
-  }
-  return error;
+  if (!isAppError(error) || error.code !== 'NOT_FOUND' || /^project not found/i.test(error.message)) return error;
+  const hint = `\`wolfpack versions ${given.trim()}\` lists them.`;
+  const said = /version/i.test(error.message) ? error.message.trim().replace(/([^.])$/, '$1.') : `This project has no version ${version}.`;
+  return new AppError('NOT_FOUND', `${said} ${hint}`, undefined, { cause: error });
 }
 
 function styler(context: CommandContext): Styler {
