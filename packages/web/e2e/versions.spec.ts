@@ -157,15 +157,36 @@ describe('Versions tab', () => {
     }
   }, 400_000);
 
-  it('opens the preview of the selected version in a new tab', async () => {
+  it('opens the preview of the selected version in a new tab; the diff follows the dark theme, and reads as a patch without its viewer', async () => {
     const page = await browser.newPage({ baseUrl: server.url });
     const projectId = await brokenProject(page);
+    await page.goto('/');
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.goto(`/projects/${projectId}?tab=versions`);
+    const editor = page.locator('[data-testid="version-diff-file"][data-path="index.html"] .cm-editor');
+    await editor.waitFor({ timeout: SLOW });
+    // One Dark's background, not CodeMirror's light default.
+    expect(await editor.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(40, 44, 52)');
+    await saveShot(page, 'versions-dark');
+
     await row(page, 1).click({ timeout: SLOW });
     const [tab] = await Promise.all([page.context().waitForEvent('page', { timeout: SLOW }), page.getByTestId('version-preview').click()]);
     await tab!.waitForLoadState('load');
     expect(new URL(tab!.url()).hostname).toBe(`p-${projectId}.localhost`);
     expect(await tab!.locator('h1').first().textContent()).not.toContain(BROKEN);
+
+    // The viewer's code cannot be downloaded (a deploy replaced it): the server's patch stands in, as text.
+    const offline = await browser.newPage({ baseUrl: server.url });
+    await offline.context().addCookies(await page.context().cookies());
+    await offline.route(/\/assets\/file-diff-view-[^/]+\.js$/, (route) => route.abort());
+    await offline.goto(`/projects/${projectId}?tab=versions`);
+    const patch = offline.locator('[data-testid="version-diff-file"][data-path="index.html"] [data-testid="version-diff-patch"]');
+    await patch.waitFor({ timeout: SLOW });
+    const text = (await patch.locator('pre').textContent()) ?? '';
+    expect(text).toContain('--- a/index.html');
+    expect(text).toContain(`+`);
+    expect(text).toContain(BROKEN);
+    expect(await patch.locator('pre *').count()).toBe(0);
   }, 400_000);
 
   it('refuses a restore on a project that moved on, with the server’s sentence and a Reload that shows the newer version', async () => {

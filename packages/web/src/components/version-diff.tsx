@@ -1,6 +1,6 @@
 import type { FileDiff } from '@wolfpack/core';
 import { ChevronRight, LoaderCircle, TriangleAlert } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
 import { describeRequestFailure } from '../api/client';
 import { useVersionDiff } from '../api/versions';
 import { cn } from '../lib/cn';
@@ -90,17 +90,41 @@ function FileChange({ file, openAtFirst }: { file: FileDiff; openAtFirst: boolea
         </span>
       </button>
       {open ? (
-        <Suspense
-          fallback={
-            <div className="flex items-center gap-2 p-3 text-xs text-zinc-500" role="status">
-              <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
-              Loading the viewer…
-            </div>
-          }
-        >
-          <FileDiffView path={file.path} before={file.before} after={file.after} />
-        </Suspense>
+        <ViewerBoundary patch={file.patch}>
+          <Suspense
+            fallback={
+              <div className="flex items-center gap-2 p-3 text-xs text-zinc-500" role="status">
+                <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden />
+                Loading the viewer…
+              </div>
+            }
+          >
+            <FileDiffView path={file.path} before={file.before} after={file.after} />
+          </Suspense>
+        </ViewerBoundary>
       ) : null}
     </li>
   );
+}
+
+/**
+ * When the viewer's code cannot be downloaded (offline, or a deploy replaced its chunk), the
+ * server's unified patch stands in as plain text: the change can still be read.
+ */
+class ViewerBoundary extends Component<{ patch: string; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div className="flex flex-col gap-2 p-3" data-testid="version-diff-patch">
+        <p className="text-xs text-amber-700 dark:text-amber-400">The diff viewer could not be loaded; the change is shown as a patch. Reload the page to try again.</p>
+        <pre className="max-h-[36rem] overflow-auto rounded bg-zinc-50 p-3 font-mono text-xs whitespace-pre dark:bg-zinc-950">{this.props.patch}</pre>
+      </div>
+    );
+  }
 }
