@@ -14,7 +14,8 @@ import {
   type VersionFilesReply,
   type VersionsReply,
 } from '@wolfpack/core';
-import { requireUser } from '../middleware/authenticate.js';
+import { MAX_FILE_BYTES } from '@wolfpack/core/pipeline';
+import { requireUser, signedIn } from '../middleware/authenticate.js';
 import { jsonBody, parseWith } from '../middleware/parse.js';
 import type { Logger } from '../logger.js';
 import type { ProjectService } from '../services/projects/project-service.js';
@@ -36,7 +37,7 @@ export interface VersionRoutesDeps {
  * A file's text is at most 1 MiB (MAX_FILE_BYTES, checked on the parsed text with a message that
  * says so); as JSON it can take up to six times that (`\u00XX` escapes), plus the other fields.
  */
-const FILE_BODY_LIMIT = '7mb';
+const FILE_BODY_LIMIT = MAX_FILE_BYTES * 6 + 16 * 1024;
 
 /** A project's versions, diffs and restores, and edits of its files. */
 export function versionRoutes({ store, reader, log }: VersionRoutesDeps): Router {
@@ -61,7 +62,7 @@ export function versionRoutes({ store, reader, log }: VersionRoutesDeps): Router
     ctx.body = (await reader.diff(user.id, ctx.params.id!, n, against)) satisfies VersionDiffReply;
   });
 
-  router.post('/projects/:id/versions/:n/restore', jsonBody('1kb'), async (ctx) => {
+  router.post('/projects/:id/versions/:n/restore', signedIn, jsonBody('1kb'), async (ctx) => {
     const user = requireUser(ctx);
     const n = versionParam(ctx.params.n!);
     const { expectedVersion } = parseWith(restoreVersionRequest, ctx.request.body);
@@ -69,7 +70,7 @@ export function versionRoutes({ store, reader, log }: VersionRoutesDeps): Router
     ctx.body = (await edits.restore(user.id, ctx.params.id!, n, expectedVersion)) satisfies VersionChangeReply;
   });
 
-  router.put('/projects/:id/files/*path', jsonBody(FILE_BODY_LIMIT), async (ctx) => {
+  router.put('/projects/:id/files/*path', signedIn, jsonBody(FILE_BODY_LIMIT), async (ctx) => {
     const user = requireUser(ctx);
     const { content, expectedVersion, renameFrom } = parseWith(fileEditRequest, ctx.request.body);
     ctx.status = 201;
