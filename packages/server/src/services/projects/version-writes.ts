@@ -86,8 +86,14 @@ export function prepareVersion(next: NewVersion): PreparedVersion {
  * `path -> hash` of the project's current version. A project whose current version was never
  * stored as one (a copy bought from the showcase is written by SQL of its own) gets it stored
  * here first, from its working copy, so the next version has something to be told against.
+ * Called right after such a copy is written, it stores the copy's version 1.
  */
-export async function currentIndex(em: EntityManager, project: { id: string; version: number; idea: string; createdAt: Date }): Promise<Map<string, string>> {
+export async function currentIndex(
+  em: EntityManager,
+  project: { id: string; version: number; idea: string; createdAt: Date },
+  /** What made the current version, when it must be stored (default: a build for version 1, else a Continue). */
+  source?: VersionSource,
+): Promise<Map<string, string>> {
   const sql = plainSql(em);
   const stored = await sql.execute<Array<{ version: number }>>('select version from project_versions where project_id = ? and version = ?', [project.id, project.version]);
   if (stored.length > 0) return versionIndex(em, project.id, project.version);
@@ -96,7 +102,7 @@ export async function currentIndex(em: EntityManager, project: { id: string; ver
     projectId: project.id,
     version: project.version,
     idea: project.idea,
-    source: project.version === 1 ? { kind: 'build' } : { kind: 'continue', idea: project.idea },
+    source: source ?? (project.version === 1 ? { kind: 'build' } : { kind: 'continue', idea: project.idea }),
     conversationId: null,
     createdAt: project.createdAt,
     files: Object.fromEntries(rows.map((row) => [row.path, row.content])),
