@@ -76,6 +76,7 @@ describe('top folder', () => {
     expect(commonTopFolder(['src/a.ts', 'test/a.ts'])).toBeNull();
     expect(commonTopFolder(['only-file.txt'])).toBeNull();
     expect(commonTopFolder([])).toBeNull();
+    expect(commonTopFolder(['node_modules/a/index.js', 'node_modules/b.js'])).toBeNull();
   });
 
   it('strips it from the paths', () => {

@@ -110,7 +110,7 @@ export function importEntryNameProblem(name: string): string | null {
 /**
  * The one folder every path starts with (`owner-repo-sha` in a GitHub zipball, `my-app` in a
  * zipped folder), or null when there is none or a file sits at the top. Paths macOS adds under
- * `__MACOSX/` do not count.
+ * `__MACOSX/` do not count, and a folder that is left out (`node_modules`) is never the top.
  */
 export function commonTopFolder(paths: readonly string[]): string | null {
   let top: string | null = null;
@@ -122,7 +122,8 @@ export function commonTopFolder(paths: readonly string[]): string | null {
     if (top === null) top = segments[0]!;
     else if (top !== segments[0]) return null;
   }
-  return top;
+  // A zip of node_modules alone keeps its name, so its files are still left out.
+  return top !== null && importSkip(`${top}/file`) !== null ? null : top;
 }
 
 /** `path` without the leading `top/` folder (unchanged when it does not start with it). */

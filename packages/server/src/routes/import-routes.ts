@@ -12,9 +12,10 @@ const ZIP_MIB = IMPORT_MAX_ZIP_BYTES / 1024 / 1024;
 /** POST /api/projects/import: a zip as the body, or a GitHub repository as JSON. */
 export function importRoutes(imports: ProjectImportService): Router {
   const router = new Router({ prefix: '/api' });
-  const json = jsonBody('64kb');
+  // The idea may be 50,000 characters, each JSON-escaped to six at worst.
+  const json = jsonBody('512kb');
 
-  router.post('/projects/import', async (ctx, next) => {
+  router.post('/projects/import', async (ctx) => {
     const user = requireUser(ctx);
     if (ctx.is(ZIP_TYPES)) {
       const query = parseWith(zipImportQuery, ctx.query);
@@ -31,7 +32,6 @@ export function importRoutes(imports: ProjectImportService): Router {
       ctx.body = (await imports.importGithub(user.id, request, ctx.get(GITHUB_TOKEN_HEADER) || undefined)) satisfies ImportReply;
       ctx.status = 201;
     });
-    void next;
   });
 
   return router;

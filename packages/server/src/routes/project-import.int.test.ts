@@ -212,6 +212,15 @@ describe.each(testDatabases())('importing a project on %s', (kind) => {
     expect(await written()).toEqual(before);
   });
 
+  it('reads the repository with a token sent in X-GitHub-Token instead of the saved one', async () => {
+    const sent = await bob.post('/api/projects/import', { github: 'octocat/hello-world' }, { 'X-GitHub-Token': 'ghp_good' });
+    expect(sent.status, JSON.stringify(sent.json)).toBe(201);
+    const bad = await bob.post('/api/projects/import', { github: 'octocat/hello-world' }, { 'X-GitHub-Token': 'ghp_wrong' });
+    expect(bad.status).toBe(400);
+    expect(String(bad.json.error)).toMatch(/GitHub rejected the token/);
+    await bob.request('DELETE', `/api/projects/${importReply.parse(sent.json).project.id}`);
+  });
+
   it('refuses other content types with 415 and a visitor with 401', async () => {
     const text = await upload(alice, 'hello', '', 'text/plain');
     expect(text.status).toBe(415);
