@@ -68,6 +68,7 @@ describe.each(testDatabases())('importing a project on %s', (kind) => {
         'my-app/': new Uint8Array(),
         'my-app/package.json': '{"name":"my-app"}\n',
         'my-app/src/index.ts': 'export const hello = "héllo";\n',
+        'my-app/src/constructor': 'a file named like an object property\n',
         'my-app/node_modules/react/index.js': 'module.exports = {};\n',
         'my-app/.git/HEAD': 'ref: refs/heads/main\n',
         'my-app/dist/index.js': 'built\n',
@@ -81,18 +82,22 @@ describe.each(testDatabases())('importing a project on %s', (kind) => {
     const reply = importReply.parse(res.json);
     expect(reply.version).toBe(1);
     expect(reply.project.idea).toBe('A greeting library');
-    expect(reply.project.fileCount).toBe(2);
+    expect(reply.project.fileCount).toBe(3);
     expect(reply.skipped.map((s) => s.path).sort()).toEqual(['.DS_Store', '.git/', '__MACOSX/', 'dist/', 'node_modules/', 'public/logo.png']);
     expect(reply.skipped.find((s) => s.path === 'public/logo.png')!.reason).toMatch(/binary/);
     expect(reply.skipped.find((s) => s.path === 'node_modules/')!.reason).toMatch(/^node_modules\/ is not imported/);
 
-    expect(await filesOf(alice, reply.project.id)).toEqual({ 'package.json': '{"name":"my-app"}\n', 'src/index.ts': 'export const hello = "héllo";\n' });
+    expect(await filesOf(alice, reply.project.id)).toEqual({
+      'package.json': '{"name":"my-app"}\n',
+      'src/constructor': 'a file named like an object property\n',
+      'src/index.ts': 'export const hello = "héllo";\n',
+    });
     const versions = versionsReply.parse((await alice.get(`/api/projects/${reply.project.id}/versions`)).json);
     expect(versions.current).toBe(1);
     expect(versions.versions).toHaveLength(1);
-    expect(versions.versions[0]).toMatchObject({ number: 1, label: 'Imported from my-app.zip', source: { kind: 'import', origin: 'my-app.zip' }, runId: null, added: 2 });
+    expect(versions.versions[0]).toMatchObject({ number: 1, label: 'Imported from my-app.zip', source: { kind: 'import', origin: 'my-app.zip' }, runId: null, added: 3 });
     const detail = projectDetailReply.parse((await alice.get(`/api/projects/${reply.project.id}`)).json);
-    expect(detail.files.sort()).toEqual(['package.json', 'src/index.ts']);
+    expect(detail.files.sort()).toEqual(['package.json', 'src/constructor', 'src/index.ts']);
     expect(detail.version).toBe(1);
   });
 

@@ -32,7 +32,7 @@ function refuse(message: string): never {
 
 /**
  * Reads an uploaded or downloaded zip as a hostile archive: every rule of core's import rules is
- * checked, sizes are counted while inflating (a header's sizes are never trusted), and any broken
+ * checked, inflating stops at the limits whatever a header's sizes say, and any broken
  * rule refuses the whole zip with a message that names the entry.
  */
 export async function unpackImportZip(zip: Buffer): Promise<UnpackedImport> {
@@ -85,7 +85,8 @@ async function listEntries(zipfile: ZipFile): Promise<NamedEntry[]> {
 
 async function readEntries(zipfile: ZipFile, entries: NamedEntry[]): Promise<UnpackedImport> {
   const top = commonTopFolder(entries.map((e) => e.name));
-  const files: Record<string, string> = {};
+  // A Map: a file may be named __proto__ or constructor.
+  const files = new Map<string, string>();
   const skipped = new Map<string, string>();
   let unpacked = 0;
   let kept = 0;
@@ -104,7 +105,7 @@ async function readEntries(zipfile: ZipFile, entries: NamedEntry[]): Promise<Unp
     if (entry.isEncrypted()) refuse(`"${name}" is encrypted; zip the project without a password.`);
     const safe = importFilePath(relative);
     if (!safe.ok) refuse(`The zip entry ${safe.reason}. Rename it and zip it again.`);
-    if (safe.path in files) refuse(`"${name}" is in the zip twice.`);
+    if (files.has(safe.path)) refuse(`"${name}" is in the zip twice.`);
     const bytes = await inflate(zipfile, entry, name, IMPORT_MAX_UNPACKED_BYTES - unpacked);
     unpacked += bytes.length;
     const text = decodeImportedText(bytes);
@@ -120,10 +121,10 @@ async function readEntries(zipfile: ZipFile, entries: NamedEntry[]): Promise<Unp
     if (keptBytes > MAX_PROJECT_BYTES) {
       refuse(`The zip's text files come to more than ${formatBytes(MAX_PROJECT_BYTES)}, the most a project may hold; "${name}" goes over it.`);
     }
-    files[safe.path] = text;
+    files.set(safe.path, text);
   }
   if (kept === 0) refuse(`The zip holds no text files to import${skipped.size > 0 ? ` (${skipped.size} left out: ${[...skipped.keys()].slice(0, 5).join(', ')})` : ''}.`);
-  return { files, skipped: [...skipped].map(([path, reason]) => ({ path, reason })) };
+  return { files: Object.fromEntries(files), skipped: [...skipped].map(([path, reason]) => ({ path, reason })) };
 }
 
 /**
