@@ -1,6 +1,6 @@
 import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, diffFileMaps } from './diff-files.js';
+import { compareCodePoints, diffFileMaps, diffFileMapsAsync } from './diff-files.js';
 
 describe('diffFileMaps', () => {
   it('lists added, changed and removed files sorted by path, leaving identical ones out', () => {
@@ -55,6 +55,23 @@ describe('diffFileMaps', () => {
     const spent = diffFileMaps({ 'a.txt': 'a\nb\n' }, { 'a.txt': 'a\nc' }, 0);
     expect(spent.files[0]!.patch).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-a\n-b\n+a\n+c\n\\ No newline at end of file\n');
     expect(diffFileMaps({}, { 'new.txt': 'x\n' }, 0).files[0]!.patch).toBe('--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+x\n');
+  });
+
+  it('gives the same diff without holding the thread, letting other work run while it matches', async () => {
+    const before = { 'a.txt': 'one\ntwo\n', 'gone.txt': 'x', 'same.txt': 's' };
+    const after = { 'a.txt': 'one\n2\n', 'new.txt': 'y\n', 'same.txt': 's' };
+    expect(await diffFileMapsAsync(before, after)).toEqual(diffFileMaps(before, after));
+
+    const unrelated = (seed: number) => Array.from({ length: 30_000 }, (_, i) => `line ${i} ${(i * seed) % 9973} ${'x'.repeat(20)}`).join('\n');
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    try {
+      const diff = await diffFileMapsAsync({ 'a.txt': unrelated(7) }, { 'a.txt': unrelated(13) }, 300);
+      expect(applyPatch(diff.files[0]!.before!, diff.files[0]!.patch)).toBe(diff.files[0]!.after);
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(ticks).toBeGreaterThan(5);
   });
 
   it('treats inherited object keys as ordinary paths', () => {

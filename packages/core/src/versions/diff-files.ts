@@ -7,6 +7,7 @@ import type { FileDiff } from '../schemas/versions.js';
 
 /** Lines of context around each change, as `git diff` writes by default. */
 const CONTEXT_LINES = 3;
+const PATCH_OPTIONS = { context: CONTEXT_LINES, headerOptions: FILE_HEADERS_ONLY };
 
 /**
  * Milliseconds one {@link diffFileMaps} may spend matching lines. Two unrelated 1 MiB files took
@@ -44,26 +45,41 @@ export function compareCodePoints(a: string, b: string): number {
  * when matching its lines takes longer than `timeoutMs` (or that is 0), one hunk that replaces them all.
  */
 export function filePatch(path: string, before: string | null, after: string | null, timeoutMs = DIFF_BUDGET_MS): string {
-  const oldFileName = before === null ? '/dev/null' : `a/${path}`;
-  const newFileName = after === null ? '/dev/null' : `b/${path}`;
-  if (timeoutMs <= 0) return replacingPatch(oldFileName, newFileName, before ?? '', after ?? '');
-  const matched = createTwoFilesPatch(oldFileName, newFileName, before ?? '', after ?? '', undefined, undefined, {
-    context: CONTEXT_LINES,
-    headerOptions: FILE_HEADERS_ONLY,
-    timeout: timeoutMs,
+  const names = fileNames(path, before, after);
+  if (timeoutMs <= 0) return replacingPatch(names, before ?? '', after ?? '');
+  const matched = createTwoFilesPatch(names.old, names.new, before ?? '', after ?? '', undefined, undefined, { ...PATCH_OPTIONS, timeout: timeoutMs });
+  return matched ?? replacingPatch(names, before ?? '', after ?? '');
+}
+
+/**
+ * {@link filePatch} without holding the thread for the whole match: jsdiff matches the lines in
+ * steps, letting other work run between them (a server's other requests).
+ */
+export function filePatchAsync(path: string, before: string | null, after: string | null, timeoutMs = DIFF_BUDGET_MS): Promise<string> {
+  const names = fileNames(path, before, after);
+  if (timeoutMs <= 0) return Promise.resolve(replacingPatch(names, before ?? '', after ?? ''));
+  return new Promise((resolve) => {
+    createTwoFilesPatch(names.old, names.new, before ?? '', after ?? '', undefined, undefined, {
+      ...PATCH_OPTIONS,
+      timeout: timeoutMs,
+      callback: (matched) => resolve(matched ?? replacingPatch(names, before ?? '', after ?? '')),
+    });
   });
-  return matched ?? replacingPatch(oldFileName, newFileName, before ?? '', after ?? '');
+}
+
+function fileNames(path: string, before: string | null, after: string | null): { old: string; new: string } {
+  return { old: before === null ? '/dev/null' : `a/${path}`, new: after === null ? '/dev/null' : `b/${path}` };
 }
 
 /** A patch of one hunk: every line of `before` removed, every line of `after` added. */
-function replacingPatch(oldFileName: string, newFileName: string, before: string, after: string): string {
+function replacingPatch(names: { old: string; new: string }, before: string, after: string): string {
   const removed = patchLines(before, '-');
   const added = patchLines(after, '+');
   // jsdiff's hunks start at 1 even for an empty side; formatPatch writes that side as `-0,0`.
   return formatPatch(
     {
-      oldFileName,
-      newFileName,
+      oldFileName: names.old,
+      newFileName: names.new,
       oldHeader: undefined,
       newHeader: undefined,
       hunks: [{ oldStart: 1, oldLines: removed.count, newStart: 1, newLines: added.count, lines: [...removed.lines, ...added.lines] }],
@@ -85,21 +101,31 @@ function patchLines(text: string, sign: '-' | '+'): { count: number; lines: stri
 /** The files that differ from `before` to `after`, each with its patch; identical files are left out. */
 export function diffFileMaps(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>, budgetMs = DIFF_BUDGET_MS): FileMapDiff {
   const deadline = Date.now() + budgetMs;
+  const changes = changesOf(before, after);
+  return { ...changes, files: changes.files.map((file) => ({ ...file, patch: filePatch(file.path, file.before, file.after, deadline - Date.now()) })) };
+}
+
+/** {@link diffFileMaps} with {@link filePatchAsync}: for a server, whose other requests go on meanwhile. */
+export async function diffFileMapsAsync(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>, budgetMs = DIFF_BUDGET_MS): Promise<FileMapDiff> {
+  const deadline = Date.now() + budgetMs;
+  const changes = changesOf(before, after);
+  const files: FileDiff[] = [];
+  for (const file of changes.files) files.push({ ...file, patch: await filePatchAsync(file.path, file.before, file.after, deadline - Date.now()) });
+  return { ...changes, files };
+}
+
+function changesOf(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): { files: Array<Omit<FileDiff, 'patch'>>; added: number; changed: number; removed: number } {
   const has = (files: Readonly<Record<string, string>>, path: string) => Object.prototype.hasOwnProperty.call(files, path);
   const paths = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareCodePoints);
-  const files: FileDiff[] = [];
-  let added = 0;
-  let changed = 0;
-  let removed = 0;
+  const files: Array<Omit<FileDiff, 'patch'>> = [];
+  const counts = { added: 0, changed: 0, removed: 0 };
   for (const path of paths) {
     const old = has(before, path) ? before[path]! : null;
     const now = has(after, path) ? after[path]! : null;
     if (old === now) continue;
     const status = old === null ? 'added' : now === null ? 'removed' : 'changed';
-    if (status === 'added') added++;
-    else if (status === 'removed') removed++;
-    else changed++;
-    files.push({ path, status, before: old, after: now, patch: filePatch(path, old, now, deadline - Date.now()) });
+    counts[status]++;
+    files.push({ path, status, before: old, after: now });
   }
-  return { files, added, changed, removed };
+  return { files, ...counts };
 }

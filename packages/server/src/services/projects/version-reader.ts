@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import {
   AppError,
-  diffFileMaps,
+  diffFileMapsAsync,
   versionSource,
   versionSourceLabel,
   verificationVerdict,
@@ -65,7 +65,7 @@ export class VersionReader {
     const from = against ?? n - 1;
     if (from !== 0) assertVersion(from, current);
     const [before, after] = await Promise.all([from === 0 ? {} : versionFiles(em, projectId, from), versionFiles(em, projectId, n)]);
-    return { from, to: n, ...diffFileMaps(before, after) };
+    return { from, to: n, ...(await diffFileMapsAsync(before, after)) };
   }
 
   /** The files of version `n` of an owned project, and the project's current version. */
