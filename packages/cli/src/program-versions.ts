@@ -69,6 +69,6 @@ versions in between stay. Files Proven Code checked before keep their verdict. -
 const IMPORT_HELP = `
 A folder is zipped in memory and sent; symbolic links are not followed, and node_modules/, .git/,
 build output and the like are left out, as the server leaves them out of a zip. Binary files are
-skipped too: Wolfpack keeps text. A GitHub repository is read by the server with the token saved
-in Settings; @REF picks a branch, tag or commit. Prints the new project's id, idea and file count
+skipped too: Wolfpack keeps text. A GitHub repository is read by the server with GITHUB_TOKEN
+(sent with this request only), else the token saved in Settings; @REF picks a branch, tag or commit. Prints the new project's id, idea and file count
 and every path left out with the reason; --json prints {"project", "version", "skipped"}.`;

@@ -282,6 +282,15 @@ describe('wolfpack import', () => {
     expect(await filesOf(1, reply.project.id)).toEqual({ 'index.html': '<h1>Tips</h1>\n' });
   });
 
+  it('github:OWNER/REPO@REF: the server reads the repository with GITHUB_TOKEN', async () => {
+    github.addRepo('octocat', 'hello', { 'README.md': '# Hello\n\nSays hello.\n', 'index.js': 'console.log("hello");\n' });
+    const reply = importReply.parse(json(await wolfpack(['import', 'github:octocat/hello@main', '--json'], { env: { GITHUB_TOKEN: 'ghp_good' } })));
+    expect(reply.project).toMatchObject({ idea: 'Says hello.', fileCount: 2 });
+    expect(await filesOf(1, reply.project.id)).toEqual({ 'README.md': '# Hello\n\nSays hello.\n', 'index.js': 'console.log("hello");\n' });
+    const versions = versionsReply.parse(await apiGet(server.url, token, `/api/projects/${reply.project.id}/versions`));
+    expect(versions.versions[0]!.label).toBe('Imported from github:octocat/hello@main');
+  });
+
   it('refuses what it cannot import, saying what to give instead', async () => {
     expect(await wolfpack(['import', join(home, 'nowhere')])).toEqual({
       code: 2,
@@ -291,9 +300,9 @@ describe('wolfpack import', () => {
     const notZip = join(home, 'notes.txt');
     await writeFile(notZip, 'hello');
     expect((await wolfpack(['import', notZip])).stderr).toBe(`wolfpack: ${notZip} is not a zip file. Give a folder, a .zip file or github:OWNER/REPO.\n`);
-    const github = await wolfpack(['import', 'github:not a repo']);
-    expect(github.code).toBe(2);
-    expect(github.stderr).toBe('wolfpack: github must be OWNER/REPO, e.g. octocat/hello-world. See `wolfpack --help`.\n');
+    const badRepo = await wolfpack(['import', 'github:not a repo']);
+    expect(badRepo.code).toBe(2);
+    expect(badRepo.stderr).toBe('wolfpack: github must be OWNER/REPO, e.g. octocat/hello-world. See `wolfpack --help`.\n');
     const empty = join(home, 'empty');
     await mkdir(join(empty, 'node_modules'), { recursive: true });
     const nothing = await wolfpack(['import', empty]);

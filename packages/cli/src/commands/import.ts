@@ -1,11 +1,12 @@
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { AppError, githubImportRequest, IMPORT_MAX_ZIP_BYTES, importReply, type GithubImportRequest, type ImportReply, type ImportSkipped } from '@wolfpack/core';
+import { AppError, GITHUB_TOKEN_HEADER, githubImportRequest, IMPORT_MAX_ZIP_BYTES, importReply, type GithubImportRequest, type ImportReply, type ImportSkipped } from '@wolfpack/core';
 import type { ApiClient } from '../api.js';
 import { formatBytes } from '../format.js';
 import { loggedInApi, spinnerOptions, type CommandContext } from '../context.js';
 import { explainApiError } from '../resources.js';
 import { withSpinner } from '../ui/spinner.js';
+import { isSafeToSend } from './publish.js';
 import { schemaUsageError, UsageError } from '../usage-error.js';
 import { importSummary, mergeSkipped } from '../version-format.js';
 import { zipFolder } from '../zip-folder.js';
@@ -37,7 +38,13 @@ export async function importProject(source: string, options: ImportOptions, cont
   }
   const request = await importRequest(source.trim(), idea, context.io.cwd);
   const api = await loggedInApi(context);
-  const reply = await withSpinner(request.what, () => send(api, request), spinnerOptions(context));
+  // As for publish: GITHUB_TOKEN goes with this request only, else the server uses the saved one.
+  const token = request.kind === 'github' ? context.io.env['GITHUB_TOKEN']?.trim() : undefined;
+  if (token && !isSafeToSend(api.server)) {
+    context.io.stderr.write(`Warning: GITHUB_TOKEN goes to ${api.server} over plain http, which others on the network can read. Use https for a server on another machine.\n`);
+  }
+  const headers: Record<string, string> = token ? { [GITHUB_TOKEN_HEADER]: token } : {};
+  const reply = await withSpinner(request.what, () => send(api, request, headers), spinnerOptions(context));
   const result = mergeSkipped(request.skipped, reply);
   if (context.output.json) return context.output.result('', result);
   context.io.stdout.write(`${importSummary(result, (format, text) => context.output.style(format, text)).join('\n')}\n`);
@@ -79,9 +86,9 @@ function splitRef(spec: string): [string, string | undefined] {
   return at === -1 ? [spec, undefined] : [spec.slice(0, at), spec.slice(at + 1)];
 }
 
-async function send(api: ApiClient, request: ImportRequest): Promise<ImportReply> {
+async function send(api: ApiClient, request: ImportRequest, headers: Record<string, string>): Promise<ImportReply> {
   try {
-    if (request.kind === 'github') return await api.post('/api/projects/import', { body: request.body, reply: importReply, timeoutMs: IMPORT_TIMEOUT_MS });
+    if (request.kind === 'github') return await api.post('/api/projects/import', { body: request.body, headers, reply: importReply, timeoutMs: IMPORT_TIMEOUT_MS });
     const query = new URLSearchParams({ name: request.name });
     if (request.idea !== undefined) query.set('idea', request.idea);
     return await api.post(`/api/projects/import?${query.toString()}`, { body: request.zip, contentType: 'application/zip', reply: importReply, timeoutMs: IMPORT_TIMEOUT_MS });

@@ -71,7 +71,7 @@ function noTokenHint(error: unknown): unknown {
 }
 
 /** https, or http to this machine. */
-function isSafeToSend(server: string): boolean {
+export function isSafeToSend(server: string): boolean {
   const url = new URL(server);
   return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
