@@ -122,6 +122,11 @@ describe('Versions tab', () => {
     await page.locator('[data-testid="version-diff"][data-from="2"][data-to="1"]').waitFor({ timeout: SLOW });
     await indexDiff.locator('.cm-deletedChunk', { hasText: BROKEN }).first().waitFor({ timeout: SLOW });
     expect(await page.getByTestId('version-preview').getAttribute('href')).toBe(`/preview/${projectId}?version=1`);
+    // The address keeps the choice: a reload shows the same comparison.
+    expect(new URL(page.url()).searchParams.get('version')).toBe('1');
+    await page.reload();
+    await page.locator('[data-testid="version-diff"][data-from="2"][data-to="1"]').waitFor({ timeout: SLOW });
+    expect(await page.getByTestId('compare-current').getAttribute('aria-pressed')).toBe('true');
 
     // Restore asks first; Cancel changes nothing.
     await page.getByTestId('version-restore').click();
@@ -140,6 +145,9 @@ describe('Versions tab', () => {
     expect(await row(page, 3).getByTestId('version-label').textContent()).toBe('Restored from version 1');
     expect(await row(page, 3).getByTestId('version-current').textContent()).toBe('Current');
     expect(await row(page, 2).getByTestId('version-current').count()).toBe(0);
+    // The new version is shown: what the restore changed.
+    await page.locator('[data-testid="version-detail"][data-version="3"]').waitFor();
+    await page.locator('[data-testid="version-diff"][data-from="2"][data-to="3"]').waitFor({ timeout: SLOW });
     await saveShot(page, 'versions-restored');
 
     // The Files tab shows version 1's page again (the project was read again, no reload).

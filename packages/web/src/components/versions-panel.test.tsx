@@ -52,13 +52,13 @@ const diff: VersionDiffReply = {
   ],
 };
 
-function render(versions: VersionsReply | null, diffReply: VersionDiffReply | null = null): string {
+function render(versions: VersionsReply | null, diffReply: VersionDiffReply | null = null, search = ''): string {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   if (versions) client.setQueryData(versionKeys.list(PROJECT), versions);
-  if (diffReply) client.setQueryData(versionKeys.diff(PROJECT, diffReply.to), diffReply);
+  if (diffReply) client.setQueryData(versionKeys.diff(PROJECT, diffReply.to, search.includes('compare=current') ? diffReply.from : undefined), diffReply);
   return renderToStaticMarkup(
     <QueryClientProvider client={client}>
-      <MemoryRouter>
+      <MemoryRouter initialEntries={[`/projects/${PROJECT}?tab=versions${search}`]}>
         <VersionsPanel projectId={PROJECT} currentVersion={versions?.current ?? null} />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -88,6 +88,18 @@ describe('VersionsPanel', () => {
     expect(textsOf(html, 'version-diff-counts')).toEqual(['0 added, 1 changed, 1 removed']);
     expect(textsOf(html, 'version-diff-status')).toEqual(['Changed', 'Removed']);
     expect(textsOf(html, 'version-diff-path')).toEqual(['index.html', 'dark.css']);
+  });
+
+  it('opens the version the address names, with Restore and the choice of what to compare it with', () => {
+    const html = render(list, { ...diff, from: 3, to: 1 }, '&version=1&compare=current');
+    expect(html).toContain('data-testid="version-detail" data-version="1"');
+    expect(html).toMatch(/aria-current="true"[^>]*data-version="1"/);
+    expect(textsOf(html, 'version-restore')).toEqual(['Restore']);
+    expect(textsOf(html, 'compare-parent')).toEqual(['What it started with']);
+    expect(textsOf(html, 'compare-current')).toEqual(['Against the current version']);
+    expect(html).toMatch(/aria-pressed="true"[^>]*data-testid="compare-current"/);
+    expect(textsOf(html, 'version-diff-heading')).toEqual(['Version 1 against version 3']);
+    expect(html).toContain(`href="/preview/${PROJECT}?version=1"`);
   });
 
   it('says so when a project has no versions', () => {

@@ -2,6 +2,7 @@ import type { VersionSummary } from '@wolfpack/core';
 import { ExternalLink, History, LoaderCircle, RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
 import { describeRequestFailure, httpErrorParts } from '../api/client';
 import { previewHref } from '../api/previews';
 import { queryKeys } from '../api/queries';
@@ -32,7 +33,22 @@ export interface VersionsPanelProps {
 export function VersionsPanel({ projectId, currentVersion }: VersionsPanelProps) {
   const versions = useVersions(projectId);
   const client = useQueryClient();
-  const [selected, setSelected] = useState<number | null>(null);
+  // The selected version and what it is compared with are in the address, so a reload or a shared link keeps them.
+  const [params, setParams] = useSearchParams();
+  const selected = Number(params.get('version'));
+  const againstCurrent = params.get('compare') === 'current';
+  const select = (changes: Record<string, string | null>) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null) next.delete(key);
+          else next.set(key, value);
+        }
+        return next;
+      },
+      { replace: true },
+    );
   const listedCurrent = versions.data?.current;
 
   // A run or another tab made a version the cached list does not have yet.
@@ -62,12 +78,19 @@ export function VersionsPanel({ projectId, currentVersion }: VersionsPanelProps)
         <ol className="flex max-h-[40rem] flex-col divide-y divide-zinc-100 overflow-y-auto dark:divide-zinc-800" aria-label="Versions, newest first">
           {list.map((version) => (
             <li key={version.number}>
-              <VersionRow version={version} selected={version.number === shown.number} onSelect={() => setSelected(version.number)} />
+              <VersionRow version={version} selected={version.number === shown.number} onSelect={() => select({ version: String(version.number) })} />
             </li>
           ))}
         </ol>
       </Card>
-      <VersionDetail key={shown.number} projectId={projectId} version={shown} current={current} />
+      <VersionDetail
+        projectId={projectId}
+        version={shown}
+        current={current}
+        againstCurrent={againstCurrent}
+        onCompare={(withCurrent) => select({ compare: withCurrent ? 'current' : null })}
+        onRestored={(n) => select({ version: String(n), compare: null })}
+      />
     </div>
   );
 }
@@ -119,8 +142,18 @@ function VerdictBadge({ verdict }: { verdict: VersionSummary['verdict'] }) {
 }
 
 /** The selected version: its actions and what it changed. */
-function VersionDetail({ projectId, version, current }: { projectId: string; version: VersionSummary; current: number }) {
-  const [againstCurrent, setAgainstCurrent] = useState(false);
+interface VersionDetailProps {
+  projectId: string;
+  version: VersionSummary;
+  current: number;
+  /** Compare with the current version rather than the one before (ignored for the current version). */
+  againstCurrent: boolean;
+  onCompare: (withCurrent: boolean) => void;
+  /** The restore made version `n`, which is then shown: what the restore changed. */
+  onRestored: (n: number) => void;
+}
+
+function VersionDetail({ projectId, version, current, againstCurrent, onCompare, onRestored }: VersionDetailProps) {
   const [confirming, setConfirming] = useState(false);
   const restore = useRestoreVersion(projectId);
   const client = useQueryClient();
@@ -130,6 +163,7 @@ function VersionDetail({ projectId, version, current }: { projectId: string; ver
     try {
       const reply = await restore.mutateAsync({ n: version.number, expectedVersion: current });
       setConfirming(false);
+      onRestored(reply.version.number);
       toast({ title: 'Version restored', description: `Restored version ${version.number} as version ${reply.version.number}` });
     } catch (error) {
       setConfirming(false);
@@ -170,10 +204,10 @@ function VersionDetail({ projectId, version, current }: { projectId: string; ver
       </div>
       {version.current ? null : (
         <div className="inline-flex w-fit rounded-lg border border-zinc-200 p-0.5 text-sm dark:border-zinc-700" role="group" aria-label="Compare with">
-          <CompareButton active={!compareWithCurrent} onClick={() => setAgainstCurrent(false)} testId="compare-parent">
+          <CompareButton active={!compareWithCurrent} onClick={() => onCompare(false)} testId="compare-parent">
             {version.number === 1 ? 'What it started with' : `Against version ${version.number - 1}`}
           </CompareButton>
-          <CompareButton active={compareWithCurrent} onClick={() => setAgainstCurrent(true)} testId="compare-current">
+          <CompareButton active={compareWithCurrent} onClick={() => onCompare(true)} testId="compare-current">
             Against the current version
           </CompareButton>
         </div>
