@@ -85,9 +85,13 @@ describe('Editing files in the browser', () => {
       [1, 'Build'],
     ]);
 
-    // After a reload the editor shows the saved text, and the Proven Code tab the new version's verdict.
+    // After a reload the editor shows the saved text (here in the dark theme, which the editor
+    // follows), and the Proven Code tab the new version's verdict.
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.reload();
     await page.locator('[data-testid="code-editor"] .cm-line', { hasText: 'Edited in the browser' }).waitFor();
+    expect(await page.locator('[data-testid="code-editor"] .cm-editor').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(40, 44, 52)');
+    await saveShot(page, 'edit-files-dark');
     await page.getByTestId('tab-proven-code').click();
     expect(await page.getByTestId('proven-checked-at').textContent()).toContain('Version 2');
 
@@ -196,7 +200,8 @@ describe('Editing files in the browser', () => {
     const page = await browser.newPage();
     await signUpViaApi(page, uniqueUsername('huge'));
     const projectId = await buildProjectViaApi(page, 'A big data dump');
-    const big = 'x'.repeat(1024 * 1024 + 10);
+    // 1025 lines of 1 KiB: just over the 1 MiB a file may hold.
+    const big = `${'x'.repeat(1023)}\n`.repeat(1025);
     await page.route(`**/api/projects/${projectId}`, async (route) => {
       const res = await route.fetch();
       const reply = (await res.json()) as { project: { fsIndex: Record<string, string> }; files: string[] };

@@ -130,81 +130,14 @@ export function FileEditor(props: FileEditorProps) {
   }
 
   const viewer = <CodeViewer path={path} content={draft.text} />;
-  return (
-    <section
-      className="flex min-w-0 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
-      aria-label={`Edit ${path}`}
-      data-testid="file-editor"
-      data-path={path}
-      data-dirty={dirty}
-      data-version={draft.version}
-    >
-      <header className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
-        <div className="flex min-w-0 items-center gap-2">
-          <FileCode2 className="h-4 w-4 shrink-0 text-brand" aria-hidden />
-          <h2 className="truncate font-mono text-sm font-medium" data-testid="editor-path" title={path}>
-            {path}
-          </h2>
-          {dirty ? (
-            <span className="inline-flex items-center gap-1 text-xs font-medium text-amber-700 dark:text-amber-400" data-testid="unsaved-marker">
-              <Circle className="h-2 w-2 fill-current" aria-hidden />
-              Unsaved
-            </span>
-          ) : null}
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <ProvenCodeBadge verification={props.verification} recheck={props.recheck} detailsHref={`/projects/${projectId}?tab=proven-code`} />
-          {readOnly ? null : (
-            <>
-              <Button size="sm" onClick={() => void save()} disabled={!dirty || pending || !canWrite} data-testid="save-file" title="Save (Ctrl+S)">
-                {pending ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Save className="h-4 w-4" aria-hidden />}
-                Save
-              </Button>
-              <Button size="sm" variant="outline" onClick={() => setRenaming(true)} disabled={pending || !canWrite} data-testid="rename-file">
-                <FilePen className="h-4 w-4" aria-hidden />
-                Rename
-              </Button>
-            </>
-          )}
-          <Button size="sm" variant="outline" onClick={() => setDeleting(true)} disabled={pending || !canWrite} data-testid="delete-file" aria-label={`Delete ${path}`}>
-            <Trash2 className="h-4 w-4" aria-hidden />
-            Delete
-          </Button>
-          <CopyButton size="sm" text={() => draft.text} what="the file" data-testid="copy-editor-file" aria-label={`Copy ${path}`} />
-        </div>
-      </header>
-      {conflict !== null ? (
-        <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200" role="alert" data-testid="edit-conflict">
-          <TriangleAlert className="h-4 w-4 shrink-0" aria-hidden />
-          <p className="min-w-0 flex-1">
-            <span data-testid="edit-conflict-message">{conflict}</span> Your text stays in the editor until you reload; copy it first to keep it.
-          </p>
-          <Button size="sm" variant="outline" onClick={() => void reload()} disabled={reloading} data-testid="edit-conflict-reload">
-            {reloading ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <RefreshCw className="h-4 w-4" aria-hidden />}
-            Reload
-          </Button>
-        </div>
-      ) : null}
-      {readOnly ? (
-        <p className="flex items-center gap-2 border-b border-zinc-200 px-4 py-2 text-xs text-zinc-700 dark:border-zinc-800 dark:text-zinc-300" data-testid="file-read-only">
-          <Info className="h-3.5 w-3.5 shrink-0" aria-hidden />
-          This file is {formatBytes(bytes)}, more than the {formatBytes(EDITABLE_MAX_BYTES)} a file may hold, so it opens read-only.
-        </p>
-      ) : null}
-      {readOnly ? (
-        viewer
-      ) : (
-        <Suspense fallback={viewer}>
-          <CodeEditor
-            path={path}
-            value={draft.text}
-            revision={draft.revision}
-            dark={theme === 'dark'}
-            onChange={(text) => dispatch({ type: 'typed', text })}
-            onSave={() => void saveNow.current()}
-          />
-        </Suspense>
-      )}
+  const deleteButton = (
+    <Button size="sm" variant="outline" onClick={() => setDeleting(true)} disabled={pending || !canWrite} data-testid="delete-file" aria-label={`Delete ${path}`}>
+      <Trash2 className="h-4 w-4" aria-hidden />
+      Delete
+    </Button>
+  );
+  const dialogs = (
+    <>
       <FilePathDialog open={renaming} onOpenChange={setRenaming} mode="rename" from={path} onSubmit={rename} onReload={reload} />
       <ConfirmDialog
         open={deleting}
@@ -226,6 +159,89 @@ export function FileEditor(props: FileEditorProps) {
         onConfirm={() => guard.blocker.proceed?.()}
         testId="unsaved-dialog"
       />
-    </section>
+    </>
+  );
+  const conflictAlert =
+    conflict !== null ? (
+      <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-200" role="alert" data-testid="edit-conflict">
+        <TriangleAlert className="h-4 w-4 shrink-0" aria-hidden />
+        <p className="min-w-0 flex-1">
+          <span data-testid="edit-conflict-message">{conflict}</span> Your text stays in the editor until you reload; copy it first to keep it.
+        </p>
+        <Button size="sm" variant="outline" onClick={() => void reload()} disabled={reloading} data-testid="edit-conflict-reload">
+          {reloading ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <RefreshCw className="h-4 w-4" aria-hidden />}
+          Reload
+        </Button>
+      </div>
+    ) : null;
+
+  // Too large to save: the viewer as it was, with what can still be done (delete it).
+  if (readOnly) {
+    return (
+      <div className="flex min-w-0 flex-col gap-3" data-testid="file-editor" data-path={path} data-read-only="true">
+        <div className="flex flex-wrap items-center gap-3 rounded-xl border border-zinc-200 bg-white px-4 py-2.5 text-sm text-zinc-700 shadow-sm dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
+          <Info className="h-4 w-4 shrink-0 text-brand" aria-hidden />
+          <p className="min-w-0 flex-1" data-testid="file-read-only">
+            This file is {formatBytes(bytes)}, more than the {formatBytes(EDITABLE_MAX_BYTES)} a file may hold, so it opens read-only.
+          </p>
+          {deleteButton}
+        </div>
+        {conflictAlert}
+        {viewer}
+        {dialogs}
+      </div>
+    );
+  }
+
+  // Until CodeMirror has loaded (the first file opened), the viewer shows the file as it is.
+  return (
+    <Suspense fallback={viewer}>
+      <section
+        className="flex min-w-0 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
+        aria-label={`Edit ${path}`}
+        data-testid="file-editor"
+        data-path={path}
+        data-dirty={dirty}
+        data-version={draft.version}
+      >
+        <header className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
+          <div className="flex min-w-0 items-center gap-2">
+            <FileCode2 className="h-4 w-4 shrink-0 text-brand" aria-hidden />
+            <h2 className="truncate font-mono text-sm font-medium" data-testid="viewer-path" title={path}>
+              {path}
+            </h2>
+            {dirty ? (
+              <span className="inline-flex items-center gap-1 text-xs font-medium text-amber-700 dark:text-amber-400" data-testid="unsaved-marker">
+                <Circle className="h-2 w-2 fill-current" aria-hidden />
+                Unsaved
+              </span>
+            ) : null}
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <ProvenCodeBadge verification={props.verification} recheck={props.recheck} detailsHref={`/projects/${projectId}?tab=proven-code`} />
+            <Button size="sm" onClick={() => void save()} disabled={!dirty || pending || !canWrite} data-testid="save-file" title="Save (Ctrl+S)">
+              {pending ? <LoaderCircle className="h-4 w-4 animate-spin" aria-hidden /> : <Save className="h-4 w-4" aria-hidden />}
+              Save
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => setRenaming(true)} disabled={pending || !canWrite} data-testid="rename-file">
+              <FilePen className="h-4 w-4" aria-hidden />
+              Rename
+            </Button>
+            {deleteButton}
+            <CopyButton size="sm" text={() => draft.text} what="the file" data-testid="copy-file" aria-label={`Copy ${path}`} />
+          </div>
+        </header>
+        {conflictAlert}
+        <CodeEditor
+          path={path}
+          value={draft.text}
+          revision={draft.revision}
+          dark={theme === 'dark'}
+          onChange={(text) => dispatch({ type: 'typed', text })}
+          onSave={() => void saveNow.current()}
+        />
+        {dialogs}
+      </section>
+    </Suspense>
   );
 }
