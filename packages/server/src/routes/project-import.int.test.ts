@@ -211,6 +211,10 @@ describe.each(testDatabases())('importing a project on %s', (kind) => {
     const ref = await alice.post('/api/projects/import', { github: 'octocat/hello-world', ref: 'no-such-branch' });
     expect(ref.status).toBe(404);
     expect(String(ref.json.error)).toMatch(/octocat\/hello-world has no branch, tag or commit named "no-such-branch"/);
+    github.failNext({ method: 'GET', path: /\/zipball\//, status: 403, body: { message: 'Resource not accessible by personal access token' } });
+    const denied = await alice.post('/api/projects/import', { github: 'octocat/hello-world' });
+    expect(denied.status).toBe(403);
+    expect(String(denied.json.error)).toMatch(/GitHub refused to let your token read this repository/);
     const bad = await alice.post('/api/projects/import', { github: 'not a repo' });
     expect(bad.status).toBe(400);
     expect(String(bad.json.error)).toMatch(/github must be OWNER\/REPO/);
