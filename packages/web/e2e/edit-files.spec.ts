@@ -133,6 +133,14 @@ describe('Editing files in the browser', () => {
     await second.getByTestId('unsaved-dialog').waitFor({ state: 'detached' });
     expect(new URL(second.url()).searchParams.get('file')).toBe('README.md');
     expect(await editorText(second)).toContain('From the second tab.');
+    // Closing the tab asks too (the browser's own question); staying keeps the text.
+    const asked = second.waitForEvent('dialog');
+    await second.close({ runBeforeUnload: true });
+    const question = await asked;
+    expect(question.type()).toBe('beforeunload');
+    await question.dismiss();
+    expect(second.isClosed()).toBe(false);
+    expect(await editorText(second)).toContain('From the second tab.');
 
     // Reload: the first tab's version replaces the text, and a save now makes version 3.
     await second.getByTestId('edit-conflict-reload').click();

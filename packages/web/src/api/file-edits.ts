@@ -5,6 +5,7 @@
  * tab, a run) is a 409 with a sentence instead of a silently lost write.
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { versionChangeReply, type FileEditRequestInput, type ProjectDetailReply, type VersionChangeReply } from '@wolfpack/core';
 import { apiRequest, httpErrorParts } from './client';
 import { queryKeys } from './queries';
@@ -56,17 +57,10 @@ function sendChange(projectId: string, change: FileChange): Promise<VersionChang
   }
 }
 
-/**
- * After a new version: the project (files, version, and the preview's details under its key) is
- * read again, and Proven Code checks the new files unless the version came with a record (files
- * equal to a version already checked). The re-check calls no engine and costs nothing.
- */
-async function afterNewVersion(client: QueryClient, projectId: string, reply: VersionChangeReply): Promise<void> {
-  const key = queryKeys.project(projectId);
-  await client.invalidateQueries({ queryKey: key });
-  if (reply.verification !== null) return;
+/** Proven Code's record of the project's current files, put into the cached project if it is still current. */
+async function recheckCurrent(client: QueryClient, projectId: string): Promise<void> {
   const verification = await recheckProject(projectId);
-  client.setQueryData<ProjectDetailReply>(key, (detail) =>
+  client.setQueryData<ProjectDetailReply>(queryKeys.project(projectId), (detail) =>
     // Another version may be current by now: a record of another version is not its to show.
     detail && verification && detail.version === verification.version ? { ...detail, verification } : detail,
   );
@@ -79,21 +73,52 @@ export interface RecheckState {
 }
 
 /**
- * Sends one change. The reply comes back as soon as the version exists; reading the project again
- * and the Proven Code re-check follow in the background (`onRecheck` reports them), since a
- * re-check can take half a minute and the editor should not wait for it.
+ * Sends one change. The reply comes back as soon as the version exists; the project is then read
+ * again (files, version, and the preview's details under its key) and Proven Code checks the new
+ * files, unless the version came with a record (files equal to a version already checked). The
+ * check calls no engine and costs nothing, but takes up to half a minute and the server runs one
+ * per project at a time: saves made meanwhile are checked together once it ends, as the version
+ * current then. `onRecheck` reports it.
  */
 export function useFileChange(projectId: string, onRecheck: (state: RecheckState | null) => void) {
   const client = useQueryClient();
+  const checks = useRef({ running: false, wanted: 0 });
+  const report = useRef(onRecheck);
+  report.current = onRecheck;
+
+  async function checkUntilCurrent() {
+    const state = checks.current;
+    if (state.running) return;
+    state.running = true;
+    try {
+      let checked = 0;
+      while (checked < state.wanted) {
+        const version = state.wanted;
+        report.current({ version, status: 'checking' });
+        try {
+          await recheckCurrent(client, projectId);
+        } catch {
+          if (state.wanted === version) {
+            report.current({ version, status: 'failed' });
+            return;
+          }
+        }
+        checked = version;
+      }
+      report.current(null);
+    } finally {
+      state.running = false;
+    }
+  }
+
   return useMutation({
     mutationFn: (change: FileChange) => sendChange(projectId, change),
     onSuccess: (reply) => {
-      const version = reply.version.number;
-      onRecheck(reply.verification === null ? { version, status: 'checking' } : null);
-      afterNewVersion(client, projectId, reply).then(
-        () => onRecheck(null),
-        () => onRecheck({ version, status: 'failed' }),
-      );
+      void client.invalidateQueries({ queryKey: queryKeys.project(projectId) });
+      if (reply.verification !== null) return;
+      checks.current.wanted = Math.max(checks.current.wanted, reply.version.number);
+      report.current({ version: checks.current.wanted, status: 'checking' });
+      void checkUntilCurrent();
     },
   });
 }
