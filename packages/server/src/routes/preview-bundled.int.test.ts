@@ -1,7 +1,8 @@
 /**
  * The preview of a bundled app through the server, on its own origin: built in the sandbox on demand
  * ("Building preview…" meanwhile), served from the build, kept per project version on disk (a
- * restarted server serves it at once), rebuilt for a new version, and a build that fails shows
+ * restarted server serves it at once), rebuilt for a new version (a link of an earlier version
+ * keeps that version's build), and a build that fails shows
  * its problem and the way to Repair again. The engine is a local OpenAI-compatible fake playing a
  * React + Vite app; Vite and React install from a local registry (packed from this workspace).
  */
@@ -138,5 +139,17 @@ describe.skipIf(!sandboxed).each(testDatabases())('previews of bundled apps on %
     expect(body).toContain(`<a href="${server.url}/projects/${projectId}" data-testid="preview-repair">Repair again</a>`);
     // Wolfpack's own page runs no script.
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+  }, 120_000);
+
+  it("serves an earlier version's own build to its link while the current one fails", async () => {
+    const res = await client.get(`/api/projects/${projectId}/preview?version=1`);
+    expect(res.status).toBe(200);
+    const { url, origin } = res.json as { url: string; origin: string };
+    const earlier = new PreviewClient();
+    expect((await earlier.request(url)).status).toBe(302);
+    // Version 1's files are the ones built first: their kept build answers at once.
+    const body = (await earlier.request(`${origin}/`, page)).text;
+    expect(body).toMatch(/<script type="module" crossorigin src="\/assets\//);
+    expect((await browser.request(`${origin}/`, page)).text).toContain('<title>The preview could not be built</title>');
   }, 120_000);
 });
