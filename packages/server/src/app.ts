@@ -148,7 +148,8 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const sandboxShares = new SandboxShares(limits.sandboxesPerUser);
   const verifications = new VerificationService(db.orm, projects, { env }, executeProof, sandboxShares);
   const stats = new StatsService(db.orm, clock);
-  const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl });
+  const versionReader = new VersionReader(db.orm);
+  const github = new GithubPublisher(projects, { baseUrl: config.githubApiUrl }, versionReader);
   const settings = new SettingsService(db.orm, new SecretBox(secretKey), github);
   const versionStore = new VersionStore(db.orm, clock);
   const enhancements = new EnhancementService(db.orm, engines, projects, log, ledger);
@@ -250,9 +251,9 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
     }
   });
   const routers = [authRoutes({ auth, tokens, signupsPerHour: limits.signupsPerHour }), tokenRoutes(tokens), runRoutes(admittedRuns(runs, new RunAdmission(db.orm, limits.concurrentRunsPerUser)), config.sseHeartbeatMs),
-    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof, log }),
+    enhancementRoutes(enhancements, config.sseHeartbeatMs), projectRoutes({ projects, stats, engines, verifications, proof }),
     folderRoutes(new FolderService(db.orm), projects),
-    versionRoutes({ store: versionStore, reader: new VersionReader(db.orm), projects, verifications, log }),
+    versionRoutes({ store: versionStore, reader: versionReader, projects, verifications, log }),
     importRoutes(new ProjectImportService({ store: versionStore, settings, githubApiUrl: config.githubApiUrl, log })),
     publishRoutes(github, settings),
     ...previewRoutes(previews, { publicOrigin: config.publicOrigin, previewHost: config.previewHost }),

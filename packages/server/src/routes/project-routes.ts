@@ -1,9 +1,7 @@
 import { hash } from 'node:crypto';
 import Router from '@koa/router';
-import { versionExportQuery, moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
-import type { Logger } from '../logger.js';
+import { moveProjectRequest, projectsQuery, type ConversationsReply, type EnginesReply, type ProjectDetailReply, type ProjectsPageReply, type ReplitCodeReply, type StatsReply, type VerificationReply } from '@wolfpack/core';
 import { jsonBody, parseWith } from '../middleware/parse.js';
-import { zipStream } from '../services/projects/zip-export.js';
 import { requireUser } from '../middleware/authenticate.js';
 import type { EngineRegistry } from '../services/runs/engine-registry.js';
 import type { ProofCapabilityService } from '../services/runs/proof-capability.js';
@@ -17,11 +15,10 @@ export interface ProjectRoutesDeps {
   engines: EngineRegistry;
   verifications: VerificationService;
   proof: ProofCapabilityService;
-  log: Logger;
 }
 
 /** Projects, run history, statistics and the engine list (with what Proven Code can run here). */
-export function projectRoutes({ projects, stats, engines, verifications, proof, log }: ProjectRoutesDeps): Router {
+export function projectRoutes({ projects, stats, engines, verifications, proof }: ProjectRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
 
   router.get('/engines', async (ctx) => {
@@ -81,20 +78,6 @@ export function projectRoutes({ projects, stats, engines, verifications, proof, 
     const { folderId } = parseWith(moveProjectRequest, ctx.request.body);
     await projects.move(requireUser(ctx).id, ctx.params.id!, folderId);
     ctx.body = { success: true };
-  });
-
-  /**
-   * The project's files as a zip; `?version=N` names an earlier version, which version-routes.ts
-   * (mounted after this router) zips from the stored versions: this one streams the working copy.
-   */
-  router.get('/projects/:id/export', async (ctx, next) => {
-    const user = requireUser(ctx);
-    const project = await projects.getOwned(user.id, ctx.params.id!);
-    const { version } = parseWith(versionExportQuery, ctx.query);
-    if (version !== undefined && version !== project.version) return next();
-    ctx.set('Content-Disposition', `attachment; filename="project-${project.id.slice(0, 8)}.zip"`);
-    ctx.type = 'application/zip';
-    ctx.body = zipStream(projects.streamFiles(user.id, project.id), log);
   });
 
   router.get('/projects/:id/replit-code', async (ctx) => {

@@ -40,7 +40,7 @@ export interface VersionRoutesDeps {
 const FILE_BODY_LIMIT = MAX_FILE_BYTES * 6 + 16 * 1024;
 
 /** A project's versions, diffs and restores, and edits of its files. */
-export function versionRoutes({ store, reader, log }: VersionRoutesDeps): Router {
+export function versionRoutes({ store, reader, projects, log }: VersionRoutesDeps): Router {
   const router = new Router({ prefix: '/api' });
   const edits = new VersionEdits(store, reader);
 
@@ -83,15 +83,20 @@ export function versionRoutes({ store, reader, log }: VersionRoutesDeps): Router
     ctx.body = (await edits.remove(user.id, ctx.params.id!, filePathOf(ctx), expectedVersion)) satisfies VersionChangeReply;
   });
 
-  /** The zip of an earlier version: project-routes.ts leaves `?version=N` to this route unless N is the current version. */
+  /**
+   * The project's files as a zip: the current files stream from the working copy, batch by batch;
+   * `?version=N` zips an earlier version (at most a project's 20 MiB in memory).
+   */
   router.get('/projects/:id/export', async (ctx) => {
     const user = requireUser(ctx);
+    const project = await projects.getOwned(user.id, ctx.params.id!);
     const { version } = parseWith(versionExportQuery, ctx.query);
-    if (version === undefined) throw new AppError('NOT_FOUND', 'Not found');
-    const { files } = await reader.versionFiles(user.id, ctx.params.id!, version);
-    ctx.set('Content-Disposition', `attachment; filename="project-${ctx.params.id!.slice(0, 8)}-v${version}.zip"`);
+    const current = version === undefined || version === project.version;
+    // Read before any header is set: an unknown version is a plain 404 reply, not a zip.
+    const files = current ? projects.streamFiles(user.id, project.id) : entriesOf((await reader.versionFiles(user.id, project.id, version)).files);
+    ctx.set('Content-Disposition', `attachment; filename="project-${project.id.slice(0, 8)}${current ? '' : `-v${version}`}.zip"`);
     ctx.type = 'application/zip';
-    ctx.body = zipStream(entriesOf(files), log);
+    ctx.body = zipStream(files, log);
   });
 
   return router;
