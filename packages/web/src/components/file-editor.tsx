@@ -1,6 +1,6 @@
 import type { ProjectDetailReply, VerificationRecord, VersionChangeReply } from '@wolfpack/core';
 import { Circle, FileCode2, FilePen, Info, LoaderCircle, RefreshCw, Save, Trash2, TriangleAlert } from 'lucide-react';
-import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { describeRequestFailure, serverErrorText } from '../api/client';
 import { isStaleEdit, type FileChange, type RecheckState } from '../api/file-edits';
 import { useTheme } from '../hooks/use-theme';
@@ -53,7 +53,8 @@ export function FileEditor(props: FileEditorProps) {
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [reloading, setReloading] = useState(false);
-  const bytes = utf8Length(draft.base);
+  // Measured once per version of the file, not on every key typed.
+  const bytes = useMemo(() => utf8Length(draft.base), [draft.base]);
   const readOnly = bytes > EDITABLE_MAX_BYTES;
   const canWrite = draft.version !== undefined;
 
