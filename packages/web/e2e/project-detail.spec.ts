@@ -22,13 +22,6 @@ async function openSignedIn(page: Page, path = '/'): Promise<string> {
   return username;
 }
 
-/** Element names inside the file content: only the highlighter's spans, never the file's markup. */
-function elementsInContent(page: Page): Promise<string[]> {
-  return page
-    .getByTestId('file-content')
-    .evaluate((el) => [...new Set([...el.querySelectorAll('*')].map((child) => child.tagName.toLowerCase()))].sort());
-}
-
 describe('Project detail', () => {
   const browser = useBrowser();
 
@@ -69,13 +62,14 @@ describe('Project detail', () => {
     await page.locator('[data-testid="file-item"][data-path="index.html"]').click();
     await page.getByTestId('viewer-path').filter({ hasText: 'index.html' }).waitFor();
     expect(new URL(page.url()).searchParams.get('file')).toBe('index.html');
-    const content = page.getByTestId('file-content');
-    const shown = (await content.textContent()) ?? '';
+    // The file opens in the editor (CodeMirror), as text: the markup is visible, none of it is rendered.
+    const content = page.locator('[data-testid="code-editor"][data-path="index.html"] .cm-content');
+    await content.waitFor();
+    const shown = (await page.locator('[data-testid="code-editor"] .cm-line').allTextContents()).join('\n');
     expect(shown.startsWith('<!doctype html>')).toBe(true);
     expect(shown).toContain('<script src="app.js"></script>');
     expect(await page.getByText('<!doctype html>').first().isVisible()).toBe(true);
-    expect(await content.getAttribute('data-highlighted')).toBe('true');
-    expect(await elementsInContent(page)).toEqual(['code', 'span']);
+    expect(await content.locator('script, main, form, link').count()).toBe(0);
     await saveShot(page, 'project-detail-html');
 
     // Copy: the file lands on the clipboard; 'Copied' shows for 2 s, counted on the page's clock,
@@ -189,7 +183,7 @@ describe('Project detail', () => {
     await saveShot(page, 'project-detail-dark');
   });
 
-  it('shows a file above 200 KB as plain text without freezing the page', async () => {
+  it('opens a file above 200 KB in the editor, which draws only the lines in view', async () => {
     const page = await browser.newPage();
     await openSignedIn(page);
     const projectId = await buildProjectViaApi(page, 'A big data dump');
@@ -205,14 +199,13 @@ describe('Project detail', () => {
     await page.goto(`/projects/${projectId}`);
     await page.getByTestId('folder-item').filter({ hasText: 'data' }).waitFor();
     await page.locator('[data-testid="file-item"][data-path="data/big.html"]').click();
-    // Shown as plain text, no highlighting work done (no span in it): what keeps a huge file
-    // from freezing the page, checked by what was rendered rather than by how long it took.
-    await page.getByTestId('highlight-skipped').waitFor();
-    const content = page.getByTestId('file-content');
-    expect(await content.getAttribute('data-highlighted')).toBe('false');
-    expect(await elementsInContent(page)).toEqual(['code']);
-    expect((await content.textContent())?.length).toBe(big.length);
-    expect(await page.getByTestId('highlight-skipped').textContent()).toContain('without syntax highlighting');
+    const content = page.locator('[data-testid="code-editor"][data-path="data/big.html"] .cm-content');
+    await content.waitFor();
+    // What keeps a huge file from freezing the page: only the lines in view are in the page,
+    // checked by what was rendered rather than by how long it took. Its markup stays text.
+    expect(await content.locator('.cm-line').count()).toBeLessThan(500);
+    expect(await content.locator('div.row').count()).toBe(0);
+    expect(await page.getByTestId('file-read-only').count()).toBe(0);
     await saveShot(page, 'project-detail-large-file');
   });
 
