@@ -224,4 +224,21 @@ describe('Editing files in the browser', () => {
     expect(await page.getByTestId('save-file').count()).toBe(0);
     expect(await page.getByTestId('file-viewer').count()).toBe(1);
   }, 60_000);
+
+  it('loads the editor only when a file is opened: the home page asks for none of it', async () => {
+    const page = await browser.newPage();
+    const editorChunks: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (/\/assets\/(codemirror|code-editor)-/.test(path)) editorChunks.push(path);
+    });
+    await signUpViaApi(page, uniqueUsername('lazy-editor'));
+    await page.goto('/');
+    await page.getByTestId('learn-more').waitFor();
+    await page.waitForLoadState('load');
+    expect(editorChunks).toEqual([]);
+    const projectId = await buildProjectViaApi(page, 'A habit tracker');
+    await openEditor(page, projectId, 'index.html');
+    expect(editorChunks.some((path) => path.includes('/codemirror-'))).toBe(true);
+  }, 90_000);
 });
