@@ -77,6 +77,7 @@ export function addProjectCommands(program: Command, ctx: (command: Command) => 
     .option('--private', 'create the repository as private')
     .option('--description <text>', 'the repository\'s description')
     .addOption(new Option('--version <n>', 'publish this version of the project (default: the current one)').argParser(versionArgument))
+    .option('--history', 'push every version up to it as a commit of its own, oldest first, its source as the message (a new repository only)')
     .addHelpText('after', PUBLISH_HELP)
     .action(async (id: string, options: PublishOptions, command: Command) => (await import('./commands/publish.js')).publish(id, options, await ctx(command)));
 

@@ -188,6 +188,20 @@ describe('--version N on pull, export and publish', () => {
     expect(github.filesAt('octocat', 'tips')).toEqual(await filesOf(1));
   });
 
+  it('publish --history pushes each version as a commit of its own, its source label the message', async () => {
+    const result = await wolfpack(['publish', short, '--repo', 'tips-history', '--history'], { env: { GITHUB_TOKEN: 'ghp_good' } });
+    expect(result).toEqual({ code: 0, stdout: `${github.url}/octocat/tips-history\n`, stderr: '' });
+    const labels = versionsReply
+      .parse(json(await wolfpack(['versions', short, '--json'])))
+      .versions.sort((a, b) => a.number - b.number)
+      .map((v) => v.label);
+    const repo = github.repos.get('octocat/tips-history')!;
+    const messages: string[] = [];
+    for (let commit = github.head('octocat', 'tips-history'); commit.parents.length > 0; commit = repo.commits.get(commit.parents[0]!)!) messages.unshift(commit.message);
+    expect(messages).toEqual(labels);
+    expect(github.filesAt('octocat', 'tips-history')).toEqual(await filesOf(3));
+  });
+
   it('a version the project does not have: a clear sentence, exit 1, nothing written; a malformed one: exit 2', async () => {
     const out = join(home, 'pulled-v99');
     expect(await wolfpack(['pull', short, '--version', '99', '-o', out])).toEqual({

@@ -17,6 +17,8 @@ export interface PublishOptions {
   description?: string | undefined;
   /** Publish this version. @default the current version */
   version?: number | undefined;
+  /** Push every version up to it as a commit of its own, oldest first (a new repository only). */
+  history?: boolean | undefined;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface PublishOptions {
  * repository, or a commit on top when this project was published there before). The token is
  * `GITHUB_TOKEN`, sent in the X-GitHub-Token header and never stored; without it the server uses
  * the token saved in Settings. Prints the repository URL alone on stdout, so a CI script can
- * capture it; `--json` prints `{repoUrl, replitUrl}`. `--version N` publishes that version's files.
+ * capture it; `--json` prints `{repoUrl, replitUrl}`. `--version N` publishes that version's files;
+ * `--history` pushes every version up to it as a commit, its source as the message.
  */
 export async function publish(id: string, options: PublishOptions, context: CommandContext): Promise<void> {
   const request = checkRequest(options);
@@ -55,6 +58,7 @@ function checkRequest(options: PublishOptions): PublishRequest {
     description: options.description ?? '',
     isPrivate: options.private === true,
     ...(options.version === undefined ? {} : { version: options.version }),
+    ...(options.history ? { history: true } : {}),
   });
   if (!parsed.success) throw schemaUsageError(parsed.error, 'That repository name cannot be used.');
   return parsed.data;
