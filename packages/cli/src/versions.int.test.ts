@@ -325,7 +325,7 @@ describe('wolfpack import', () => {
   });
 });
 
-describe.skipIf(!hasTmux())('wolfpack diff in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux())('in a terminal (tmux)', () => {
   const term = tmuxServer('wolfpack-cli-versions');
   afterAll(() => term.close());
 
@@ -340,5 +340,24 @@ describe.skipIf(!hasTmux())('wolfpack diff in a terminal (tmux)', () => {
     expect(coloured).toMatch(/\u001B\[1m--- a\/NOTES\.md/);
     expect(plain).toContain('+second');
     expect(plain!.replace(/PLAIN=0[\s\S]*/, '')).not.toContain('\u001B[');
+  });
+
+  it('versions, restore and import on a terminal: the table, the sentence, the new project', async () => {
+    const folder = join(home, 'terminal-import');
+    await mkdir(join(folder, 'node_modules', 'left-pad'), { recursive: true });
+    await writeFile(join(folder, 'index.html'), '<p>From a folder</p>\n');
+    await writeFile(join(folder, 'node_modules', 'left-pad', 'index.js'), 'module.exports = (s) => s;\n');
+    const env = `env -u CI WOLFPACK_CONFIG='${configFile}' WOLFPACK_URL='${server.url}' HOME='${home}' '${process.execPath}' '${BIN}'`;
+    term.start('flow', `${env} restore ${short} 1; echo "RESTORED=$?"; ${env} versions ${short}; ${env} import '${folder}' --idea 'A page from a folder'; echo "IMPORTED=$?"; sleep 600`);
+    const screen = await term.waitFor('flow', /IMPORTED=\d+/, 60_000);
+    const restored = /Restored version 1 as version (\d+)/.exec(screen);
+    expect(restored, screen).not.toBeNull();
+    expect(screen).toContain('RESTORED=0');
+    // The table that follows lists the restore as the current version.
+    expect(screen).toMatch(new RegExp(`\\b${restored![1]}\\b.*current.*Restored from version 1`));
+    expect(screen).toMatch(/Imported project [0-9a-f-]{36} with 1 file\./);
+    expect(screen).toContain('Idea: A page from a folder');
+    expect(screen).toMatch(/node_modules\/: /);
+    expect(screen).toContain('IMPORTED=0');
   });
 });
