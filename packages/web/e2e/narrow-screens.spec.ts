@@ -44,7 +44,9 @@ describe('narrow screens', () => {
       ['/discover', 'capsule-card'],
       ['/outdoors?tab=discovery', 'capsule-card'],
       ['/projects', 'project-card'],
-      [`/projects/${projectId}`, 'project-detail'],
+      // The Files tab with its editor loaded: the editor's bar is the widest part of the page.
+      [`/projects/${projectId}`, 'code-editor'],
+      [`/projects/${projectId}?tab=versions`, 'file-diff-view'],
       [`/capsules/${capsule.slug}`, 'capsule-metrics'],
       ['/showcase', 'listing-card'],
       ['/outdoors', 'listing-card'],

@@ -37,13 +37,14 @@ export function Tabs<K extends string>({ items, value, onChange, children, label
     refs.current.get(key)?.focus();
   }
 
+  // The bar scrolls sideways on a narrow screen rather than widening the page.
   return (
     <div className="flex flex-col gap-5">
       <div
         role="tablist"
         aria-label={label}
         onKeyDown={onKeyDown}
-        className="flex gap-1 self-start rounded-xl border border-zinc-200 bg-zinc-100/80 p-1 dark:border-zinc-800 dark:bg-zinc-900"
+        className="flex max-w-full gap-1 self-start overflow-x-auto rounded-xl border border-zinc-200 bg-zinc-100/80 p-1 dark:border-zinc-800 dark:bg-zinc-900"
       >
         {items.map((item) => {
           const selected = item.key === value;
@@ -63,7 +64,7 @@ export function Tabs<K extends string>({ items, value, onChange, children, label
               onClick={() => onChange(item.key)}
               data-testid={`tab-${item.key}`}
               className={cn(
-                'inline-flex cursor-pointer items-center gap-2 rounded-lg px-3.5 py-1.5 text-sm font-medium transition-colors',
+                'inline-flex shrink-0 cursor-pointer items-center gap-2 whitespace-nowrap rounded-lg px-3.5 py-1.5 text-sm font-medium transition-colors',
                 selected
                   ? 'bg-white text-zinc-900 shadow-sm dark:bg-zinc-800 dark:text-white'
                   : 'text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-white',
