@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { versionNumber } from './versions.js';
+import { versionNumber } from './common.js';
 
 /** A route a server project's code or README names, shown as a link into its preview. */
 export const previewRoute = z.object({

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { verificationRecord } from './verification.js';
-import { countLike, cents, entityId, timestamp } from './common.js';
+import { countLike, cents, entityId, jsonVersionNumber, timestamp } from './common.js';
 import { pipelineRole } from './events.js';
 import { attachments } from './attachments.js';
 
@@ -276,22 +276,12 @@ export const repoName = z
   .regex(/^[A-Za-z0-9._-]+$/, 'Repository names may contain only letters, numbers, hyphens, underscores and dots')
   .refine((name) => name !== '.' && name !== '..', 'Repository names cannot be "." or ".."');
 
-/**
- * A version to publish: versions.ts's versionNumber, spelled out here because versions.ts imports
- * this module (an import back would be a cycle).
- */
-const publishVersion = z
-  .number({ error: 'A version is a whole number, 1 or more' })
-  .int('A version is a whole number, 1 or more')
-  .min(1, 'A version is a whole number, 1 or more')
-  .max(2_147_483_647, 'No project has that many versions');
-
 export const publishRequest = z.object({
   repoName,
   description: z.string().trim().max(350, 'Descriptions must be at most 350 characters').default(''),
   isPrivate: z.boolean().default(false),
   /** The version whose files are published; the current one when left out. */
-  version: publishVersion.optional(),
+  version: jsonVersionNumber.optional(),
   /**
    * Every version up to `version` (or the current one) as a commit each, oldest first, its label
    * (versionSourceLabel) the message; into a new repository only.

@@ -5,7 +5,7 @@
  * against another and restored.
  */
 import { z } from 'zod';
-import { countLike, entityId, timestamp } from './common.js';
+import { countLike, entityId, timestamp, versionNumber } from './common.js';
 import { projectSummary } from './projects.js';
 import { verificationRecord, verificationVerdict } from './verification.js';
 
@@ -43,13 +43,6 @@ export function versionSourceLabel(source: VersionSource): string {
       return `Imported from ${source.origin}`;
   }
 }
-
-/** A version number in a URL or a body: 1, 2, 3… */
-export const versionNumber = z.coerce
-  .number({ error: 'A version is a whole number, 1 or more' })
-  .int('A version is a whole number, 1 or more')
-  .min(1, 'A version is a whole number, 1 or more')
-  .max(2_147_483_647, 'No project has that many versions');
 
 export const versionSummary = z.object({
   number: z.int().positive(),

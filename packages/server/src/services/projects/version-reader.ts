@@ -104,7 +104,7 @@ function noVersion(n: number, current: number): AppError {
 
 function summaryOf(row: SummaryRow, current: number): VersionSummary {
   const number = Number(row.version);
-  const source = sourceOf(row, number);
+  const source = storedSource(row.source, number, row.idea);
   const verdict = verificationVerdict.safeParse(row.verdict);
   return {
     number,
@@ -121,12 +121,14 @@ function summaryOf(row: SummaryRow, current: number): VersionSummary {
   };
 }
 
-/** The stored source; a row without one was made by a run: the build, or a continuation of its idea. */
-function sourceOf(row: SummaryRow, number: number): VersionSource {
-  const raw = typeof row.source === 'string' ? safeJson(row.source) : row.source;
-  const parsed = versionSource.safeParse(raw);
+/**
+ * A version's stored source (jsonb, or its text on some drivers). A row without a readable one was
+ * made by a run: the build, or a continuation of its idea.
+ */
+export function storedSource(raw: unknown, number: number, idea: string): VersionSource {
+  const parsed = versionSource.safeParse(typeof raw === 'string' ? safeJson(raw) : raw);
   if (parsed.success) return parsed.data;
-  return number === 1 ? { kind: 'build' } : { kind: 'continue', idea: row.idea };
+  return number === 1 ? { kind: 'build' } : { kind: 'continue', idea };
 }
 
 function safeJson(text: string): unknown {

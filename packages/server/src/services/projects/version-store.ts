@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { AppError, verificationRecord, versionSource, versionSourceLabel, type ProjectSummary, type VersionSource, type VersionSummary, type VerificationRecord } from '@wolfpack/core';
+import { AppError, verificationRecord, versionSourceLabel, type ProjectSummary, type VersionSource, type VersionSummary, type VerificationRecord } from '@wolfpack/core';
 import { plainSql } from '../../db/plain-sql.js';
 import { rowsWrite, sqlPart, type GatedWrite } from '../../db/one-statement.js';
 import { isUuid } from './project-service.js';
+import { storedSource } from './version-reader.js';
 import { checkedFiles, currentIndex, executeWrites, prepareVersion, storedSummary } from './version-writes.js';
 
 /** A change to a project's files, applied to the current files under the project's row lock. */
@@ -140,6 +141,5 @@ export class VersionStore {
 /** The words of the project's current version ("Edited by you", "Continue: …"), for a 409. */
 async function currentLabel(em: EntityManager, project: LockedProject): Promise<string> {
   const rows = await plainSql(em).execute<Array<{ source: unknown }>>('select source from project_versions where project_id = ? and version = ?', [project.id, project.version]);
-  const parsed = rows[0] ? versionSource.safeParse(typeof rows[0].source === 'string' ? JSON.parse(rows[0].source) : rows[0].source) : null;
-  return versionSourceLabel(parsed?.success ? parsed.data : project.version === 1 ? { kind: 'build' } : { kind: 'continue', idea: project.idea });
+  return versionSourceLabel(storedSource(rows[0]?.source, project.version, project.idea));
 }
