@@ -2,8 +2,10 @@
 // files from disk, in one run: throughput as a ratio to zip's (target: at least 0.8, on the first
 // export as on later ones), how much the server process's memory grows while it streams (target:
 // flat, under 64 MB), and where its RSS is once the export has ended (target: within 50 MB of where
-// it started). The server runs as shipped, then with each of glibc's allocator settings a
-// deployment can set in the environment, side by side. The files are real source code (the .js,
+// it started). The server runs with the allocator setting `npm start` gives it and with nothing
+// set (BENCH_EXPORT_ALLOCATORS=1: with each of glibc's other settings too), and, when BENCH_BEFORE
+// names a checkout of another commit (with its dependencies installed), that checkout's server
+// the same way, side by side. The files are real source code (the .js,
 // .ts, .css, .md and .json of the packages in node_modules, 8–200 KB each), which compresses as a
 // project's code does; random text would favour the server's compression over zip's.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +21,7 @@ import { withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { askHealth, percentile } from './latency.js';
+import { THIS_TREE } from './serve-process.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-export-bench-'));
@@ -70,9 +73,9 @@ try {
   await server.close();
 
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
-  async function measure(nodeOptions: string, warm: 'warm' | 'cold' = 'warm', env: NodeJS.ProcessEnv = {}) {
-    const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../src/testing/serve-child.ts', import.meta.url))], {
-      env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: nodeOptions, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
+  async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv) {
+    const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
+      env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
@@ -143,34 +146,36 @@ try {
   };
   const exported = join(dataDir, 'export.zip');
 
-  // The server with nothing set, then a first export straight after start.
-  runZip();
-  const asShipped = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '');
-  // A first export is one sample a process: three fresh starts, the fastest counts (as the fastest
-  // of the warm exports and of zip's runs do), the worst memory of any of them.
-  const colds: Awaited<ReturnType<typeof measure>>[] = [];
-  for (let i = 0; i < 3; i++) {
-    runZip();
-    colds.push(await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'cold'));
-  }
-  const cold = worstOf(colds);
-  // glibc's allocator settings, from the environment the process starts in (scripts/start.sh sets
-  // the one chosen): fewer malloc arenas (each thread of libuv's pool that compresses otherwise gets
-  // its own, kept for the process's life), and large blocks (the 64 KiB socket reads and rows)
-  // mapped on their own, so that freeing them gives them back instead of leaving holes in the heap.
-  const allocators: Array<[string, NodeJS.ProcessEnv]> = [
-    ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
-    ['GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536', { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' }],
-    ['both', { MALLOC_ARENA_MAX: '2', GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' }],
+  // Each tree's server with npm start's allocator setting (scripts/start.sh) and with nothing set:
+  // a warm export, then a first export straight after start. A first export is one sample a
+  // process: three fresh starts, the fastest counts (as the fastest of the warm exports and of
+  // zip's runs do), with the worst memory of any of them. glibc's other settings on request: fewer
+  // malloc arenas, and both.
+  const NPM_START: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
+  const settings: Array<[string, NodeJS.ProcessEnv]> = [
+    ['as npm start runs it (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536)', NPM_START],
+    ['nothing set', {}],
+    ...(process.env.BENCH_EXPORT_ALLOCATORS === '1'
+      ? ([
+          ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
+          ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...NPM_START }],
+        ] as Array<[string, NodeJS.ProcessEnv]>)
+      : []),
   ];
+  const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
-  for (const [label, env] of allocators) {
-    runZip();
-    const warm = await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'warm', env);
-    runZip();
-    tuned.push([label, warm, await measure(process.env.BENCH_CHILD_NODE_OPTIONS ?? '', 'cold', env)]);
+  for (const [label, env] of settings) {
+    for (const [treeLabel, tree] of trees) {
+      runZip();
+      const warm = await measure(tree, 'warm', env);
+      const colds: Awaited<ReturnType<typeof measure>>[] = [];
+      for (let i = 0; i < (label === settings[0]![0] ? 3 : 1); i++) {
+        runZip();
+        colds.push(await measure(tree, 'cold', env));
+      }
+      tuned.push([`${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`, warm, worstOf(colds)]);
+    }
   }
-  const ours = asShipped.ms;
   const zipMs = zipRuns.length > 0 ? Math.min(...zipRuns) : undefined;
   // The archive the server sent is checked as users would: with unzip.
   const unzipTest = spawnSync('unzip', ['-tq', exported], { encoding: 'utf8' });
@@ -187,11 +192,9 @@ try {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     console.log(`| ${label} | ${m.ms.toFixed(0)} ms | ${mbps(m.ms)} | ${ratio(m.ms)} | ${growth(m.growth)} | ${growth(m.after)} | ${m.healthWhileExporting.p50.toFixed(0)} / ${m.healthWhileExporting.max.toFixed(0)} ms | ${m.slowestHealth.toFixed(0)} ms |`);
-  row('Wolfpack export, nothing set', asShipped);
-  row(`first export after start (caches and code cold; fastest of ${colds.length} starts: ${colds.map((c) => c.ms.toFixed(0)).join(', ')} ms)`, cold);
   for (const [label, warm, first] of tuned) {
-    row(label, warm);
-    row(`${label}, first export after start (one start)`, first);
+    row(`${label}, warm`, warm);
+    row(`${label}, first export after start`, first);
   }
   if (zipMs !== undefined) {
     console.log(`| zip -r -6 of the same files on disk (fastest of ${zipRuns.length}) | ${zipMs.toFixed(0)} ms | ${mbps(zipMs)} | 1.00× | (separate process) | | | |`);
@@ -204,9 +207,8 @@ try {
     console.log(`${label}: ${speed}memory growth ${warm.growth < 64 * MB ? 'meets' : 'MISSES'} the 64 MB target; RSS once ended ${back <= 50 * MB ? 'meets' : 'MISSES'} the 50 MB target (worst ${growth(back)}).`);
   };
   console.log('');
-  verdict('Nothing set', asShipped, cold);
   for (const [label, warm, first] of tuned) verdict(label, warm, first);
-  console.log(`Zip size: ${(asShipped.zipBytes / MB).toFixed(1)} MB (zip -r -6: ${zipMs === undefined ? 'n/a' : `${(statSync(join(dataDir, 'out.zip')).size / MB).toFixed(1)} MB`}); ${unzipSays}.`);
+  console.log(`Zip size: ${(tuned[0]![1].zipBytes / MB).toFixed(1)} MB (zip -r -6: ${zipMs === undefined ? 'n/a' : `${(statSync(join(dataDir, 'out.zip')).size / MB).toFixed(1)} MB`}); ${unzipSays}.`);
 } finally {
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
