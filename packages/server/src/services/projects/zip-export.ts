@@ -4,7 +4,7 @@ import { Zip, type ZipInputFile } from 'fflate';
 import { sanitizePath } from '@wolfpack/core/pipeline';
 import type { FileContent } from '../../db/file-contents.js';
 import type { Logger } from '../../logger.js';
-import { KeptDeflate } from '../operations/kept-deflate.js';
+import { KeptDeflate } from './kept-deflate.js';
 
 export interface ZipFileInput {
   path: string;

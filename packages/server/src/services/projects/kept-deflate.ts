@@ -13,17 +13,16 @@ export interface KeptDeflateOptions {
 }
 
 /**
- * Raw deflate of many inputs (answers, files) through a few deflate streams kept open, instead of
- * a zlib object made and freed for each. A zlib object per input costs its set-up each time (at
- * memLevel 9 about 400 KB of state, allocated and zeroed for a 20 KB file), and made one of V8's
- * full collections likelier: 15 mark-compacts of 4–19 ms in 60,000 projects pages gzipped that
- * way against 4 without gzip (`--trace-gc-nvp` of the server under `pnpm bench projects`).
+ * Raw deflate of many inputs (an export's files) through a few deflate streams kept open, instead
+ * of a zlib object made and freed for each: that costs its set-up each time (at memLevel 9 about
+ * 400 KB of state, allocated and zeroed for a 20 KB file), which made a 2,000-file export 0.62×
+ * `zip -r -6` against 0.93× with kept streams (`pnpm bench export`, side by side in one run).
  *
  * Each input is the stream's input up to a full flush, which ends every back-reference there, so
  * its blocks stand alone; with a final empty block after them they are a complete deflate stream
- * of their own (a zip entry, or the body of a gzip member). The deflating runs on libuv's thread
- * pool, one hand-off an input: the streams flush fully on every write (zlib's `flush` option), so
- * no separate flush call (a second trip to the pool and back, each waking a pool thread) is needed.
+ * of their own (a zip entry). The deflating runs on libuv's thread pool, one hand-off an input:
+ * the streams flush fully on every write (zlib's `flush` option), so no separate flush call (a
+ * second trip to the pool and back) is needed.
  */
 export class KeptDeflate {
   private readonly idle: Lane[] = [];
