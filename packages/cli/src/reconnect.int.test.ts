@@ -1,8 +1,9 @@
 /**
  * A server that dies mid-run (SIGKILL, as in a crash) and comes back on the same port and data
- * dir: the server continues the run by itself, `wolfpack build --json` reconnects on its own
- * (nobody resumes anything), and the run completes with event numbers that continue without gaps
- * or repeats.
+ * dir: the server continues the run by itself, `wolfpack build` reconnects on its own (nobody
+ * resumes anything), and the run completes: with `--json`, event numbers that continue without
+ * gaps or repeats; in a terminal (tmux), the live view says it is reconnecting, then follows the
+ * run to its end.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, loginCli, startServeChild, type ServeChild } from './testing/cli-harness.js';
+import { BIN, hasTmux, loginCli, startServeChild, tmuxServer, type ServeChild } from './testing/cli-harness.js';
 
 let dataDir: string;
 let home: string;
@@ -64,3 +65,36 @@ it('reconnects after the server is killed mid-run and follows the run the restar
   // The server continued the run by itself: the CLI did not have to resume it.
   expect(stderr).not.toContain('resuming it from its last finished stage');
 }, 120_000);
+
+it.skipIf(!hasTmux())('in a terminal (tmux): the live view says it is reconnecting while the server is down, then follows the continued run to its end', async () => {
+  const term = tmuxServer('wolfpack-cli-reconnect');
+  try {
+    const slow = { WOLFPACK_DEMO_DELAY_MS: '1000' };
+    await server?.kill();
+    server = await startServeChild({ dataDir, env: slow });
+    const { url, port } = server;
+    const config = join(home, 'terminal.json');
+    await loginCli(url, 'watcher', 'correct-horse-battery', { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, WOLFPACK_CONFIG: config, WOLFPACK_URL: url });
+    // CI unset: under CI=true Ink draws only the final frame, and a person at a terminal sees frames.
+    const command = `env -u CI WOLFPACK_CONFIG='${config}' WOLFPACK_URL='${url}' HOME='${home}' '${process.execPath}' '${BIN}' build 'a metronome'; echo "EXIT=$?"; sleep 600`;
+    term.start('build', command);
+    await term.waitFor('build', /Building with engine/, 60_000);
+
+    await server.kill();
+    const down = await term.waitFor('build', /Reconnecting… \(attempt \d+ of \d+\)/, 30_000);
+    expect(down).not.toContain('EXIT=');
+    server = await startServeChild({ dataDir, port, env: slow });
+    // The activity feed shows its latest lines: the restarted server's word is there while the run goes on.
+    const continued = await term.waitFor('build', /The server restarted; continuing/, 60_000);
+    expect(continued).not.toContain('Reconnecting…');
+
+    const after = await term.waitFor('build', /EXIT=\d+/, 90_000);
+    expect(after, after).toContain('EXIT=0');
+    expect(after).toMatch(/Proven Code verdict: \w+/);
+    for (const stage of ['Planning', 'Building', 'Checking', 'Polishing', 'Proven Code']) expect(after).toContain(stage);
+    // The server continued the run by itself: the CLI did not have to resume it.
+    expect(after).not.toContain('resuming it from its last finished stage');
+  } finally {
+    term.close();
+  }
+}, 180_000);
