@@ -44,16 +44,12 @@ export const booleanLike = z.union([z.boolean(), z.enum(['true', 'false']).trans
 const VERSION_WORDS = 'A version is a whole number, 1 or more';
 const MAX_VERSION = 2_147_483_647;
 
-/** A project's version in a URL or a body: 1, 2, 3… (text such as "3" too). */
-export const versionNumber = z.coerce
-  .number({ error: VERSION_WORDS })
-  .int(VERSION_WORDS)
-  .min(1, VERSION_WORDS)
-  .max(MAX_VERSION, 'No project has that many versions');
-
-/** {@link versionNumber} as a JSON number only. */
+/** A project's version as a JSON number: 1, 2, 3… (text such as "3" is refused). */
 export const jsonVersionNumber = z
   .number({ error: VERSION_WORDS })
   .int(VERSION_WORDS)
   .min(1, VERSION_WORDS)
   .max(MAX_VERSION, 'No project has that many versions');
+
+/** A project's version in a URL or a body: {@link jsonVersionNumber}, text such as "3" too. */
+export const versionNumber = z.coerce.number({ error: VERSION_WORDS }).pipe(jsonVersionNumber);

@@ -29,13 +29,8 @@ const FILES_IN_FLIGHT = 8;
 const BYTES_IN_FLIGHT = 4 * 1024 * KiB;
 
 /**
- * Raw deflate at level 6 (as `zip -6`) and memLevel 9 (zlib's default is 8: about 25 % faster at
- * level 6, the output no larger), through deflate streams kept for the process's life, one for
- * each of the 4 threads of libuv's pool, shared by every export. A zlib object made for each file
- * costs its set-up (about 400 KB of state allocated and zeroed, for a 25 KB file) 2,000 times an
- * export: `pnpm bench export` measured that plain design side by side at 0.62× `zip -r -6` warm
- * (0.31× with npm start's mmap threshold, which maps and unmaps that state for every file),
- * against 0.93× with kept streams.
+ * Level 6, as `zip -6`; memLevel 9 (zlib's default is 8: about 25 % faster at level 6, the output
+ * no larger); one kept stream for each of the 4 threads of libuv's pool, shared by every export.
  */
 const deflater = new KeptDeflate({ level: 6, memLevel: 9, lanes: 4 });
 
