@@ -26,7 +26,7 @@ const systemOf = (body: unknown) => ((body as { messages: ChatMessage[] }).messa
 interface EngineOptions {
   brokenAppJs?: boolean;
   /** Changes how a request is answered (by its system prompt): a delay, or the usage it reports, say. */
-  answer?: (system: string) => { headersDelayMs?: number; usage?: { inputTokens: number; outputTokens: number } } | { status: number } | undefined;
+  answer?: (system: string) => { headersDelayMs?: number; headersAfter?: PromiseLike<unknown>; usage?: { inputTokens: number; outputTokens: number } } | { status: number } | undefined;
 }
 
 /** A priced OpenAI-compatible engine that answers like the demo engines (optionally breaking app.js). */
@@ -314,8 +314,9 @@ describe.each(testDatabases())('credits and spend guardrails on %s', (kind) => {
           drained ??= ledger.balance(userId).then(({ balanceCents }) => ledger.post(userId, { kind: 'adjustment', amountCents: -balanceCents, reference: 'test-spent-elsewhere' }));
           // Planning uses all it held (more, as reported; it is billed what it held), so its
           // settlement gives nothing back: the balance stays spent, and asked again on the wait,
-          // Building's calls get nothing.
-          return { headersDelayMs: 200, usage: { inputTokens: 50_000, outputTokens: 50_000 } };
+          // Building's calls get nothing. It answers once the balance is spent, however slowly a
+          // busy machine spends it.
+          return { headersDelayMs: 200, headersAfter: drained, usage: { inputTokens: 50_000, outputTokens: 50_000 } };
         }
         return /Building engine/.test(system) ? { headersDelayMs: 600_000 } : undefined;
       },
