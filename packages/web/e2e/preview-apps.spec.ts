@@ -179,7 +179,8 @@ describe.skipIf(!sandboxed)('the preview of an Express app', () => {
     expect(page.url()).toBe(`${origin}/`);
     const notes = page.locator('#notes li');
     await expect.poll(() => notes.allTextContents()).toEqual(['Buy milk', 'Call Ana']);
-    // public/styles.css, asked for at the root and served by express.static.
+    // public/styles.css, asked for at the root and served by express.static (the page's load waits for it).
+    await page.waitForLoadState('load');
     expect(await page.locator('body').evaluate((body) => getComputedStyle(body).margin)).toBe('32px');
 
     await page.getByRole('textbox', { name: 'Note' }).fill('Water the plants');

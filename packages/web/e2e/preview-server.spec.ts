@@ -100,7 +100,9 @@ describe.skipIf(!sandboxed)('Open Preview of an HTTP server', () => {
     await page.getByRole('heading', { name: 'Notes' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
       throw new Error(`${(error as Error).message}\nThe preview showed: ${await page.locator('body').innerText().catch(() => '(nothing)')}`);
     });
-    // Its root-relative stylesheet came from its own server.
+    // Its root-relative stylesheet came from its own server (the heading shows before the sheet
+    // arrives on a busy machine: the page's load waits for it).
+    await page.waitForLoadState('load');
     expect(await page.locator('h1').evaluate((h) => getComputedStyle(h).color)).toBe('rgb(1, 2, 3)');
 
     await page.getByRole('textbox', { name: 'Note' }).fill('Buy milk');
