@@ -15,7 +15,7 @@
 //
 // BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_WARMUP_REQUESTS (5000 per path, at each number of clients), BENCH_CLIENTS ("10,50"),
 // BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_PG_SOCKET
-// (the folder of PostgreSQL's Unix socket, /var/run/postgresql by default, "off"), BENCH_CPU_PROF, BENCH_DATABASE_URL
+// (the folder of PostgreSQL's Unix socket, as /var/run/postgresql: a candidate connected through it), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -50,11 +50,9 @@ const TARGET_P99_MS: Record<number, number> = { 10: 20, 50: 50 };
  */
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? Math.max(...CLIENTS));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? POSTGRES_ADMIN_URL;
-/** The folder of PostgreSQL's Unix socket for a candidate that connects through it ("off": none). */
-const PG_SOCKET = ((dir, port) => (dir !== 'off' && existsSync(join(dir, `.s.PGSQL.${port}`)) ? dir : undefined))(
-  process.env.BENCH_PG_SOCKET ?? '/var/run/postgresql',
-  new URL(ADMIN_URL).port || '5432',
-);
+/** The folder of PostgreSQL's Unix socket, for one more candidate that connects through it. */
+const PG_SOCKET = process.env.BENCH_PG_SOCKET;
+if (PG_SOCKET && !existsSync(join(PG_SOCKET, `.s.PGSQL.${new URL(ADMIN_URL).port || '5432'}`))) throw new Error(`BENCH_PG_SOCKET: no PostgreSQL socket in ${PG_SOCKET}`);
 /** What a browser sends. */
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
@@ -86,7 +84,8 @@ try {
     servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, nodeArgs));
   }
   // The same server reaching PostgreSQL through its Unix socket, as a server on PostgreSQL's own
-  // host may: a query's write then skips loopback TCP, which the profile shows as most of writev.
+  // host may: a query's write then skips loopback TCP (writev, the queries' above all, is the
+  // largest part of a request's CPU in the profile).
   if (PG_SOCKET) {
     const tcp = new URL(databaseUrl);
     const socketUrl = `postgres://${tcp.username}@${encodeURIComponent(PG_SOCKET)}:${tcp.port || 5432}${tcp.pathname}`;
