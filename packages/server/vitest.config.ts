@@ -17,5 +17,8 @@ export default defineConfig({
     // sign-up at OWASP's scrypt cost (27 November 2026).
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // expect.poll waits on servers, sandboxes and browsers here, which a loaded machine slows far
+    // past Vitest's 1 s; a poll that holds returns at once.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -21,5 +21,8 @@ export default defineConfig({
     // Two files at a time against the one shared server (each file its own Chromium, each test its
     // own users): most of a browser test is waiting, so two overlap well even on two cores.
     maxWorkers: 2,
+    // expect.poll waits on servers, sandboxes and browsers here, which a loaded machine slows far
+    // past Vitest's 1 s; a poll that holds returns at once.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -163,6 +163,7 @@ async function runStart(ctx: CheckContext, plan: NodePlan, command: NodeCommand,
     limits: { wallMs: wall },
     keepStdinOpen: true,
     stopWhenListening: true,
+    extendWhenStarved: true,
     signal: ctx.signal,
     ...(command.buildFirst ? { clockFrom: { marker: BUILD_DONE, wallMs: ctx.startMs } } : {}),
   });

@@ -157,7 +157,7 @@ async function startCheck(ctx: CheckContext, files: string[], analysis: Analysis
   // A package's __main__.py runs as `python3 -m package` so its relative imports work.
   const argv = entry.endsWith('/__main__.py') ? ['python3', '-m', entry.slice(0, -'/__main__.py'.length).replaceAll('/', '.')] : ['python3', entry];
   const command = argv.join(' ');
-  const result = await ctx.sandbox.run(ctx.dir, { argv, readOnlyBinds: ctx.binds, env: { PORT: '8000' }, limits: { wallMs: wall, runtimeReserveBytes: PYTHON_RUNTIME_RESERVE_BYTES }, keepStdinOpen: true, stopWhenListening: true, signal: ctx.signal });
+  const result = await ctx.sandbox.run(ctx.dir, { argv, readOnlyBinds: ctx.binds, env: { PORT: '8000' }, limits: { wallMs: wall, runtimeReserveBytes: PYTHON_RUNTIME_RESERVE_BYTES }, keepStdinOpen: true, stopWhenListening: true, extendWhenStarved: true, signal: ctx.signal });
   const setup = sandboxFailed('start', 'python', [entry], result);
   if (setup) return setup;
   // Still running at a deadline the budget brought forward: it did not get its window.

@@ -74,6 +74,26 @@ export function treeCpuMs(root: number): number | undefined {
   return tree.length === 0 ? undefined : tree.reduce((sum, p) => sum + p.cpuMs, 0);
 }
 
+/**
+ * How long the main threads of `root` and every process below it waited for a CPU while runnable
+ * (the second field of /proc/<pid>/schedstat, in ns), in ms; undefined when `root` is gone or the
+ * kernel keeps no such figure. Time a busy machine took from them, not time they spent waiting on
+ * something of their own.
+ */
+export function treeRunQueueMs(root: number): number | undefined {
+  const tree = processTree(root);
+  if (tree.length === 0) return undefined;
+  let ns = 0;
+  for (const { pid } of tree) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+    } catch {
+      // gone since the listing, or no schedstat in this kernel
+    }
+  }
+  return Number.isFinite(ns) ? ns / 1e6 : undefined;
+}
+
 /** How long a kill may take to empty a sandbox (its group, or its process tree) before it is reported as stuck. */
 export const KILL_WAIT_MS = 5000;
 

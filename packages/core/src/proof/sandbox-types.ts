@@ -22,6 +22,12 @@ export interface SandboxRun {
    * then gets `wallMs`. For a build that must finish before a start is given its few seconds.
    */
   clockFrom?: { marker: string; wallMs: number };
+  /**
+   * The deadline moves back by the time the program's processes waited for a CPU while runnable,
+   * up to twice its window more: on a busy machine a short window (a start's few seconds) would
+   * otherwise end a correct program that was only starved, and call it idle.
+   */
+  extendWhenStarved?: boolean;
   /** End the run as soon as any process in it listens on a TCP port (`stopped: 'listening'`). */
   stopWhenListening?: boolean;
   /**

@@ -2,7 +2,8 @@
 // contained, the host stays as it was, and the result names what happened.
 import { createServer, type Server } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -146,6 +147,29 @@ describe.skipIf(!bwrapInstalled)('sandbox', () => {
     const byCpu = await run(hostile.loopsForever, ['node', 'main.js'], { wallMs: 10_000, cpuSeconds: 1 });
     expect(byCpu.stopped).toBe('cpu');
     expect(byCpu.signal).toBe('SIGXCPU');
+  });
+
+  it("gives a program starved of CPU its run-queue wait back, up to twice its window more, when asked", { timeout: 30_000 }, async () => {
+    // Busy loops, three a core, each in a session of its own as the sandbox is (the scheduler
+    // shares CPU between sessions first): a program in the sandbox waits for a CPU most of the time.
+    const hogs = Array.from({ length: 3 * cpus().length }, () => spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore', detached: true }));
+    // More CPU than its window has wall time: it never finishes within the window itself.
+    const windowMs = 1000;
+    const files = { 'main.js': 'const end = process.cpuUsage().user + 1_100_000;\nwhile (process.cpuUsage().user < end);\nconsole.log("done");\n' };
+    let plain, extended;
+    try {
+      plain = await withProjectCopy(files, (dir) => sandbox.run(dir, { argv: ['node', 'main.js'], limits: { wallMs: windowMs } }));
+      extended = await withProjectCopy(files, (dir) => sandbox.run(dir, { argv: ['node', 'main.js'], limits: { wallMs: windowMs }, extendWhenStarved: true }));
+    } finally {
+      for (const hog of hogs) hog.kill('SIGKILL');
+    }
+    expect(plain.stopped).toBe('time');
+    expect(plain.durationMs).toBeLessThan(1.5 * windowMs);
+    // Given its wait back: it ran past its window, and finished or was stopped at three windows.
+    expect(extended.durationMs).toBeGreaterThan(1.5 * windowMs);
+    expect(extended.durationMs).toBeLessThan(3 * windowMs + 1500);
+    if (extended.stopped === undefined) expect(extended.stdout).toBe('done\n');
+    else expect(extended.stopped).toBe('time');
   });
 
   it('stops a program printing gigabytes at the output cap, with little memory on the host', { timeout: 20_000 }, async () => {

@@ -22,7 +22,7 @@ import {
   type ReadOnlyBind,
 } from './bwrap-args.js';
 import { CpuBudget, cpuNow } from './cpu-budget.js';
-import { treeCpuMs } from './process-tree.js';
+import { treeCpuMs, treeRunQueueMs } from './process-tree.js';
 import { groupMode, groupModeLine } from './group-mode.js';
 import { createGroup, launchGroupScript, sweepLaunchGroups, WATCHDOG_SAMPLE_MS, type GroupLimits, type GroupMode, type SandboxGroup } from './sandbox-group.js';
 import { DEFAULT_TOOL_PATH, resolveLimits, stopVerdict, type ProofEnv, type SandboxLimits, type StopReason } from './sandbox-limits.js';
@@ -38,6 +38,8 @@ const SIGNALS = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KIL
 const NOBODY = 65534;
 /** The first descriptor of {@link SandboxRun.passFds} inside: after stdin, stdout, stderr and bwrap's info pipe. */
 const PASSED_FD_BASE = 4;
+/** Run-queue wait below this is not given back: no deadline moves for a few milliseconds. */
+const STARVED_MIN_MS = 100;
 
 /** The first executable among `preferred`, then `name` on `path` (a PATH value). */
 export function findExecutable(name: string, preferred: string[] = [], path = DEFAULT_TOOL_PATH): string | null {
@@ -195,11 +197,25 @@ class Bubblewrap implements Sandbox {
           child.kill('SIGKILL');
         }
       };
+      // The window in force (the whole run's, or after clockFrom's marker the start's), and the
+      // run-queue wait it has already been given back or that came before it.
+      let windowMs = limits.wallMs;
+      let waitCounted = 0;
       // Measured before the kill, while the processes still exist.
       const timeUp = () => {
-        if (stopped === undefined && innerPid !== undefined) cpuMs = treeCpuMs(innerPid);
+        if (stopped === undefined && innerPid !== undefined) {
+          const owed = command.extendWhenStarved ? (treeRunQueueMs(innerPid) ?? 0) - waitCounted : 0;
+          const left = windowStart + 3 * windowMs - performance.now();
+          if (owed >= STARVED_MIN_MS && left > 0) {
+            waitCounted += owed;
+            deadline = setTimeout(timeUp, Math.min(owed, left));
+            return;
+          }
+          cpuMs = treeCpuMs(innerPid);
+        }
         kill('time');
       };
+      let windowStart = performance.now();
       let deadline = setTimeout(timeUp, limits.wallMs);
       let seen = '';
       const watch = (chunk: Buffer) => {
@@ -210,6 +226,9 @@ class Bubblewrap implements Sandbox {
         if (!seen.includes(clock.marker)) return;
         seen = clock.marker;
         clearTimeout(deadline);
+        windowMs = clock.wallMs;
+        windowStart = performance.now();
+        waitCounted = innerPid === undefined ? 0 : (treeRunQueueMs(innerPid) ?? 0);
         deadline = setTimeout(timeUp, clock.wallMs);
       };
       const budget = command.cpuBudget ? new CpuBudget(command.cpuBudget, () => cpuNow(group, child.pid)) : undefined;
