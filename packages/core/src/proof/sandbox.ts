@@ -200,6 +200,7 @@ class Bubblewrap implements Sandbox {
       // The window in force (the whole run's, or after clockFrom's marker the start's), and the
       // run-queue wait it has already been given back or that came before it.
       let windowMs = limits.wallMs;
+      let windowStart = performance.now();
       let waitCounted = 0;
       // Measured before the kill, while the processes still exist.
       const timeUp = () => {
@@ -215,7 +216,6 @@ class Bubblewrap implements Sandbox {
         }
         kill('time');
       };
-      let windowStart = performance.now();
       let deadline = setTimeout(timeUp, limits.wallMs);
       let seen = '';
       const watch = (chunk: Buffer) => {

@@ -124,9 +124,10 @@ export class PreviewServers {
     };
     // A connection that failed is, most often, a server that just died: wait for its end to say which.
     const exitedWithin = (ms: number) => Promise.race([server.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+    const gone = () => ({ kind: 'gone' as const, state: this.entries.get(key)?.state });
     let reply = await send(entry.agent);
     if (reply.kind === 'failed' && reply.why === 'connection') {
-      if (await exitedWithin(1000)) return { kind: 'gone', state: this.entries.get(key)?.state };
+      if (await exitedWithin(1000)) return gone();
       // Else most often a kept-alive connection the app had closed (Python's http.server closes
       // after each answer: write EPIPE). A request without a body goes once more on a connection of
       // its own; one with a body was read in sending it and cannot be.
@@ -137,7 +138,7 @@ export class PreviewServers {
       }
       // Refused again: nothing listens any more, so the server is on its way out, however slowly a
       // busy machine reaps its sandbox. Its end says what the page shows.
-      if (reply.kind === 'failed' && reply.why === 'connection' && (await exitedWithin(10_000))) return { kind: 'gone', state: this.entries.get(key)?.state };
+      if (reply.kind === 'failed' && reply.why === 'connection' && (await exitedWithin(10_000))) return gone();
     }
     return reply;
   }
