@@ -18,6 +18,8 @@ export interface CheckContext {
   binds: ReadOnlyBind[];
   /** How long a start may run before it counts as started. */
   startMs: number;
+  /** The wall time one command (the tests) may take: WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS. */
+  commandMs: number;
   signal?: AbortSignal;
   /** Where the checks' steps are told as feed lines (see proof-steps.ts); none: not told. */
   step?: StepSink;

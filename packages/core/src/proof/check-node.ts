@@ -17,8 +17,6 @@ import { proveServer, type ServerProof } from './check-server.js';
 import type { PageCheckOptions } from './check-page.js';
 import { runStep, type StepWords } from './proof-steps.js';
 
-/** Tests get up to this much of the budget. */
-const TEST_WALL_MS = 15_000;
 /** A build that must run before a start (tsc, next build) gets up to this. */
 const BUILD_WALL_MS = 12_000;
 const BUILD_DONE = '@@wolfpack-build-done@@';
@@ -99,18 +97,18 @@ function tapProblems(result: SandboxResult, ctx: CheckContext, command: NodeComm
 async function testsCheck(ctx: CheckContext, plan: NodePlan, run: NodeRun): Promise<ExecCheck> {
   const command = plan.tests;
   if ('skip' in command) return skipped('tests', 'node', plan.testFiles, command.skip);
-  const wall = ctx.budget.wallFor(TEST_WALL_MS);
+  const wall = ctx.budget.wallFor(ctx.commandMs);
   if (wall === 0) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
   return runStep(ctx, TESTS_WORDS, () => runTests(ctx, command, run, wall), (c) => [c]);
 }
 
 async function runTests(ctx: CheckContext, command: NodeCommand, run: NodeRun, wall: number): Promise<ExecCheck> {
-  const result = await ctx.sandbox.run(ctx.dir, { argv: command.argv, env: run.env, readOnlyBinds: ctx.binds, nodeModules: run.nodeModules, limits: { wallMs: wall }, signal: ctx.signal });
+  const result = await ctx.sandbox.run(ctx.dir, { argv: command.argv, env: run.env, readOnlyBinds: ctx.binds, nodeModules: run.nodeModules, limits: { wallMs: wall }, extendWhenStarved: true, signal: ctx.signal });
   const setup = sandboxFailed('tests', 'node', command.files, result);
   if (setup) return setup;
   const base = { files: command.files, command: command.display, durationMs: result.durationMs };
   const counts = testCounts(combinedOutput(result));
-  if (result.stopped === 'time' && wall < TEST_WALL_MS) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
+  if (result.stopped === 'time' && wall < ctx.commandMs) return skipped('tests', 'node', command.files, ctx.budget.spentReason());
   // A refused fork the tests lived through (they exited 0) is theirs to report; one that ended the sandbox is the verdict.
   if (result.stopped !== undefined && (result.stopped !== 'processes' || result.exitCode !== 0)) {
     const message = `the tests did not finish: ${limitSentence(result, wall)}`;

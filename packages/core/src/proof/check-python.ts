@@ -31,7 +31,6 @@ interface TestRun {
 }
 
 const ANALYZE_WALL_MS = 10_000;
-const TEST_WALL_MS = 15_000;
 const ENTRY_NAMES = ['main.py', 'app.py', '__main__.py', 'run.py', 'cli.py', 'server.py', 'manage.py'];
 const IMPORTS_COMMAND = 'python3: find each import (project module, standard library or installed package)';
 const NOT_INSTALLABLE = 'which this server cannot install (no access to PyPI)';
@@ -98,13 +97,14 @@ async function testsCheck(ctx: CheckContext, analysis: Analysis, clean: boolean)
     checks.push(skipped('tests', 'python', blocked, blockedReason(packages)));
   }
   if (runnable.length === 0) return checks;
-  const wall = ctx.budget.wallFor(TEST_WALL_MS);
+  const wall = ctx.budget.wallFor(ctx.commandMs);
   if (wall === 0) return [...checks, skipped('tests', 'python', runnable, ctx.budget.spentReason())];
   const command = analysis.pytest ? `python3 -m pytest ${runnable.join(' ')}` : `python3 -m unittest (${runnable.join(' ')})`;
   const result = await ctx.sandbox.run(ctx.dir, {
     argv: ['python3', `${SUPPORT_DIR}/run_tests.py`, SANDBOX_PROJECT_DIR, JSON.stringify(runnable)],
     readOnlyBinds: ctx.binds,
     limits: { wallMs: wall, runtimeReserveBytes: PYTHON_RUNTIME_RESERVE_BYTES },
+    extendWhenStarved: true,
     signal: ctx.signal,
   });
   const setup = sandboxFailed('tests', 'python', runnable, result);
@@ -113,7 +113,7 @@ async function testsCheck(ctx: CheckContext, analysis: Analysis, clean: boolean)
   const fail = (problems: ExecProblem[], counts?: { passed: number; failed: number }) =>
     checkResult('tests', 'python', { ...base, status: 'failed', problems, ...(counts ? { tests: counts, summary: `${counts.failed} of ${counts.passed + counts.failed} tests failed` } : {}) });
   if (result.stopped !== undefined && (result.stopped !== 'processes' || result.exitCode !== 0)) {
-    if (result.stopped === 'time' && wall < TEST_WALL_MS) return [...checks, skipped('tests', 'python', runnable, ctx.budget.spentReason())];
+    if (result.stopped === 'time' && wall < ctx.commandMs) return [...checks, skipped('tests', 'python', runnable, ctx.budget.spentReason())];
     return [...checks, fail([problemFromRun(result, { files: ctx.paths, fallbackPath: runnable[0]!, order: 'last', command, message: `the tests did not finish: ${limitSentence(result, wall)}` })])];
   }
   const report = readMarked<TestRun>(result.stdout);

@@ -17,7 +17,7 @@ import { isNodeSource, planNodeProject, readPackageJson, script, type NodePlan }
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecCheck, ExecRuntime, ExecutionReport } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
-import { positiveIntFromEnv, type ProofEnv, type SandboxLimits } from './sandbox-limits.js';
+import { positiveIntFromEnv, resolveLimits, type ProofEnv, type SandboxLimits } from './sandbox-limits.js';
 import { supportBind } from './support-files.js';
 import { runStep, type StepSink, type StepWords } from './proof-steps.js';
 
@@ -186,6 +186,7 @@ export async function executeProject(allFiles: Readonly<Record<string, string>>,
       budget: new Budget(timeLimitMs),
       binds: [supportBind()],
       startMs,
+      commandMs: resolveLimits(options.limits, env).wallMs,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onStep ? { step: options.onStep } : {}),
     };

@@ -13,7 +13,7 @@ import { readPackageJson } from './node-project.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecProblem } from './report.js';
 import { findSandbox, type Sandbox } from './sandbox.js';
-import { positiveIntFromEnv, type ProofEnv } from './sandbox-limits.js';
+import { positiveIntFromEnv, resolveLimits, type ProofEnv } from './sandbox-limits.js';
 import { planServer, type ServerPlan } from './server-plan.js';
 import { supportBind } from './support-files.js';
 
@@ -86,6 +86,7 @@ export async function buildPreview(allFiles: Readonly<Record<string, string>>, p
       budget: new Budget(timeLimitMs),
       binds: [supportBind()],
       startMs: 0,
+      commandMs: resolveLimits({}, env).wallMs,
       ...(options.signal ? { signal: options.signal } : {}),
     };
     // The project's own build, as users are shown it; not the development build a render check loads.

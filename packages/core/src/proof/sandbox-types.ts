@@ -24,8 +24,8 @@ export interface SandboxRun {
   clockFrom?: { marker: string; wallMs: number };
   /**
    * The deadline moves back by the time the program's processes waited for a CPU while runnable,
-   * up to twice its window more: on a busy machine a short window (a start's few seconds) would
-   * otherwise end a correct program that was only starved, and call it idle.
+   * up to twice its window more: on a busy machine a window (a start's few seconds, the tests'
+   * command time) would otherwise end a correct program that was only starved, and fail it.
    */
   extendWhenStarved?: boolean;
   /** End the run as soon as any process in it listens on a TCP port (`stopped: 'listening'`). */
