@@ -73,6 +73,5 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# dist/main.js starts the server from the environment and closes it cleanly on SIGTERM. The small
-# young generation keeps memory flat while large exports stream (as scripts/start.sh does).
+# dist/main.js starts the server from the environment and closes it cleanly on SIGTERM.
 CMD ["node", "dist/main.js"]

@@ -149,14 +149,16 @@ try {
   // Each tree's server with npm start's allocator setting (scripts/start.sh) and with nothing set:
   // a warm export, then a first export straight after start. A first export is one sample a
   // process: three fresh starts, the fastest counts (as the fastest of the warm exports and of
-  // zip's runs do), with the worst memory of any of them. glibc's other settings on request: fewer
-  // malloc arenas, and both.
+  // zip's runs do), with the worst memory of any of them. On request (BENCH_EXPORT_ALLOCATORS=1):
+  // a smaller young generation for V8, fewer malloc arenas, and those with the mmap threshold.
   const NPM_START: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
   const settings: Array<[string, NodeJS.ProcessEnv]> = [
     ['as npm start runs it (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536)', NPM_START],
     ['nothing set', {}],
     ...(process.env.BENCH_EXPORT_ALLOCATORS === '1'
       ? ([
+          // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
+          ['the mmap threshold and NODE_OPTIONS=--max-semi-space-size=32', { ...NPM_START, NODE_OPTIONS: '--max-semi-space-size=32' }],
           ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
           ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...NPM_START }],
         ] as Array<[string, NodeJS.ProcessEnv]>)

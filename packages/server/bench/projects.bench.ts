@@ -14,7 +14,7 @@
 // clients connect and ask at the same instant, is shown on its own).
 //
 // BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_WARMUP_REQUESTS (5000 per path, at each number of clients), BENCH_CLIENTS ("10,50"),
-// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_PG_SOCKET
+// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_TRY_NODE_ARGS, BENCH_PG_SOCKET
 // (the folder of PostgreSQL's Unix socket, as /var/run/postgresql: a candidate connected through it), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -91,14 +91,25 @@ try {
     const socketUrl = `postgres://${tcp.username}@${encodeURIComponent(PG_SOCKET)}:${tcp.port || 5432}${tcp.pathname}`;
     servers.push(await serveBuilt('this build, 1 worker, Unix socket', THIS_TREE, dataDir, { DATABASE_URL: socketUrl, WOLFPACK_WORKERS: '1' }, nodeArgs));
   }
+  // BENCH_TRY_NODE_ARGS: one more candidate, this build with those flags of Node's too, beside the
+  // one without them (a V8 heap setting measured side by side before any start script sets it).
+  const tryArgs = (process.env.BENCH_TRY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (tryArgs.length > 0) {
+    servers.push(await serveBuilt(`this build, 1 worker, ${tryArgs.join(' ')}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: '1' }, [...nodeArgs, ...tryArgs]));
+  }
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;
-  const cookie = await signUp(servers[0]!.url, 'bench');
-  // Sign-ins a few at a time: each costs the real password hash (about a quarter of a second of CPU).
+  // The sign-ins through a server of their own, stopped before anything is measured: each costs the
+  // real password hash (a quarter of a second of CPU, 128 MiB), which would leave the candidate
+  // that made them 50-200 MB larger and slower than the others.
+  const signer = await serveBuilt('sign-ins', THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: '1' });
+  const cookie = await signUp(signer.url, 'bench');
+  // A few at a time.
   const cookies = [cookie];
   while (cookies.length < SESSIONS) {
-    cookies.push(...(await Promise.all(Array.from({ length: Math.min(4, SESSIONS - cookies.length) }, () => signIn(servers[0]!.url, 'bench')))));
+    cookies.push(...(await Promise.all(Array.from({ length: Math.min(4, SESSIONS - cookies.length) }, () => signIn(signer.url, 'bench')))));
   }
+  await signer.stop();
   const [user] = await sql().execute<Array<{ id: string }>>(`select id from users where username = 'bench'`);
   const userId = user!.id;
   // Ten folders hold a fifth of the projects; the root the rest, as a long-time user might have it.
