@@ -34,8 +34,9 @@ describe('AI Enhance with engines slow enough to watch', () => {
   let slow: TestServer;
 
   beforeAll(async () => {
-    // Each demo engine call takes a second: pass 1, pass 2 and the final merge take ~3 s in all.
-    slow = await startTestServer({ env: { WOLFPACK_DEMO_DELAY_MS: '1000' } });
+    // Each demo engine call takes two seconds: pass 1, pass 2 and the final merge take ~6 s in all,
+    // so the progress read at half way is still on screen however slowly a loaded machine reads it.
+    slow = await startTestServer({ env: { WOLFPACK_DEMO_DELAY_MS: '2000' } });
   });
   afterAll(async () => {
     await slow?.close();
@@ -72,17 +73,19 @@ describe('AI Enhance with engines slow enough to watch', () => {
     }, undefined, { timeout: 20_000 });
     // The final merge still takes a second after the last step, so the run is still on.
     expect(await status.count()).toBe(1);
-    // The percentage, the step and the bar read in one go: read one by one, the next step can land between them.
+    // The percentage, the step, the bar and the estimate read in one go: read one by one, the next
+    // step (or the end, which removes them) can land between them.
     const shown = await page.evaluate(() => ({
       percent: document.querySelector('[data-testid="enhance-percent"]')?.textContent ?? '',
       steps: document.querySelector('[data-testid="enhance-steps"]')?.textContent ?? '',
       bar: (document.querySelector('[data-testid="enhance-bar"]') as HTMLElement | null)?.style.width ?? '',
+      estimate: document.querySelector('[data-testid="enhance-estimate"]')?.textContent ?? '',
     }));
     const percent = Number(shown.percent.replace('%', ''));
     const steps = Number(shown.steps.match(/Step (\d)/)?.[1]);
     expect(percent).toBe(Math.round((steps / 8) * 100));
     expect(shown.bar).toBe(`${percent}%`);
-    expect(await page.getByTestId('enhance-estimate').textContent()).toMatch(/^~(\d+m )?\d+s left$/);
+    expect(shown.estimate).toMatch(/^~(\d+m )?\d+s left$/);
     await page.getByTestId('prompt-panel').scrollIntoViewIfNeeded();
     await saveShot(page, 'enhance-progress');
 
