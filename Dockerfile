@@ -54,13 +54,10 @@ FROM ${NODE_IMAGE} AS runtime
 # `--security-opt seccomp=unconfined --security-opt systempaths=unconfined` lets it start (both
 # are needed); docs/DEPLOYMENT.md weighs that choice.
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap chromium && rm -rf /var/lib/apt/lists/*
-# glibc's allocator as scripts/start.sh sets it (64 KiB blocks mapped on their own): what a large
-# export freed goes back to the system.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    WOLFPACK_DATA_DIR=/data \
-    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536
+    WOLFPACK_DATA_DIR=/data
 # The same layout as the monorepo: the server finds the web app at ../../web/dist from its
 # dist/index.js, so packages/web/dist is served without any setting.
 COPY --from=build /out /app

@@ -25,9 +25,4 @@ rm -f "$install_log"
 # Only the packages whose sources, lockfile or toolchain changed since their last build (stamps in
 # each dist/): an unchanged second start builds nothing.
 node scripts/build-changed.mjs
-# glibc's allocator, as deployments set it: blocks of 64 KiB and more (an export's socket reads
-# and rows) mapped on their own, so that freeing them gives the memory back instead of leaving
-# holes in the heap. `pnpm bench export` measures it beside nothing set and beside fewer malloc
-# arenas (MALLOC_ARENA_MAX=2, which did not help). An operator's own value wins.
-export GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.mmap_threshold=65536}"
 exec node packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"

@@ -2,14 +2,14 @@
 // files from disk, in one run: throughput as a ratio to zip's (target: at least 0.8, on the first
 // export as on later ones), how much the server process's memory grows while it streams (target:
 // flat, under 64 MB), and where its RSS is once the export has ended (target: within 50 MB of where
-// it started). The server runs with the allocator setting `npm start` gives it and with nothing
-// set (BENCH_EXPORT_ALLOCATORS=1: with each of glibc's other settings too), and, when BENCH_BEFORE
-// names a checkout of another commit (with its dependencies installed), that checkout's server
-// the same way, side by side. The files are real source code (the .js,
-// .ts, .css, .md and .json of the packages in node_modules, 8–200 KB each), which compresses as a
-// project's code does; random text would favour the server's compression over zip's.
+// it started). The server runs as `npm start` runs it (BENCH_EXPORT_ALLOCATORS=1: beside the
+// allocator settings deployments use too), and, when BENCH_BEFORE names a checkout of another
+// commit (with its dependencies installed), that checkout's server the same way, side by side.
+// The files are real source code (the .js, .ts, .css, .md and .json of the packages in
+// node_modules, 8–200 KB each), which compresses as a project's code does; random text would
+// favour the server's compression over zip's.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -74,11 +74,16 @@ try {
 
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
   async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv) {
-    const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
+    // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
+    const nodeArgs = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
       env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+    // The child's first JSON line says where it listens; anything else it prints (--trace-gc) goes on to stderr.
+    const line = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stdout! }).on('line', (l) => (l.startsWith('{') ? resolve(l) : process.stderr.write(`${l}\n`))),
+    );
     const childUrl = (JSON.parse(line) as { url: string }).url;
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
     const login = await fetch(`${childUrl}/api/auth/login`, {
@@ -146,21 +151,28 @@ try {
   };
   const exported = join(dataDir, 'export.zip');
 
-  // Each tree's server with npm start's allocator setting (scripts/start.sh) and with nothing set:
-  // a warm export, then a first export straight after start. A first export is one sample a
-  // process: three fresh starts, the fastest counts (as the fastest of the warm exports and of
-  // zip's runs do), with the worst memory of any of them. On request (BENCH_EXPORT_ALLOCATORS=1):
-  // a smaller young generation for V8, fewer malloc arenas, and those with the mmap threshold.
-  const NPM_START: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
+  // Each tree's server as npm start runs it (glibc's allocator, nothing set): a warm export, then a
+  // first export straight after start. A first export is one sample a process: three fresh starts,
+  // the fastest counts (as the fastest of the warm exports and of zip's runs do), with the worst
+  // memory of any of them. On request (BENCH_EXPORT_ALLOCATORS=1), the settings deployments use
+  // for a server's memory beside it: glibc's tunables, jemalloc, a smaller young generation.
+  const MMAP_THRESHOLD: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
+  const jemalloc = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2', '/usr/lib64/libjemalloc.so.2'].find((lib) => existsSync(lib));
   const settings: Array<[string, NodeJS.ProcessEnv]> = [
-    ['as npm start runs it (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536)', NPM_START],
-    ['nothing set', {}],
+    ['as npm start runs it (nothing set)', {}],
     ...(process.env.BENCH_EXPORT_ALLOCATORS === '1'
       ? ([
-          // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
-          ['the mmap threshold and NODE_OPTIONS=--max-semi-space-size=32', { ...NPM_START, NODE_OPTIONS: '--max-semi-space-size=32' }],
+          ['GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536', MMAP_THRESHOLD],
           ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
-          ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...NPM_START }],
+          ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...MMAP_THRESHOLD }],
+          // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
+          ['NODE_OPTIONS=--max-semi-space-size=32', { NODE_OPTIONS: '--max-semi-space-size=32' }],
+          ...(jemalloc
+            ? ([
+                [`LD_PRELOAD=${basename(jemalloc)}`, { LD_PRELOAD: jemalloc }],
+                ['jemalloc, its pages given back after 1 s', { LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
+              ] as Array<[string, NodeJS.ProcessEnv]>)
+            : []),
         ] as Array<[string, NodeJS.ProcessEnv]>)
       : []),
   ];
@@ -171,7 +183,7 @@ try {
       runZip();
       const warm = await measure(tree, 'warm', env);
       const colds: Awaited<ReturnType<typeof measure>>[] = [];
-      for (let i = 0; i < (label === settings[0]![0] ? 3 : 1); i++) {
+      for (let i = 0; i < 3; i++) {
         runZip();
         colds.push(await measure(tree, 'cold', env));
       }
