@@ -21,7 +21,7 @@ import { withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { askHealth, percentile } from './latency.js';
-import { THIS_TREE } from './serve-process.js';
+import { nodeFlagsFrom, THIS_TREE } from './serve-process.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-export-bench-'));
@@ -75,8 +75,7 @@ try {
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
   async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv) {
     // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
-    const nodeArgs = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
+    const child = spawn(process.execPath, [...nodeFlagsFrom('BENCH_CHILD_NODE_ARGS'), '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
       env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -158,24 +157,22 @@ try {
   // for a server's memory beside it: glibc's tunables, jemalloc, a smaller young generation.
   const MMAP_THRESHOLD: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
   const jemalloc = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2', '/usr/lib64/libjemalloc.so.2'].find((lib) => existsSync(lib));
-  const settings: Array<[string, NodeJS.ProcessEnv]> = [
-    ['as npm start runs it (nothing set)', {}],
-    ...(process.env.BENCH_EXPORT_ALLOCATORS === '1'
-      ? ([
-          ['GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536', MMAP_THRESHOLD],
-          ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
-          ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...MMAP_THRESHOLD }],
-          // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
-          ['NODE_OPTIONS=--max-semi-space-size=32', { NODE_OPTIONS: '--max-semi-space-size=32' }],
-          ...(jemalloc
-            ? ([
-                [`LD_PRELOAD=${basename(jemalloc)}`, { LD_PRELOAD: jemalloc }],
-                ['jemalloc, its pages given back after 1 s', { LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
-              ] as Array<[string, NodeJS.ProcessEnv]>)
-            : []),
-        ] as Array<[string, NodeJS.ProcessEnv]>)
-      : []),
+  type Setting = [label: string, env: NodeJS.ProcessEnv];
+  const jemallocSettings: Setting[] = jemalloc
+    ? [
+        [`LD_PRELOAD=${basename(jemalloc)}`, { LD_PRELOAD: jemalloc }],
+        ['jemalloc, its pages given back after 1 s', { LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
+      ]
+    : [];
+  const allocatorSettings: Setting[] = [
+    ['GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536', MMAP_THRESHOLD],
+    ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
+    ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...MMAP_THRESHOLD }],
+    // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
+    ['NODE_OPTIONS=--max-semi-space-size=32', { NODE_OPTIONS: '--max-semi-space-size=32' }],
+    ...jemallocSettings,
   ];
+  const settings: Setting[] = [['as npm start runs it (nothing set)', {}], ...(process.env.BENCH_EXPORT_ALLOCATORS === '1' ? allocatorSettings : [])];
   const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
   for (const [label, env] of settings) {

@@ -28,7 +28,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signIn, signUp } from './bench-user.js';
-import { cpuMsBetween, cpuMsOf, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, nodeFlagsFrom, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 import { percentile } from './latency.js';
 import type { Sql } from '../src/db/plain-sql.js';
 
@@ -79,7 +79,7 @@ try {
   // BENCH_CPU_PROF=DIR: V8 CPU profiles of every server process, written there when it stops
   // (where the event loop's time goes under load; open them in Chrome DevTools).
   // BENCH_NODE_ARGS: more of Node's flags for the servers (say, a V8 heap setting to try).
-  const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...nodeFlagsFrom('BENCH_NODE_ARGS')];
   for (const workers of WORKERS) {
     servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, nodeArgs));
   }
@@ -93,7 +93,7 @@ try {
   }
   // BENCH_TRY_NODE_ARGS: one more candidate, this build with those flags of Node's too, beside the
   // one without them (a V8 heap setting measured side by side before any start script sets it).
-  const tryArgs = (process.env.BENCH_TRY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const tryArgs = nodeFlagsFrom('BENCH_TRY_NODE_ARGS');
   if (tryArgs.length > 0) {
     servers.push(await serveBuilt(`this build, 1 worker, ${tryArgs.join(' ')}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: '1' }, [...nodeArgs, ...tryArgs]));
   }

@@ -10,6 +10,11 @@ import { fileURLToPath } from 'node:url';
 /** The repository this bench runs from. */
 export const THIS_TREE = fileURLToPath(new URL('../../..', import.meta.url));
 
+/** Node flags from an environment variable of the bench's (space-separated; none when unset). */
+export function nodeFlagsFrom(name: string): string[] {
+  return (process.env[name] ?? '').split(' ').filter(Boolean);
+}
+
 export interface BenchServer {
   label: string;
   url: string;

@@ -71,7 +71,7 @@ describe('AI Enhance with engines slow enough to watch', () => {
       const text = document.querySelector('[data-testid="enhance-percent"]')?.textContent ?? '';
       return Number(text.replace('%', '')) >= 50;
     }, undefined, { timeout: 20_000 });
-    // The final merge still takes a second after the last step, so the run is still on.
+    // The final merge still takes two seconds after the last step, so the run is still on.
     expect(await status.count()).toBe(1);
     // The percentage, the step, the bar and the estimate read in one go: read one by one, the next
     // step (or the end, which removes them) can land between them.
