@@ -2,7 +2,7 @@
 /**
  * Mutation testing of the server's ledger writes: the SQL of a ledger entry and of a hold
  * (ledger-writes.ts) and the one statement that writes them with the wallet, gated
- * (db/one-statement.ts: the reservation without a lock, a settlement, the run's end). The tests
+ * (db/one-statement.ts: a reservation, a settlement, the run's end). The tests
  * are integration tests on PGlite and on PostgreSQL (127.0.0.1:5432, when reachable). Run by
  * `pnpm mutate` (scripts/mutate.sh), never by `pnpm test`; results in docs/MUTATION.md.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}

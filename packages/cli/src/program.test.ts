@@ -77,8 +77,6 @@ describe('usage errors: one line, exit 2', () => {
     [['whoami', '--jsn'], "Unknown option '--jsn' (did you mean --json?) See `wolfpack --help`."],
     [['whoami', 'extra'], "Too many arguments for 'whoami'. Expected 0 arguments but got 1: extra. See `wolfpack --help`."],
     [['serve', '--port', '70000'], "Option '-p, --port <port>' argument '70000' is invalid. Use a whole number from 0 to 65535. See `wolfpack --help`."],
-    [['serve', '--workers', '0'], "Option '--workers <n>' argument '0' is invalid. Use a whole number of processes from 1 to 256. See `wolfpack --help`."],
-    [['serve', '--workers', 'all'], "Option '--workers <n>' argument 'all' is invalid. Use a whole number of processes from 1 to 256. See `wolfpack --help`."],
     [['login', '--username'], "Option '-u, --username <name>' argument missing. See `wolfpack --help`."],
     [['usage', '--limit', '0'], "Option '-n, --limit <n>' argument '0' is invalid. Use a whole number from 1 to 100. See `wolfpack --help`."],
     [['usage', '-n', '101'], "Option '-n, --limit <n>' argument '101' is invalid. Use a whole number from 1 to 100. See `wolfpack --help`."],

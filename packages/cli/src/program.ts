@@ -58,7 +58,6 @@ export function createProgram(io: CliIo): Command {
     .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free one (default: $PORT, else 3000)').argParser(portArgument))
     .option('--host <host>', 'address to listen on; 0.0.0.0 exposes the server to the network (default: 127.0.0.1)')
     .option('--data-dir <dir>', 'where the database and files live (default: $WOLFPACK_DATA_DIR, else ./data)')
-    .addOption(new Option('--workers <n>', 'server processes sharing the port, PostgreSQL only (default: $WOLFPACK_WORKERS, else 1)').argParser(workersArgument))
     .action(async (options: ServeOptions, command: Command) => (await import('./commands/serve.js')).serve(options, await ctx(command)));
 
   // The commands by group, each in its own file (help lists them in this order).
@@ -91,12 +90,6 @@ carries the unified patch alone (wolfpack iterate … > change.patch); a one-lin
 stderr. --json prints the whole reply plus "applied". Exit codes: 0 done, 1 no candidate passed
 the checks (each one's failures are listed) or the server refused, 2 usage error, 4 no active
 licence.`;
-
-function workersArgument(value: string): number {
-  // The same range as WOLFPACK_WORKERS.
-  if (!/^\d{1,3}$/.test(value.trim()) || Number(value) < 1 || Number(value) > 256) throw new InvalidArgumentError('Use a whole number of processes from 1 to 256.');
-  return Number(value);
-}
 
 function portArgument(value: string): number {
   const port = parsePort(value);

@@ -1,12 +1,12 @@
 /** `wolfpack serve` from the built binary: starts, answers, and stops cleanly on Ctrl+C. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandWorks, needTool, sandboxCheck } from '@wolfpack/core/testing';
+import { sandboxCheck } from '@wolfpack/core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, runCli } from './testing/cli-harness.js';
 
@@ -107,15 +107,6 @@ it('says so in one line when the port is taken', async () => {
   }
 }, 180_000);
 
-it('refuses several server processes on the embedded database, in one line', async () => {
-  const result = await runCli(['serve', '--port', '0', '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir } });
-  expect(result.code).toBe(1);
-  expect(result.stdout).toBe('');
-  expect(result.stderr).toBe(
-    'wolfpack: The server could not start: 2 server processes (WOLFPACK_WORKERS or --workers) need PostgreSQL: the embedded database (PGlite) is opened by one process only. Set DATABASE_URL, or run 1.\n',
-  );
-}, 60_000);
-
 it('refuses a wrong setting before it opens anything, naming each variable and what it takes, in one line', async () => {
   const env = { HOME: dataDir, WOLFPACK_SANDBOX: 'disabled', WOLFPACK_PROOF_MEMORY_BYTES: '512M', WOLFPACK_SECRET_KEY: 'a-secret-too-short' };
   const result = await runCli(['serve', '--port', '0', '--data-dir', join(dataDir, 'never-made')], { env });
@@ -128,47 +119,3 @@ it('refuses a wrong setting before it opens anything, naming each variable and w
   // Stopped at the configuration: no database was made, and the secret's value is nowhere.
   expect(existsSync(join(dataDir, 'never-made'))).toBe(false);
 }, 60_000);
-
-const POSTGRES = process.env['WOLFPACK_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const postgresHere = needTool(
-  { tool: 'PostgreSQL', available: commandWorks('psql', [POSTGRES, '-c', 'select 1']), reason: `psql cannot reach ${POSTGRES} (set WOLFPACK_TEST_POSTGRES_URL)` },
-  'wolfpack serve --workers on PostgreSQL',
-);
-
-it.runIf(postgresHere)('serves from two processes on PostgreSQL with --workers 2, and SIGTERM closes them all', async () => {
-  const name = `wolfpack_cli_workers_${process.pid}_${Date.now()}`;
-  execFileSync('psql', [POSTGRES, '-c', `create database "${name}"`], { stdio: 'ignore' });
-  const databaseUrl = POSTGRES.replace(/\/[^/]*$/, `/${name}`);
-  const { server, out, exited, printed } = spawnServe(['--port', '0', '--workers', '2', '--json', '--data-dir', dataDir], { WOLFPACK_SANDBOX: 'off', DATABASE_URL: databaseUrl });
-  try {
-    const started = JSON.parse((await printed(/^.*\n/))[0]) as { url: string; workers: number };
-    expect(started.workers).toBe(2);
-    const workers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
-    expect(workers).toHaveLength(2);
-    // Every new connection is answered, whichever process it is handed to.
-    for (let i = 0; i < 4; i++) expect((await fetch(`${started.url}/api/health`, { headers: { connection: 'close' } })).status).toBe(200);
-
-    server.kill('SIGTERM');
-    expect(await exited).toEqual([0, null]);
-    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
-    // Start-up information once, not once per process.
-    expect(out.stderr.split('\n').filter((line) => line.includes('Admin metrics'))).toHaveLength(1);
-
-    // A port in use is the same sentence as with one process (the workers' listen fails).
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const { port } = blocker.address() as { port: number };
-    try {
-      const taken = await runCli(['serve', '--port', String(port), '--workers', '2', '--data-dir', dataDir], { env: { HOME: dataDir, WOLFPACK_SANDBOX: 'off', DATABASE_URL: databaseUrl }, timeoutMs: 90_000 });
-      expect(taken.code).toBe(1);
-      // After the start-up warning (the sandbox is off), once: the processes say it once between them.
-      expect(taken.stderr.split('\n').filter((line) => line.includes('Proven Code'))).toHaveLength(1);
-      expect(taken.stderr).toMatch(new RegExp(`\\nwolfpack: [^\\n]*Port ${port} on 127\\.0\\.0\\.1 is already in use[^\\n]*\\n$`));
-    } finally {
-      blocker.close();
-    }
-  } finally {
-    server.kill('SIGKILL');
-    execFileSync('psql', [POSTGRES, '-c', `drop database if exists "${name}" with (force)`], { stdio: 'ignore' });
-  }
-}, 180_000);

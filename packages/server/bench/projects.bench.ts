@@ -1,10 +1,9 @@
 // The projects page under load, as users make it: 10,000 projects for one user on PostgreSQL, the
-// built server (`wolfpack serve`, its own process or processes) and many signed-in clients at once
+// built server (`wolfpack serve`, its own process) and many signed-in clients at once
 // on keep-alive connections, each loading what the web's projects page loads (the first page of
 // the root, the sidebar's counts) with `GET /api/health` mixed in, as a load balancer's checks
 // are. autocannon drives the clients; every request's latency is kept by path, so each path gets
-// its own p50 and p99. The server runs with one worker process and with one per core
-// (WOLFPACK_WORKERS), and, when BENCH_BEFORE names a built checkout of another commit, that build
+// its own p50 and p99. When BENCH_BEFORE names a built checkout of another commit, that build runs
 // too; the candidates alternate, round by round, so a busy machine slows them alike. A short
 // phase of one request at a time (deep pages by cursor, the floor of a signed-in request) comes
 // first, with the first page asked again with its ETag, as a browser revalidates it (a 304). The
@@ -14,7 +13,7 @@
 // clients connect and ask at the same instant, is shown on its own).
 //
 // BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_WARMUP_REQUESTS (5000 per path, at each number of clients), BENCH_CLIENTS ("10,50"),
-// BENCH_ROUNDS (2), BENCH_WORKERS ("1,<cores>"), BENCH_BEFORE (a built worktree), BENCH_TRY_NODE_ARGS, BENCH_PG_SOCKET
+// BENCH_ROUNDS (2), BENCH_BEFORE (a built worktree), BENCH_TRY_NODE_ARGS, BENCH_PG_SOCKET
 // (the folder of PostgreSQL's Unix socket, as /var/run/postgresql: a candidate connected through it), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -37,7 +36,6 @@ const PATH_REQUESTS = Number(process.env.BENCH_PATH_REQUESTS ?? 2_000);
 const SEQUENTIAL = Number(process.env.BENCH_PROJECTS_REQUESTS ?? 200);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '10,50').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const WORKERS = [...new Set((process.env.BENCH_WORKERS ?? `1,${cpus().length}`).split(',').map(Number))];
 const BEFORE = process.env.BENCH_BEFORE;
 const WARMUP = 50;
 /** Requests a path in the warm-up before the runs, at each number of clients. */
@@ -80,29 +78,27 @@ try {
   // (where the event loop's time goes under load; open them in Chrome DevTools).
   // BENCH_NODE_ARGS: more of Node's flags for the servers (say, a V8 heap setting to try).
   const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...nodeFlagsFrom('BENCH_NODE_ARGS')];
-  for (const workers of WORKERS) {
-    servers.push(await serveBuilt(`this build, ${workers} worker${workers === 1 ? '' : 's'}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: String(workers) }, nodeArgs));
-  }
+  servers.push(await serveBuilt('this build', THIS_TREE, dataDir, { DATABASE_URL: databaseUrl }, nodeArgs));
   // The same server reaching PostgreSQL through its Unix socket, as a server on PostgreSQL's own
   // host may: a query's write then skips loopback TCP (writev, the queries' above all, is the
   // largest part of a request's CPU in the profile).
   if (PG_SOCKET) {
     const tcp = new URL(databaseUrl);
     const socketUrl = `postgres://${tcp.username}@${encodeURIComponent(PG_SOCKET)}:${tcp.port || 5432}${tcp.pathname}`;
-    servers.push(await serveBuilt('this build, 1 worker, Unix socket', THIS_TREE, dataDir, { DATABASE_URL: socketUrl, WOLFPACK_WORKERS: '1' }, nodeArgs));
+    servers.push(await serveBuilt('this build, Unix socket', THIS_TREE, dataDir, { DATABASE_URL: socketUrl }, nodeArgs));
   }
   // BENCH_TRY_NODE_ARGS: one more candidate, this build with those flags of Node's too, beside the
   // one without them (a V8 heap setting measured side by side before any start script sets it).
   const tryArgs = nodeFlagsFrom('BENCH_TRY_NODE_ARGS');
   if (tryArgs.length > 0) {
-    servers.push(await serveBuilt(`this build, 1 worker, ${tryArgs.join(' ')}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: '1' }, [...nodeArgs, ...tryArgs]));
+    servers.push(await serveBuilt(`this build, ${tryArgs.join(' ')}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl }, [...nodeArgs, ...tryArgs]));
   }
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;
   // The sign-ins through a server of their own, stopped before anything is measured: each costs the
   // real password hash (a quarter of a second of CPU, 128 MiB), which would leave the candidate
   // that made them 50-200 MB larger and slower than the others.
-  const signer = await serveBuilt('sign-ins', THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, WOLFPACK_WORKERS: '1' });
+  const signer = await serveBuilt('sign-ins', THIS_TREE, dataDir, { DATABASE_URL: databaseUrl });
   const cookie = await signUp(signer.url, 'bench');
   // A few at a time.
   const cookies = [cookie];

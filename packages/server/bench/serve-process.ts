@@ -19,9 +19,9 @@ export interface BenchServer {
   label: string;
   url: string;
   child: ChildProcess;
-  /** Resident memory of the server's processes (the primary and its workers), in bytes. */
+  /** Resident memory of the server's process and its children, in bytes. */
   rss(): number;
-  /** CPU time each of the server's processes (the primary and its workers) has used, in ms. */
+  /** CPU time each of the server's processes (it and its children) has used, in ms. */
   cpuMs(): Map<number, number>;
   stop(): Promise<void>;
 }
@@ -70,7 +70,7 @@ export async function serveBuilt(label: string, tree: string, dataDir: string, e
 }
 
 /**
- * `pid` and its descendants (a cluster's workers, what its threads spawned), from /proc. Each
+ * `pid` and its descendants (what its threads spawned), from /proc. Each
  * thread has its own list of children: what Proven Code's thread spawns (the sandbox, Chromium)
  * is not in the main thread's.
  */

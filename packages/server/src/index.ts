@@ -3,12 +3,10 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionThread } from '@wolfpack/core/proof';
 import { createApp, type AppRoute } from './app.js';
-import { isClusterWorker, runClusterWorker, startClusterPrimary, workerCount, type ClusterWorker } from './cluster.js';
 import { loadConfig, type ServerConfig } from './config/env.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { consoleLogger, silentLogger, type Logger } from './logger.js';
 import { isLoopbackHost } from '@wolfpack/core/proof';
-import { startPreviewHandoff, type PreviewHandoff } from './preview-handoff.js';
 import { EngineRegistry } from './services/runs/engine-registry.js';
 import { ProofCapabilityService } from './services/runs/proof-capability.js';
 import type { ScryptCost } from './services/accounts/password.js';
@@ -20,7 +18,6 @@ export { createApp } from './app.js';
 export { loadConfig, type ServerConfig } from './config/env.js';
 export { openDatabase, pgliteDir, type Database } from './db/orm.js';
 export { PASSWORD_COST, type ScryptCost } from './services/accounts/password.js';
-export { isClusterWorker, type ClusterWorker } from './cluster.js';
 
 export interface StartServerOptions {
   port?: number;
@@ -35,7 +32,7 @@ export interface StartServerOptions {
   logger?: Logger;
   /** The variables to read the configuration from (config/env.ts). @default process.env */
   env?: NodeJS.ProcessEnv;
-  /** The configuration, when the caller has read it already (startServing): the variables are read once. */
+  /** The configuration, when the caller has read it already: the variables are read once. */
   config?: ServerConfig;
   /** The time money rules see (monthly grant, referral decay) and preview links expire by: tests move it. */
   clock?: () => Date;
@@ -51,9 +48,9 @@ export interface StartServerOptions {
    */
   database?: Database;
   /**
-   * Aborted when the server is asked to close while it is still starting (a cluster worker whose
-   * primary closes, a replacement slow to start): it then takes no run over, since a process that
-   * may be killed before it can give a run back must not take one.
+   * Aborted when the server is asked to close while it is still starting (a SIGTERM during
+   * start-up): it then takes no run over, since a process that may be killed before it can give a
+   * run back must not take one.
    */
   closing?: AbortSignal;
 }
@@ -94,7 +91,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const closeDatabase = () => (options.database ? Promise.resolve() : db.close());
   let engines: EngineRegistry | undefined;
   let runs: RunService | undefined;
-  let handoff: PreviewHandoff | undefined;
   try {
     const stored = config.sessionKeys && config.secretKey && config.adminSecret ? undefined : await loadOrCreateSecrets(config.dataDir);
     const sessionKeys = config.sessionKeys ?? stored!.sessionKeys;
@@ -121,10 +117,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Runs whose server stopped are taken over last before listening, after the slow part of the
     // start (the sandbox's probe): what was taken is given back by a close that comes soon after.
     await runs.startBackgroundWork(options.closing);
-    // One of several processes on the port: each preview's requests go to the one that runs it.
-    const worker = isClusterWorker() ? config.worker : undefined;
-    handoff = worker && worker.count > 1 ? await startPreviewHandoff(app.handler, { index: worker.index, count: worker.count, previewHost: config.previewHost }) : undefined;
-    const server = createServer(handoff?.handler ?? app.handler);
+    const server = createServer(app.handler);
     // Node closes an idle keep-alive connection after 5 s; a client (or a proxy such as a load
     // balancer, often idle for 60 s) that sends its next request just as that happens gets a
     // reset instead of an answer. Idle connections stay open longer than any such peer keeps them.
@@ -156,7 +149,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clearInterval(sweeper);
           await app.runs.stop();
           await app.proofThread?.close();
-          await handoff?.close();
           await app.previewServers.close();
           await registry.close();
           // No new connections; open event streams end as finished responses (clients follow
@@ -172,71 +164,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     // Nothing may stay open when start-up fails, or the process would never exit.
     await runs?.stop();
-    await handoff?.close();
     await engines?.close();
     await closeDatabase();
     throw error;
   }
-}
-
-export interface StartServingOptions extends StartServerOptions {
-  /**
-   * Server processes sharing the port (node:cluster). Only PostgreSQL can be shared: on PGlite
-   * more than one is an error. @default WOLFPACK_WORKERS, else 1
-   */
-  workers?: number;
-}
-
-export interface RunningService {
-  url: string;
-  port: number;
-  database: 'pglite' | 'postgres';
-  /** How many server processes answer on the port. */
-  workers: number;
-  /** With several processes, each one's pid and instance id (tests, tools). */
-  processes(): ClusterWorker[];
-  close(): Promise<void>;
-}
-
-/**
- * What `wolfpack serve` and `node dist/main.js` run: one server process ({@link startServer}), or
- * on PostgreSQL, when asked, several on the same port (see cluster.ts). In a
- * process forked as one of them, call {@link serveClusterWorker} instead.
- */
-export async function startServing(options: StartServingOptions = {}): Promise<RunningService> {
-  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
-  const config = readConfig(options);
-  const postgres = options.database ? options.database.kind === 'postgres' : Boolean(config.databaseUrl);
-  const count = workerCount(options.workers ?? config.workers, postgres);
-  if (count <= 1 || options.database) {
-    const server = await startServer({ ...options, config });
-    return { url: server.url, port: server.port, database: server.database, workers: 1, processes: () => [{ pid: process.pid, instanceId: server.instanceId }], close: () => server.close() };
-  }
-  // What the workers would otherwise race for: the generated secrets (each would make its own
-  // cookie keys) and the migrations (they would queue on the migration lock).
-  if (!(config.sessionKeys && config.secretKey && config.adminSecret)) await loadOrCreateSecrets(config.dataDir);
-  await (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })).close();
-  const running = await startClusterPrimary(count, log);
-  return { url: running.url, port: running.port, database: 'postgres', workers: count, processes: running.workers, close: running.close };
-}
-
-/**
- * Runs this process as one of the server processes of {@link startServing} (the primary forked it
- * with the same command line): its server starts with `options` and stops when the primary says.
- * Only the first process logs start-up lines; every one logs its later warnings, and all errors.
- */
-export async function serveClusterWorker(options: StartServerOptions = {}): Promise<void> {
-  const log = options.logger ?? (options.quiet ? silentLogger : consoleLogger());
-  const config = options.config ?? readConfig(options);
-  const first = config.worker?.index === 1;
-  // The others would repeat its start-up lines (the same configuration, the same warnings).
-  let started = false;
-  const logger: Logger = first ? log : { ...log, info: () => {}, warn: (message, error) => void (started && log.warn(message, error)) };
-  await runClusterWorker(async (closing) => {
-    const server = await startServer({ ...options, config, logger, closing });
-    started = true;
-    return { url: server.url, port: server.port, instanceId: server.instanceId, close: () => server.close() };
-  });
 }
 
 /** The configuration from `options.env` (else the process's environment), with the options' own values first. */

@@ -13,7 +13,7 @@ it('stops on a wrong setting before it opens anything, naming the variable and w
   try {
     const dataDir = join(scratch, 'data');
     const child = spawn(process.execPath, ['--conditions=@wolfpack/source', '--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url))], {
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', WOLFPACK_DATA_DIR: dataDir, WOLFPACK_WORKERS: 'two', WOLFPACK_RUN_LEASE_SECONDS: '0' },
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', WOLFPACK_DATA_DIR: dataDir, WOLFPACK_PREVIEW_SERVERS: 'two', WOLFPACK_RUN_LEASE_SECONDS: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -24,7 +24,7 @@ it('stops on a wrong setting before it opens anything, naming the variable and w
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(
-      /^\S+ error Wolfpack could not start: Invalid configuration: WOLFPACK_WORKERS: WOLFPACK_WORKERS must be a whole number of server processes from 1 to 256; WOLFPACK_RUN_LEASE_SECONDS: WOLFPACK_RUN_LEASE_SECONDS must be a number of seconds above 0\n$/,
+      /^\S+ error Wolfpack could not start: Invalid configuration: WOLFPACK_PREVIEW_SERVERS: WOLFPACK_PREVIEW_SERVERS must be a whole number of at least 1; WOLFPACK_RUN_LEASE_SECONDS: WOLFPACK_RUN_LEASE_SECONDS must be a number of seconds above 0\n$/,
     );
     expect(existsSync(dataDir)).toBe(false);
   } finally {

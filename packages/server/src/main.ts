@@ -1,12 +1,9 @@
-import cluster from 'node:cluster';
-import type { RunningService } from './index.js';
+import type { RunningServer } from './index.js';
 
 // `node dist/main.js`: the server on its own, configured only by environment variables (PORT, HOST,
 // DATABASE_URL, WOLFPACK_*; see docs/CONFIGURATION.md), serving the built web app next to it. This is what the
 // Docker image runs: no CLI, no spinner, logs on stdout/stderr, and a clean close on SIGTERM, so a
-// rolling restart ends this replica's streams and stops its runs instead of dying mid-write. On
-// PostgreSQL it can run several server processes on the port (WOLFPACK_WORKERS): this process is
-// then their primary, and the same file runs in each of them.
+// rolling restart ends this replica's streams and stops its runs instead of dying mid-write.
 
 const stamp = () => new Date().toISOString();
 
@@ -24,18 +21,14 @@ const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 });
+// A signal during start-up: the server takes no run over, as it is about to close.
+const closing = new AbortController();
+void stopSignal.then(() => closing.abort());
 
-let server: RunningService | undefined;
+let server: RunningServer | undefined;
 try {
-  if (cluster.isWorker) {
-    // One of the primary's server processes: it serves until the primary says stop.
-    const { serveClusterWorker } = await import('./index.js');
-    await serveClusterWorker();
-    // Its exit code (1 when it could not start) is set; nothing else of this file is for it.
-    process.exit();
-  }
-  const { startServing } = await import('./index.js');
-  server = await startServing();
+  const { startServer } = await import('./index.js');
+  server = await startServer({ closing: closing.signal });
 } catch (error) {
   // Start-up errors (bad configuration, a port in use, an unreachable database) are sentences;
   // startServer has closed what it opened, so the process ends on its own.
@@ -43,7 +36,7 @@ try {
   process.exitCode = 1;
 }
 if (server) {
-  console.log(`${stamp()} info Wolfpack listening at ${server.url} (${server.database}${server.workers > 1 ? `, ${server.workers} server processes` : ''})`);
+  console.log(`${stamp()} info Wolfpack listening at ${server.url} (${server.database})`);
   const signal = await stopSignal;
   console.log(`${stamp()} info ${signal}: closing`);
   try {

@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { AppError } from '@wolfpack/core';
@@ -14,8 +13,6 @@ export interface ServeOptions {
   host?: string | undefined;
   /** Where the embedded database and files live. @default WOLFPACK_DATA_DIR, else './data' */
   dataDir?: string | undefined;
-  /** Server processes sharing the port (PostgreSQL only). @default WOLFPACK_WORKERS, else 1 */
-  workers?: number | undefined;
   /** Stops the server when aborted; by default SIGINT or SIGTERM do. */
   signal?: AbortSignal | undefined;
 }
@@ -37,14 +34,6 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
   const host = options.host ?? DEFAULT_HOST;
   const dataDir = resolve(cwd, options.dataDir ?? (env['WOLFPACK_DATA_DIR'] || './data'));
 
-  // One of several server processes (--workers): the primary ran this same command line and
-  // speaks for all of them; this one serves until the primary tells it to stop.
-  if (cluster.isWorker) {
-    const { serveClusterWorker } = await loadServer();
-    await serveClusterWorker({ port, host, dataDir, logger: stderrLogger(context.io.stderr, false) });
-    return;
-  }
-
   // Listen for Ctrl+C before anything slow: loading the server takes seconds, and a signal that
   // arrives then must still end in a clean close once the server is up.
   const stopped = shutdownSignal(options.signal);
@@ -55,8 +44,8 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
       'Starting Wolfpack',
       async () => {
         // Loaded here, not at the top: the other commands should not pay for the server and database.
-        const { startServing } = await loadServer();
-        return startServing({ port, host, dataDir, logger, workers: options.workers, env });
+        const { startServer } = await loadServer();
+        return startServer({ port, host, dataDir, logger, env, closing: stopped.signal });
       },
       spinnerOptions(context),
     );
@@ -67,8 +56,7 @@ export async function serve(options: ServeOptions, context: CommandContext): Pro
   }
   logger.release(true);
 
-  const processes = running.workers > 1 ? ` (${running.workers} server processes)` : '';
-  context.output.result(`Wolfpack is running at ${running.url}${processes}`, { url: running.url, dataDir, workers: running.workers });
+  context.output.result(`Wolfpack is running at ${running.url}`, { url: running.url, dataDir });
   await stopped.promise;
   await running.close();
 }
@@ -95,8 +83,8 @@ type ServerLogger = NonNullable<StartServerOptions['logger']>;
  * object under --json). Lines logged while the spinner runs wait until it is gone; if start-up
  * fails, its info lines are dropped, so the one-line error is what the person reads.
  */
-function stderrLogger(stderr: NodeJS.WritableStream, hold = true): ServerLogger & { release(started: boolean): void } {
-  let held: Array<{ level: string; line: string }> | undefined = hold ? [] : undefined;
+function stderrLogger(stderr: NodeJS.WritableStream): ServerLogger & { release(started: boolean): void } {
+  let held: Array<{ level: string; line: string }> | undefined = [];
   const write = (level: string, message: string, error?: unknown) => {
     const line = `${format(`${new Date().toISOString()} ${level} ${message}`, ...(error === undefined ? [] : [error]))}\n`;
     if (held) held.push({ level, line });
@@ -121,12 +109,17 @@ function portFromEnv(value: string | undefined): number {
   return port;
 }
 
-/** Resolves on the first SIGINT/SIGTERM (or abort); a second Ctrl+C then kills the process as usual. */
-function shutdownSignal(signal: AbortSignal | undefined): { promise: Promise<void>; dispose(): void } {
+/**
+ * Resolves on the first SIGINT/SIGTERM (or abort), and aborts `signal` then (a server still
+ * starting takes no run over); a second Ctrl+C then kills the process as usual.
+ */
+function shutdownSignal(signal: AbortSignal | undefined): { promise: Promise<void>; signal: AbortSignal; dispose(): void } {
   let done!: () => void;
   const promise = new Promise<void>((resolve) => (done = resolve));
+  const stopping = new AbortController();
   const stop = () => {
     dispose();
+    stopping.abort();
     done();
   };
   const dispose = () => {
@@ -138,7 +131,7 @@ function shutdownSignal(signal: AbortSignal | undefined): { promise: Promise<voi
   process.once('SIGTERM', stop);
   signal?.addEventListener('abort', stop, { once: true });
   if (signal?.aborted) stop();
-  return { promise, dispose };
+  return { promise, signal: stopping.signal, dispose };
 }
 
 function listenError(error: unknown, host: string, port: number): unknown {

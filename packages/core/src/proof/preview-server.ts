@@ -109,8 +109,7 @@ async function hostSocket(parent: string) {
     return new Promise<void>((resolve) => listener.close(() => resolve()));
   };
   try {
-    // Exclusive: in a cluster worker a plain listen is the primary's socket, with no descriptor here.
-    await new Promise<void>((resolve, reject) => listener.once('error', reject).listen({ path: bound, exclusive: true }, resolve));
+    await new Promise<void>((resolve, reject) => listener.once('error', reject).listen({ path: bound }, resolve));
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;

@@ -7,7 +7,7 @@ const limits = (env: Record<string, string>) => loadConfig({}, env).limits;
 describe('loadConfig', () => {
   it('gives every default from an empty environment, and counts an empty variable as unset', () => {
     const config = loadConfig({}, {});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, trustProxy: false, workers: undefined, worker: undefined, proofEnv: {} });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, trustProxy: false, proofEnv: {} });
     expect(config.engines).toEqual({ configs: [], options: {}, demoDelayMs: 0 });
     expect(loadConfig({}, { PORT: '', WOLFPACK_SANDBOX: '' })).toMatchObject({ port: 3000, proofEnv: {} });
   });
@@ -42,10 +42,6 @@ describe('loadConfig', () => {
     const config = loadConfig({}, { ...handed, STRIPE_SECRET_KEY: 'sk_test_never_to_the_sandbox', WOLFPACK_PREVIEW_HOST: 'preview.example.net', WOLFPACK_PROOF_CONCURRENCY: '2' });
     expect(config.proofEnv).toEqual(handed);
     expect(Object.isFrozen(config.proofEnv)).toBe(true);
-  });
-
-  it("tells a forked server process its place among the primary's", () => {
-    expect(loadConfig({}, { WOLFPACK_WORKER_INDEX: '2', WOLFPACK_WORKER_COUNT: '4' }).worker).toEqual({ index: 2, count: 4 });
   });
 });
 

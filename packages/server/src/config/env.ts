@@ -94,7 +94,6 @@ export const envSchema = z.object({
   WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS: whole('WOLFPACK_PREVIEW_CPU_WINDOW_SECONDS', 1).optional(),
 
   // Tuning
-  WOLFPACK_WORKERS: whole('WOLFPACK_WORKERS', 1, 256, ' of server processes').optional(),
   WOLFPACK_PROOF_CONCURRENCY: whole('WOLFPACK_PROOF_CONCURRENCY', 1).optional(),
   WOLFPACK_PROOF_THREAD_IDLE_SECONDS: amount('WOLFPACK_PROOF_THREAD_IDLE_SECONDS', 'seconds', 0).default(60),
   WOLFPACK_SSE_HEARTBEAT_MS: whole('WOLFPACK_SSE_HEARTBEAT_MS', 50).default(15_000),
@@ -113,9 +112,6 @@ export const envSchema = z.object({
   WOLFPACK_PROOF_CGROUP_PARENT: text().optional(),
   PATH: z.string().optional(),
 
-  // Set by the server for the processes it forks (WOLFPACK_WORKERS); not for operators.
-  WOLFPACK_WORKER_INDEX: whole('WOLFPACK_WORKER_INDEX', 1).optional(),
-  WOLFPACK_WORKER_COUNT: whole('WOLFPACK_WORKER_COUNT', 1).optional(),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
@@ -204,10 +200,6 @@ export interface ServerConfig {
   stripe: StripeConfig;
   /** The platform's share of a commercial Showcase sale, in percent; the seller gets the rest. */
   showcasePlatformSharePercent: number;
-  /** Server processes on the port (more than one on PostgreSQL only); undefined: one. */
-  workers: number | undefined;
-  /** This process's place among the server processes the primary forked; undefined: it is the only one. */
-  worker: { index: number; count: number } | undefined;
   limits: AbuseLimits;
   engines: EngineSettings;
   /** Proven Code's settings, the tools' PATH and npm's network variables, for core's proof functions. */
@@ -260,8 +252,6 @@ export function loadConfig(overrides: Partial<ServerConfig> = {}, env: NodeJS.Pr
     runPollMs: e.WOLFPACK_RUN_POLL_SECONDS * 1000,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
     showcasePlatformSharePercent: e.WOLFPACK_SHOWCASE_FEE_PERCENT,
-    workers: e.WOLFPACK_WORKERS,
-    worker: e.WOLFPACK_WORKER_INDEX === undefined ? undefined : { index: e.WOLFPACK_WORKER_INDEX, count: e.WOLFPACK_WORKER_COUNT ?? 1 },
     limits: limitsOf(e),
     engines: engineSettings(given, e),
     proofEnv: proofEnvOf(given),

@@ -208,8 +208,8 @@ describe.each(testDatabases())('runs continue by themselves on %s', (kind) => {
       await started.close();
       return { row: row!, instanceId: started.instanceId };
     };
-    // The primary said close while this one was starting (a cluster's replacement): it may be
-    // killed before it could give a run back, so it takes none.
+    // Asked to close while it was starting (a SIGTERM during start-up): it may be killed before
+    // it could give a run back, so it takes none.
     const asked = await next(AbortSignal.abort());
     expect(asked.row).toMatchObject({ status: 'running', heartbeat_at: null });
     expect(asked.row.instance_id).not.toBe(asked.instanceId);

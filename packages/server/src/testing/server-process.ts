@@ -8,8 +8,6 @@ export interface ServerProcess {
   url: string;
   /** Its id in the runs it owns (conversations.instance_id). */
   instanceId: string;
-  /** Each server process's pid and instance id: several when WOLFPACK_WORKERS asks (node:cluster). */
-  processes: Array<{ pid: number; instanceId: string }>;
   child: ChildProcess;
   /** kill -9: no shutdown code runs, like a crash or the OOM killer. */
   crash(): Promise<void>;
@@ -31,11 +29,10 @@ export async function spawnServer(env: Record<string, string | undefined>): Prom
       throw new Error('the server process exited before it started');
     }),
   ]);
-  const { url, instanceId, processes } = JSON.parse(line) as Pick<ServerProcess, 'url' | 'instanceId' | 'processes'>;
+  const { url, instanceId } = JSON.parse(line) as Pick<ServerProcess, 'url' | 'instanceId'>;
   return {
     url,
     instanceId,
-    processes,
     child,
     crash: async () => {
       child.kill('SIGKILL');

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError, balanceReply, grantMonth } from '@wolfpack/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, balanceReply } from '@wolfpack/core';
 import { TestClient } from '../../testing/http-client.js';
 import { startTestServer, testDatabases, type TestServer } from '../../testing/test-server.js';
-import { LedgerService, type WalletRow } from './ledger-service.js';
+import { LedgerService } from './ledger-service.js';
 import type { Sql } from '../../db/plain-sql.js';
 
 describe.each(testDatabases())('the ledger on %s', (kind) => {
@@ -150,58 +150,20 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect(await sumOf(sql, otherId)).toBe(1500);
   });
 
-  it('a reservation as one statement leaves what the wallet\'s locked transaction leaves, and falls back to it when it cannot be sure', async () => {
-    const { server, client, userId, sql } = await withUser();
-    const ledger = new LedgerService(server.db.orm);
-    // No wallet yet: the locked transaction opens it (and the welcome bonus, and the grant).
-    expect(await ledger.reserveAtOnce(userId, 'fast:0', 100, { conversationId: null })).toBeNull();
-    expect(await sql.execute('select 1 from wallets where user_id = ?', [userId])).toEqual([]);
-    // A second account, the same history through the locked transaction only.
-    const other = new TestClient(server.url);
-    expect((await other.post('/api/auth/register', { username: `w${randomUUID().slice(0, 8)}`, password: 'correct-horse' })).status).toBe(201);
-    const otherId = (await sql.execute<Array<{ id: string }>>('select id from users where id <> ? order by created_at desc limit 1', [userId]))[0]!.id;
-    for (const id of [userId, otherId]) await ledger.balance(id);
-    expect((await client.get('/api/billing/balance')).status).toBe(200);
-    // 700 takes 500 of grant first, then 200 of the rest; then 300 more, from the rest only.
-    expect(await ledger.reserveAtOnce(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 800, heldCents: 700 });
-    expect(await ledger.reserveAtOnce(userId, 'b', 300, { conversationId: null })).toEqual({ ok: true, balanceCents: 500, heldCents: 300 });
-    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-a', 700, { conversationId: null }))).toEqual({ ok: true, balanceCents: 800, heldCents: 700 });
-    expect(await ledger.transact(otherId, (tx) => tx.reserve('other-b', 300, { conversationId: null }))).toEqual({ ok: true, balanceCents: 500, heldCents: 300 });
-    const wallets = await sql.execute<Array<Record<string, unknown>>>('select balance_cents::int as b, grant_cents as g, grant_month as m from wallets where user_id in (?, ?) order by user_id = ?', [userId, otherId, userId]);
-    expect(wallets[0]).toEqual(wallets[1]);
-    expect(wallets[1]).toMatchObject({ b: 500, g: 0 });
-    const mine = await ledgerRows(sql, userId);
-    const theirs = (await ledgerRows(sql, otherId)).map((r) => ({ ...r, reference: String(r['reference']).replace('hold:other-', 'hold:').replace(otherId, userId) }));
-    expect(mine).toEqual(theirs);
-    expect(mine.slice(-2).map((r) => [r['amount'], r['after'], r['grant_delta']])).toEqual([[-700, 800, -500], [-300, 500, 0]]);
-    // Each hold is in the ledger as what it is, by either path: a reservation under the hold's id that says so.
-    expect(mine.slice(-2).map((r) => [r['kind'], r['reference'], r['description']])).toEqual([
-      ['reservation', 'hold:a', 'Held for a stage'],
-      ['reservation', 'hold:b', 'Held for a stage'],
-    ]);
-    const holds = await sql.execute<Array<Record<string, unknown>>>(`select id, amount_cents::int as cents, status from holds where user_id = ? order by id`, [userId]);
-    expect(holds).toEqual([{ id: 'a', cents: 700, status: 'open' }, { id: 'b', cents: 300, status: 'open' }]);
-    // More than the balance: the locked transaction decides (a hold made before would stand).
-    expect(await ledger.reserveAtOnce(userId, 'c', 501, { conversationId: null })).toBeNull();
-    expect(await ledger.reserve(userId, 'c', 501, { conversationId: null })).toEqual({ ok: false, balanceCents: 500 });
-    expect(await ledger.reserve(userId, 'a', 700, { conversationId: null })).toEqual({ ok: true, balanceCents: 500, heldCents: 700 });
-  });
-
-  it('a hold with a least it needs takes the whole balance when that is short of what was asked but not of the least, by either path', async () => {
+  it('a hold with a least it needs takes the whole balance when that is short of what was asked but not of the least', async () => {
     const { server, userId, sql } = await withUser();
     const ledger = new LedgerService(server.db.orm);
     await ledger.balance(userId);
-    // 1,500 there, 2,000 asked, 500 at the least: all 1,500, in one statement.
-    expect(await ledger.reserveAtOnce(userId, 'most', 2000, { conversationId: null }, undefined, 500)).toEqual({ ok: true, balanceCents: 0, heldCents: 1500 });
+    // 1,500 there, 2,000 asked, 500 at the least: all 1,500.
+    expect(await ledger.reserve(userId, 'most', 2000, { conversationId: null }, 500)).toEqual({ ok: true, balanceCents: 0, heldCents: 1500 });
     expect(await sql.execute(`select amount_cents::int as cents from holds where id = 'most'`)).toEqual([{ cents: 1500 }]);
     expect((await ledgerRows(sql, userId)).at(-1)).toMatchObject({ kind: 'reservation', amount: -1500, after: 0, reference: 'hold:most' });
     await ledger.post(userId, { kind: 'adjustment', amountCents: 300, reference: `more:${userId}` });
-    // 300 there, 301 at the least: refused by both paths, nothing written.
+    // 300 there, 301 at the least: refused, nothing written.
     const before = await ledgerRows(sql, userId);
-    expect(await ledger.reserveAtOnce(userId, 'short', 2000, { conversationId: null }, undefined, 301)).toBeNull();
     expect(await ledger.reserve(userId, 'short', 2000, { conversationId: null }, 301)).toEqual({ ok: false, balanceCents: 300 });
     expect(await ledgerRows(sql, userId)).toEqual(before);
-    // 300 at the least: the locked transaction takes all of it.
+    // 300 at the least: it takes all of it.
     expect(await ledger.transact(userId, (tx) => tx.reserve('rest', 2000, { conversationId: null }, 300))).toEqual({ ok: true, balanceCents: 0, heldCents: 300 });
     // Asked again, a hold made before answers what it held, whatever is asked now.
     expect(await ledger.reserve(userId, 'rest', 2000, { conversationId: null }, 1)).toEqual({ ok: true, balanceCents: 0, heldCents: 300 });
@@ -215,151 +177,12 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
     expect(await sumOf(sql, userId)).toBe(1800);
   });
 
-  it('a reservation as one statement writes nothing when the wallet changed after it was read, or its reference is taken', async () => {
-    const { server, userId, sql } = await withUser();
-    const ledger = new LedgerService(server.db.orm);
-    await ledger.balance(userId);
-    const read = (await sql.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0]!;
-    await ledger.post(userId, { kind: 'adjustment', amountCents: -1, reference: `moved:${userId}` });
-    const before = await ledgerRows(sql, userId);
-    expect(await ledger.reserveAtOnce(userId, 'stale', 100, { conversationId: null }, read)).toBeNull();
-    expect(await walletOf(sql, userId)).toBe(1499);
-    expect(await ledgerRows(sql, userId)).toEqual(before);
-    expect(await sql.execute(`select id from holds where id = 'stale'`)).toEqual([]);
-    // A row read now goes through; the same hold asked again in one statement writes nothing (its
-    // entry's reference is taken), and through the locked transaction it is answered as held.
-    expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399, heldCents: 100 });
-    const after = await ledgerRows(sql, userId);
-    expect(await ledger.reserveAtOnce(userId, 'taken', 100, { conversationId: null })).toBeNull();
-    expect(await walletOf(sql, userId)).toBe(1399);
-    expect(await ledgerRows(sql, userId)).toEqual(after);
-    expect(await ledger.reserve(userId, 'taken', 100, { conversationId: null })).toEqual({ ok: true, balanceCents: 1399, heldCents: 100 });
-    expect(await walletOf(sql, userId)).toBe(1399);
-    expect(await sumOf(sql, userId)).toBe(1399);
-    // Its entry's reference taken by another entry, with no hold of that id: still nothing moves.
-    await ledger.post(userId, { kind: 'adjustment', amountCents: -1, reference: 'hold:orphan' });
-    const orphan = await ledgerRows(sql, userId);
-    expect(await ledger.reserveAtOnce(userId, 'orphan', 100, { conversationId: null })).toBeNull();
-    expect(await ledgerRows(sql, userId)).toEqual(orphan);
-    expect(await walletOf(sql, userId)).toBe(1398);
-    expect(await sql.execute(`select id from holds where id = 'orphan'`)).toEqual([]);
-  });
-
-  /**
-   * The one-statement reservation's compare-and-swap, one column at a time: the wallet is read, then
-   * moved underneath (committed through the ledger, as another request would) so that exactly one of
-   * balance, grant and month differs from what was read, up or down, and the reservation is made
-   * with the stale read. Each case fails if that column's `=` becomes `>=` (a move up) or `<=` (a
-   * move down): the row would be written from numbers that no longer hold.
-   */
-  const NOVEMBER = new Date('2026-11-30T23:59:59.000Z');
-  const DECEMBER = new Date('2026-12-01T00:00:00.000Z');
-  type Ledgers = { nov: LedgerService; dec: LedgerService };
-  const staleCases: Array<{
-    name: string;
-    column: 'b' | 'g' | 'm';
-    direction: 'up' | 'down';
-    /** The ledger whose clock the wallet is read and reserved with (its month must be the row's as read). */
-    reserver: keyof Ledgers;
-    /** Brings a new wallet to the state that is read. */
-    before: (l: Ledgers, userId: string) => Promise<unknown>;
-    /** What is committed between the read and the statement. */
-    move: (l: Ledgers, userId: string) => Promise<unknown>;
-  }> = [
-    {
-      name: 'a top-up raised the balance alone',
-      column: 'b',
-      direction: 'up',
-      reserver: 'nov',
-      before: ({ nov }, userId) => nov.balance(userId),
-      move: ({ nov }, userId) => nov.post(userId, { kind: 'top_up', amountCents: 100, reference: `top-up:${userId}` }),
-    },
-    {
-      name: 'a debit lowered the balance alone (the grant was spent)',
-      column: 'b',
-      direction: 'down',
-      reserver: 'nov',
-      before: ({ nov }, userId) => nov.post(userId, { kind: 'engine_usage', amountCents: -500, reference: `spend-grant:${userId}` }),
-      move: ({ nov }, userId) => nov.post(userId, { kind: 'engine_usage', amountCents: -1, reference: `debit:${userId}` }),
-    },
-    {
-      name: 'a debit from the grant and a top-up of as much lowered the grant alone',
-      column: 'g',
-      direction: 'down',
-      reserver: 'nov',
-      before: ({ nov }, userId) => nov.balance(userId),
-      move: async ({ nov }, userId) => {
-        await nov.post(userId, { kind: 'engine_usage', amountCents: -100, reference: `debit:${userId}` });
-        await nov.post(userId, { kind: 'top_up', amountCents: 100, reference: `top-up:${userId}` });
-      },
-    },
-    {
-      name: 'a debit past the grant and the release of a hold that took grant raised the grant alone',
-      column: 'g',
-      direction: 'up',
-      reserver: 'nov',
-      // A hold of 200 takes 200 of the grant; a debit spends the rest of it: 1,000 with no grant.
-      before: async ({ nov }, userId) => {
-        expect(await nov.transact(userId, (tx) => tx.reserve('took-grant', 200, { conversationId: null }))).toEqual({ ok: true, balanceCents: 1300, heldCents: 200 });
-        await nov.post(userId, { kind: 'engine_usage', amountCents: -300, reference: `spend-grant:${userId}` });
-      },
-      // 200 debited with no grant to take, and the hold released uncharged gives its 200 of grant back.
-      move: async ({ nov }, userId) => {
-        await nov.post(userId, { kind: 'engine_usage', amountCents: -200, reference: `debit:${userId}` });
-        await nov.transact(userId, (tx) => tx.settle('took-grant', 0, null));
-      },
-    },
-    {
-      name: 'a server already in December rolled the month over, a full grant for a full grant',
-      column: 'm',
-      direction: 'up',
-      reserver: 'nov',
-      before: ({ nov }, userId) => nov.balance(userId),
-      move: ({ dec }, userId) => dec.balance(userId),
-    },
-    {
-      name: 'a server still in November rolled the month back, a full grant for a full grant',
-      column: 'm',
-      direction: 'down',
-      reserver: 'dec',
-      before: ({ dec }, userId) => dec.balance(userId),
-      move: ({ nov }, userId) => nov.balance(userId),
-    },
-  ];
-
-  it.each(staleCases)('a reservation as one statement with a stale read writes nothing when $name', async ({ column, direction, reserver, before, move }) => {
-    const { server, userId, sql } = await withUser();
-    const ledgers: Ledgers = { nov: new LedgerService(server.db.orm, () => NOVEMBER), dec: new LedgerService(server.db.orm, () => DECEMBER) };
-    const wallet = async () =>
-      (await sql.execute<Array<{ b: number; g: number; m: string }>>('select balance_cents::int as b, grant_cents as g, grant_month as m from wallets where user_id = ?', [userId]))[0]!;
-    await before(ledgers, userId);
-    const read = (await sql.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0]!;
-    const seen = await wallet();
-    await move(ledgers, userId);
-    const moved = await wallet();
-    // The case is what its name says: only this column differs from the read, in this direction.
-    for (const other of (['b', 'g', 'm'] as const).filter((c) => c !== column)) expect(moved[other], other).toEqual(seen[other]);
-    expect(direction === 'up' ? moved[column] > seen[column] : moved[column] < seen[column], `${column} ${seen[column]} -> ${moved[column]}`).toBe(true);
-    // The read passes every check before the statement (its month is the reserver's, 100 fits in it),
-    // so only the statement's compare-and-swap stands between the stale read and a write.
-    expect(read.grant_month).toBe(grantMonth(reserver === 'nov' ? NOVEMBER : DECEMBER));
-    expect(Number(read.balance_cents)).toBeGreaterThanOrEqual(100);
-    const entries = await ledgerRows(sql, userId);
-
-    expect(await ledgers[reserver].reserveAtOnce(userId, 'stale', 100, { conversationId: null }, read)).toBeNull();
-    expect(await wallet()).toEqual(moved);
-    expect(await ledgerRows(sql, userId)).toEqual(entries);
-    expect(await sql.execute(`select id from holds where id = 'stale'`)).toEqual([]);
-    expect(await sumOf(sql, userId)).toBe(moved.b);
-  });
-
   it('reservations racing debits, credits and settlements on one wallet keep every entry\'s balance in order', async () => {
     const { server, userId, sql } = await withUser();
     const ledger = new LedgerService(server.db.orm);
     await ledger.post(userId, { kind: 'adjustment', amountCents: 500, reference: `seed:${userId}` }); // 2,000
-    const fast = vi.spyOn(ledger, 'reserveAtOnce');
     // Rounds of two reservations at once, then of two reservations, a debit and the settlement of
-    // the round before's first hold, all at once (on PGlite the locked transactions always win those).
+    // the round before's first hold, all at once.
     for (let round = 0; round < 30; round++) {
       await Promise.all([
         ledger.reserve(userId, `race:${round}:a`, 17, { conversationId: null }),
@@ -368,11 +191,6 @@ describe.each(testDatabases())('the ledger on %s', (kind) => {
         round % 2 ? ledger.transact(userId, (tx) => tx.settle(`race:${round - 1}:a`, 5, { kind: 'engine_usage', amountCents: -5, reference: `race-usage:${round}` })) : null,
       ]);
     }
-    const answers = await Promise.all(fast.mock.results.map((r) => r.value as Promise<unknown>));
-    expect(answers).toHaveLength(60);
-    // Some went through as one statement, and some, on a wallet that moved after they read it, did not.
-    expect(answers.filter((a) => a !== null).length).toBeGreaterThan(0);
-    expect(answers.filter((a) => a === null).length).toBeGreaterThan(0);
     const rows = await ledgerRows(sql, userId);
     let balance = 0;
     for (const row of rows) {

@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { AppError, centsToDollars, grantMonth, holdWithin, walletMove, LEDGER_KIND_LABELS, type LedgerEntryItemJson, type LedgerKind } from '@wolfpack/core';
-import { oneStatement, sqlPart } from '../../db/one-statement.js';
-import { sqlState, type Sql } from '../../db/plain-sql.js';
-import { entryWrite, holdWrite, reservationEntry, type EntryInput, type HoldScope } from './ledger-writes.js';
+import { AppError, centsToDollars, grantMonth, LEDGER_KIND_LABELS, type LedgerEntryItemJson, type LedgerKind } from '@wolfpack/core';
+import type { Sql } from '../../db/plain-sql.js';
+import type { EntryInput, HoldScope } from './ledger-writes.js';
 import { WalletTransaction, type Posted, type ReserveResult, type WalletRow, type WalletTx } from './wallet-transaction.js';
 
 export type { EntryInput, HoldScope } from './ledger-writes.js';
@@ -37,64 +36,9 @@ export class LedgerService {
     return this.transact(userId, (tx) => tx.post(entry, options));
   }
 
-  /**
-   * Holds `cents` for an engine call (see {@link WalletTx.reserve}). A reservation may be on the
-   * user's wait before a call, so it is first tried as one statement that commits alone (two round
-   * trips instead of four: no `begin`, lock and `commit`, see {@link reserveAtOnce}); whatever that
-   * cannot decide goes through the wallet's locked transaction.
-   */
-  async reserve(userId: string, holdId: string, cents: number, scope: HoldScope, atLeastCents?: number): Promise<ReserveResult> {
-    return (await this.reserveAtOnce(userId, holdId, cents, scope, undefined, atLeastCents)) ?? this.transact(userId, (tx) => tx.reserve(holdId, cents, scope, atLeastCents));
-  }
-
-  /**
-   * A reservation without the wallet's lock: the wallet row is read, the same rules as a locked
-   * transaction's compute the entry and the row after it, and one statement writes the row only if
-   * it still holds what was read (compare-and-swap on every field the rules read), and the entry and
-   * the hold only if the row was written. The rules are a function of those fields alone, so a row
-   * that changed and changed back is as good as one that did not. Answers null, having written
-   * nothing, whenever it cannot be sure: no wallet yet, a month to roll over, a balance too short
-   * (a hold made before may stand: the locked path looks), the row changed meanwhile, or the
-   * reference already used. `seen` is the row as read (tests pass an old one); `atLeastCents` as
-   * for {@link WalletTx.reserve}.
-   */
-  async reserveAtOnce(userId: string, holdId: string, cents: number, scope: HoldScope, seen?: WalletRow, atLeastCents?: number): Promise<ReserveResult | null> {
-    if (Math.ceil(cents) <= 0) return null;
-    const em = this.orm.em.fork() as Sql;
-    const row = seen ?? (await em.execute<WalletRow[]>('select balance_cents, grant_cents, grant_month from wallets where user_id = ?', [userId]))[0];
-    const now = this.clock();
-    if (!row || row.grant_month !== grantMonth(now)) return null;
-    const amount = holdWithin(cents, Number(row.balance_cents), atLeastCents);
-    if (amount === null) return null;
-    const before = { balanceCents: Number(row.balance_cents), grantCents: row.grant_cents };
-    const entry = reservationEntry(holdId, amount, scope);
-    const { grantDeltaCents, balanceAfterCents, grantAfterCents } = walletMove(before, entry);
-    const { text, params } = oneStatement(
-      [
-        'wallet',
-        sqlPart(
-          `update wallets set balance_cents = ?, grant_cents = ?, updated_at = ?
-           where user_id = ? and balance_cents = ? and grant_cents = ? and grant_month = ? returning user_id as id`,
-          [balanceAfterCents, grantAfterCents, now, userId, before.balanceCents, before.grantCents, row.grant_month],
-        ),
-      ],
-      [
-        ['entry', entryWrite(userId, entry, balanceAfterCents, grantDeltaCents, now)],
-        ['hold', holdWrite(holdId, userId, amount, scope, now)],
-      ],
-      // A wallet written without its entry (the reference was used already) must not stand: the
-      // division by zero fails the statement, and it stores nothing at all.
-      sqlPart('select (select id from entry) as id, 1 / (select count(*)::int from entry) as whole from wallet'),
-    );
-    try {
-      const rows = await em.execute<Array<{ id: string | number | null }>>(text, params);
-      return rows[0]?.id != null ? { ok: true, balanceCents: balanceAfterCents, heldCents: amount } : null;
-    } catch (error) {
-      // 22012: the reference was used already; 23505: so was the hold's id.
-      const state = sqlState(error);
-      if (state === '22012' || state === '23505') return null;
-      throw error;
-    }
+  /** Holds `cents` for an engine call (see {@link WalletTx.reserve}). */
+  reserve(userId: string, holdId: string, cents: number, scope: HoldScope, atLeastCents?: number): Promise<ReserveResult> {
+    return this.transact(userId, (tx) => tx.reserve(holdId, cents, scope, atLeastCents));
   }
 
   async balance(userId: string): Promise<{ balanceCents: number; grantCents: number; grantMonth: string }> {

@@ -1,8 +1,8 @@
 import type { LedgerKind } from '@wolfpack/core';
 import { sqlPart, type GatedWrite } from '../../db/one-statement.js';
 
-// The ledger's rows as SQL (its rules are core's `walletMove`), shared by the wallet's locked
-// transaction and the reservation that is one statement (ledger-service.ts).
+// The ledger's rows as SQL (its rules are core's `walletMove`), as the wallet's locked transaction
+// writes them; apart from it so that mutation testing (stryker.config.mjs) mutates the SQL alone.
 
 export interface EntryInput {
   kind: LedgerKind;

@@ -121,7 +121,7 @@ export class PostgresRunNotifier implements RunNotifier {
   private scheduleReconnect(): void {
     if (this.closed) return;
     this.failures += 1;
-    // 200 ms doubling to 5 s, jittered: every process of a cluster lost the same PostgreSQL.
+    // 200 ms doubling to 5 s, jittered: every server on it lost the same PostgreSQL.
     const delay = backoffMs(this.failures + 1, { baseMs: 100, maxMs: 5000 });
     this.retry = setTimeout(() => void this.connect(), delay);
     this.retry.unref();
