@@ -16,7 +16,9 @@
 // ones to their end (BENCH_SSE_WARM=0 skips it): what runs load and hold (TypeScript for the type
 // check, a WebAssembly memory, their working heap: about 100 MB of RSS over 30 s, measured with 10
 // streams in all) is then in the baseline, not counted as the streams'. Bounded: the whole bench
-// stops within 180 s (BENCH_SSE_DEADLINE_S).
+// stops within 180 s (BENCH_SSE_DEADLINE_S). BENCH_SSE_TRY_ENV="NAME=VALUE …" adds a second
+// candidate, this build with those settings, alternating with it sitting by sitting
+// (BENCH_SSE_SITTINGS each, default 2), and prints both candidates' p99s side by side at the end.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -62,6 +64,13 @@ const BUILT = new URL('../dist/index.js', import.meta.url);
  * other CPU). Needs taskset (util-linux).
  */
 const HALF_CORE = process.env.BENCH_SSE_HALF_CORE === '1';
+const TRY_ENV: Record<string, string> = Object.fromEntries(
+  (process.env.BENCH_SSE_TRY_ENV ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+const SITTINGS = Math.max(1, Number(process.env.BENCH_SSE_SITTINGS ?? 2));
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
   cpuMicros: number;
@@ -100,14 +109,36 @@ interface Window {
   bytes: { all: number; first: number };
 }
 
-await parent();
+/** What a sitting gives the side-by-side summary: each window's open-to-first-event p99, and RSS a stream. */
+interface Sitting {
+  p99: number[];
+  perStreamKb: number;
+}
 
-async function parent(): Promise<void> {
+const candidates = Object.keys(TRY_ENV).length > 0 ? [{ label: 'this build', env: {} }, { label: `this build, ${process.env.BENCH_SSE_TRY_ENV!.trim()}`, env: TRY_ENV }] : [{ label: 'this build', env: {} }];
+const sittings: Array<{ label: string; sitting: number; result: Sitting }> = [];
+for (let sitting = 1; sitting <= (candidates.length > 1 ? SITTINGS : 1); sitting++) {
+  for (const candidate of candidates) {
+    if (candidates.length > 1) console.log(`\n### ${candidate.label}: sitting ${sitting}\n`);
+    const result = await parent(candidate.env);
+    if (result) sittings.push({ label: candidate.label, sitting, result });
+  }
+}
+if (candidates.length > 1) {
+  console.log('\n### Side by side: one stream\'s open to its first event, p99 (target ≤ 200 ms in each window)\n');
+  console.log('| candidate | sitting | the first crowd | the crowd again | arriving on their own | RSS a stream |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const { label, sitting, result } of sittings) {
+    console.log(`| ${label} | ${sitting} | ${result.p99.map((p) => `${p.toFixed(1)} ms${p <= 200 ? '' : ' (missed)'}`).join(' | ')} | ${result.perStreamKb.toFixed(1)} KB |`);
+  }
+}
+
+async function parent(tryEnv: Record<string, string>): Promise<Sitting | undefined> {
   const started = performance.now();
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   if (!FROM_SOURCES && !existsSync(BUILT)) {
     console.log(`Skipped: ${fileURLToPath(BUILT)} does not exist. Run pnpm build first (or BENCH_SSE_FROM=src).`);
-    return;
+    return undefined;
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-sse-'));
   let database = `PGlite (in the server process; ${dataDir})`;
@@ -150,6 +181,7 @@ async function parent(): Promise<void> {
       // BENCH_OPEN_PROF=DIR: a CPU profile of the opening window alone (sse-server-child.mjs).
       ...(process.env.BENCH_OPEN_PROF ? { WOLFPACK_SSE_BENCH_OPEN_PROFILE: process.env.BENCH_OPEN_PROF } : {}),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...tryEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -349,6 +381,7 @@ async function parent(): Promise<void> {
     console.log(`| run status after each | ${[holdingStatus, againStatus, arrivalsStatus].join(' | ')} |`);
     console.log(`\nEvent streams ${perStream <= 100 * 1024 ? 'meet' : 'MISS'} the target of at most 100 KB each${MOVING ? ' while events flow' : ' (runs frozen: not the target\'s case)'}: ${kb(perStream)} KB.`);
     console.log(`Bench wall time ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    return { p99: windows.map((w) => percentile(w.sorted, 99)), perStreamKb: perStream / 1024 };
   } finally {
     for (const req of streams) req.destroy();
     clearTimeout(deadline);

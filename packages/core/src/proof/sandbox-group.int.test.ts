@@ -71,7 +71,9 @@ describe.skipIf(!withGroups)(`a sandbox in its own control group (${mode.kind})`
     expect(result.usage?.processesPeak).toBeLessThanOrEqual(32);
     expect(result.usage?.processesPeak).toBeGreaterThanOrEqual(24);
     expect(tookMs).toBeLessThan(5000);
-    expect(result.stopMs).toBeLessThan(1000);
+    // Killed within a second of the sample that saw the limit hit; on an idle machine the bomb may
+    // collapse by itself (every fork refused) before a sample comes, and the counters name it then.
+    if (result.stopMs !== undefined) expect(result.stopMs).toBeLessThan(1000);
     expect(survivors(m)).toEqual([]);
     expect(groupsLeft()).toEqual([]);
   });
@@ -197,7 +199,8 @@ describe.skipIf(!withGroups)('a Proven Code test run at the limits of its sandbo
     expect(tests).toMatchObject({ status: 'failed', problems: [{ message: 'the tests did not finish: it started more processes than the sandbox allows (the process limit)' }] });
     const run = results.find((r) => r.stopped === 'processes')!;
     expect(run.usage?.processesPeak).toBeLessThanOrEqual(48);
-    expect(run.stopMs).toBeLessThan(1000);
+    // As above: killed within a second of the sample, unless it collapsed by itself first.
+    if (run.stopMs !== undefined) expect(run.stopMs).toBeLessThan(1000);
     expect(survivors(m)).toEqual([]);
   });
 });

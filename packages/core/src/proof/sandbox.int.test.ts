@@ -113,7 +113,9 @@ describe.skipIf(!bwrapInstalled)('sandbox', () => {
     else expect(peak).toBeLessThanOrEqual(48);
     // Stopped at the limit, well before its deadline, and gone as the run returns: no process of it is left to reap.
     expect(result.durationMs).toBeLessThan(3000);
-    expect(result.stopMs).toBeLessThan(1000);
+    // Killed within a second of the sample that saw it; a bomb whose every fork was refused may
+    // collapse by itself before a sample comes (dash gives up at once), and the counters name it.
+    if (result.stopMs !== undefined) expect(result.stopMs).toBeLessThan(1000);
     expect(processes((argv) => argv.join(' ').includes(marker))).toEqual([]);
     const after = await run({ 'ok.js': 'console.log("alive")' }, ['node', 'ok.js']);
     expect(after.stdout.trim()).toBe('alive');
