@@ -21,7 +21,7 @@ import { withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { askHealth, percentile } from './latency.js';
-import { nodeFlagsFrom, THIS_TREE } from './serve-process.js';
+import { benchWords, THIS_TREE } from './serve-process.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-export-bench-'));
@@ -75,7 +75,7 @@ try {
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
   async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv) {
     // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
-    const child = spawn(process.execPath, [...nodeFlagsFrom('BENCH_CHILD_NODE_ARGS'), '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
+    const child = spawn(process.execPath, [...benchWords('BENCH_CHILD_NODE_ARGS'), '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
       env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

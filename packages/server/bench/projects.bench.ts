@@ -27,7 +27,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signIn, signUp } from './bench-user.js';
-import { cpuMsBetween, cpuMsOf, nodeFlagsFrom, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, benchWords, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 import { percentile } from './latency.js';
 import type { Sql } from '../src/db/plain-sql.js';
 
@@ -77,7 +77,7 @@ try {
   // BENCH_CPU_PROF=DIR: V8 CPU profiles of every server process, written there when it stops
   // (where the event loop's time goes under load; open them in Chrome DevTools).
   // BENCH_NODE_ARGS: more of Node's flags for the servers (say, a V8 heap setting to try).
-  const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...nodeFlagsFrom('BENCH_NODE_ARGS')];
+  const nodeArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...benchWords('BENCH_NODE_ARGS')];
   servers.push(await serveBuilt('this build', THIS_TREE, dataDir, { DATABASE_URL: databaseUrl }, nodeArgs));
   // The same server reaching PostgreSQL through its Unix socket, as a server on PostgreSQL's own
   // host may: a query's write then skips loopback TCP (writev, the queries' above all, is the
@@ -89,7 +89,7 @@ try {
   }
   // BENCH_TRY_NODE_ARGS: one more candidate, this build with those flags of Node's too, beside the
   // one without them (a V8 heap setting measured side by side before any start script sets it).
-  const tryArgs = nodeFlagsFrom('BENCH_TRY_NODE_ARGS');
+  const tryArgs = benchWords('BENCH_TRY_NODE_ARGS');
   if (tryArgs.length > 0) {
     servers.push(await serveBuilt(`this build, ${tryArgs.join(' ')}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl }, [...nodeArgs, ...tryArgs]));
   }

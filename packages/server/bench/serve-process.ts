@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 /** The repository this bench runs from. */
 export const THIS_TREE = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** Node flags from an environment variable of the bench's (space-separated; none when unset). */
-export function nodeFlagsFrom(name: string): string[] {
+/** The space-separated words of one of the bench's environment variables (Node flags, NAME=VALUE pairs); none when unset. */
+export function benchWords(name: string): string[] {
   return (process.env[name] ?? '').split(' ').filter(Boolean);
 }
 

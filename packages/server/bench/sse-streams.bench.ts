@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
-import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, benchWords, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
 import { signIn, signUp } from './bench-user.js';
 import { HTTP_CLIENT, type Held } from './sse-client.js';
 import { openArriving, openCrowd, StreamTally, type StreamTarget } from './sse-crowd.js';
@@ -64,12 +64,7 @@ const BUILT = new URL('../dist/index.js', import.meta.url);
  * other CPU). Needs taskset (util-linux).
  */
 const HALF_CORE = process.env.BENCH_SSE_HALF_CORE === '1';
-const TRY_ENV: Record<string, string> = Object.fromEntries(
-  (process.env.BENCH_SSE_TRY_ENV ?? '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-);
+const TRY_ENV: Record<string, string> = Object.fromEntries(benchWords('BENCH_SSE_TRY_ENV').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 const SITTINGS = Math.max(1, Number(process.env.BENCH_SSE_SITTINGS ?? 2));
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
@@ -163,7 +158,7 @@ async function parent(tryEnv: Record<string, string>): Promise<Sitting | undefin
   // BENCH_CPU_PROF=DIR: a V8 CPU profile of the server process, written there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   // BENCH_NODE_ARGS: more of Node's flags for the server (say, --trace-gc or a V8 heap setting to try).
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = benchWords('BENCH_NODE_ARGS');
   const loader = FROM_SOURCES ? ['--import', tsx] : [];
   const childScript = fileURLToPath(new URL('./sse-server-child.mjs', import.meta.url));
   const serverArgs = ['--expose-gc', ...profile, ...nodeArgs, ...conditions, ...loader, childScript];

@@ -114,13 +114,11 @@ function portFromEnv(value: string | undefined): number {
  * starting takes no run over); a second Ctrl+C then kills the process as usual.
  */
 function shutdownSignal(signal: AbortSignal | undefined): { promise: Promise<void>; signal: AbortSignal; dispose(): void } {
-  let done!: () => void;
-  const promise = new Promise<void>((resolve) => (done = resolve));
   const stopping = new AbortController();
+  const promise = new Promise<void>((resolve) => stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
   const stop = () => {
     dispose();
     stopping.abort();
-    done();
   };
   const dispose = () => {
     process.off('SIGINT', stop);
