@@ -50,13 +50,14 @@ export class DatabaseSessionStore {
    */
   async getWithUser(key: string): Promise<{ session?: SessionData; user?: UserRow | null }> {
     const keyHash = hashKey(key);
-    const em = this.orm.em.fork();
-    const [row] = await preparedRows<SessionReadRow>(em, READ_SESSION, [keyHash]);
+    // A plain statement on the ORM's connection: no fork (an identity map nothing here would use)
+    // on the path of every signed-in request.
+    const [row] = await preparedRows<SessionReadRow>(this.orm.em, READ_SESSION, [keyHash]);
     if (!row) return {};
     const now = this.now();
     const createdAt = new Date(row.created_at).getTime();
     if (new Date(row.expires_at).getTime() <= now || createdAt + this.options.absoluteMs <= now) {
-      await em.nativeDelete(SessionRecord, { keyHash });
+      await this.orm.em.fork().nativeDelete(SessionRecord, { keyHash });
       return {};
     }
     const data = JSON.parse(row.data) as Record<string, unknown>;
