@@ -54,7 +54,9 @@ FROM ${NODE_IMAGE} AS runtime
 # `--security-opt seccomp=unconfined --security-opt systempaths=unconfined` lets it start (both
 # are needed); docs/DEPLOYMENT.md weighs that choice.
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap chromium && rm -rf /var/lib/apt/lists/*
+# GLIBC_TUNABLES: as npm start sets it (scripts/start.sh says why).
 ENV NODE_ENV=production \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=16384 \
     HOST=0.0.0.0 \
     PORT=3000 \
     WOLFPACK_DATA_DIR=/data

@@ -25,4 +25,9 @@ rm -f "$install_log"
 # Only the packages whose sources, lockfile or toolchain changed since their last build (stamps in
 # each dist/): an unchanged second start builds nothing.
 node scripts/build-changed.mjs
+# glibc's allocator gives each block of 16 KiB or more a mapping of its own, returned to the system
+# when freed; by default it serves them from its heap, which a large export leaves freed but in
+# pieces, 80-100 MB more RSS for good (docs/PERFORMANCE.md, "Zip export"). An operator's own value
+# wins, an empty one included (glibc's defaults).
+export GLIBC_TUNABLES="${GLIBC_TUNABLES-glibc.malloc.mmap_threshold=16384}"
 exec node packages/cli/dist/bin.js serve --port "${PORT:-3000}" --data-dir "${WOLFPACK_DATA_DIR:-./data}" "$@"

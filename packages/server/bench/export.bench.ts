@@ -2,9 +2,10 @@
 // files from disk, in one run: throughput as a ratio to zip's (target: at least 0.8, on the first
 // export as on later ones), how much the server process's memory grows while it streams (target:
 // flat, under 64 MB), and where its RSS is once the export has ended (target: within 50 MB of where
-// it started). The server runs as `npm start` runs it (BENCH_EXPORT_ALLOCATORS=1: beside the
-// allocator settings deployments use too), and, when BENCH_BEFORE names a checkout of another
-// commit (with its dependencies installed), that checkout's server the same way, side by side.
+// it started). The server runs as `npm start` runs it (its allocator setting, scripts/start.sh),
+// beside glibc's defaults (BENCH_EXPORT_ALLOCATORS=1: and the other settings deployments use),
+// and, when BENCH_BEFORE names a checkout of another commit (with its dependencies installed),
+// that checkout's server the same way, side by side.
 // The files are real source code (the .js, .ts, .css, .md and .json of the packages in
 // node_modules, 8–200 KB each), which compresses as a project's code does; random text would
 // favour the server's compression over zip's.
@@ -21,7 +22,7 @@ import { withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { askHealth, percentile } from './latency.js';
-import { benchWords, THIS_TREE } from './serve-process.js';
+import { benchWords, START_ENV, THIS_TREE } from './serve-process.js';
 
 const FILES = Number(process.env.BENCH_EXPORT_FILES ?? 2000);
 const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-export-bench-'));
@@ -76,7 +77,7 @@ try {
   async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv) {
     // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
     const child = spawn(process.execPath, [...benchWords('BENCH_CHILD_NODE_ARGS'), '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
-      env: { ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
+      env: { ...START_ENV, ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     // The child's first JSON line says where it listens; anything else it prints (--trace-gc) goes on to stderr.
@@ -150,29 +151,36 @@ try {
   };
   const exported = join(dataDir, 'export.zip');
 
-  // Each tree's server as npm start runs it (glibc's allocator, nothing set): a warm export, then a
-  // first export straight after start. A first export is one sample a process: three fresh starts,
-  // the fastest counts (as the fastest of the warm exports and of zip's runs do), with the worst
-  // memory of any of them. On request (BENCH_EXPORT_ALLOCATORS=1), the settings deployments use
-  // for a server's memory beside it: glibc's tunables, jemalloc, a smaller young generation.
+  // Each tree's server as npm start runs it (START_ENV), and with glibc's defaults: a warm export,
+  // then a first export straight after start. A first export is one sample a process: three fresh
+  // starts, the fastest counts (as the fastest of the warm exports and of zip's runs do), with the
+  // worst memory of any of them. On request (BENCH_EXPORT_ALLOCATORS=1), the other settings
+  // deployments use for a server's memory beside them: glibc's tunables, jemalloc, a smaller
+  // young generation. Each sets GLIBC_TUNABLES itself (empty: glibc's defaults).
+  const GLIBC_DEFAULTS: NodeJS.ProcessEnv = { GLIBC_TUNABLES: '' };
   const MMAP_THRESHOLD: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
   const jemalloc = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2', '/usr/lib64/libjemalloc.so.2'].find((lib) => existsSync(lib));
   type Setting = [label: string, env: NodeJS.ProcessEnv];
   const jemallocSettings: Setting[] = jemalloc
     ? [
-        [`LD_PRELOAD=${basename(jemalloc)}`, { LD_PRELOAD: jemalloc }],
-        ['jemalloc, its pages given back after 1 s', { LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
+        [`LD_PRELOAD=${basename(jemalloc)}`, { ...GLIBC_DEFAULTS, LD_PRELOAD: jemalloc }],
+        ['jemalloc, its pages given back after 1 s', { ...GLIBC_DEFAULTS, LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
       ]
     : [];
   const allocatorSettings: Setting[] = [
     ['GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536', MMAP_THRESHOLD],
-    ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
+    ['MALLOC_ARENA_MAX=2', { ...GLIBC_DEFAULTS, MALLOC_ARENA_MAX: '2' }],
     ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...MMAP_THRESHOLD }],
     // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
-    ['NODE_OPTIONS=--max-semi-space-size=32', { NODE_OPTIONS: '--max-semi-space-size=32' }],
+    ['NODE_OPTIONS=--max-semi-space-size=32', { ...GLIBC_DEFAULTS, NODE_OPTIONS: '--max-semi-space-size=32' }],
     ...jemallocSettings,
   ];
-  const settings: Setting[] = [['as npm start runs it (nothing set)', {}], ...(process.env.BENCH_EXPORT_ALLOCATORS === '1' ? allocatorSettings : [])];
+  const startsWith = Object.entries(START_ENV).map(([key, value]) => `${key}=${value}`).join(' ') || 'the operator\'s own settings';
+  const settings: Setting[] = [
+    [`as npm start runs it (${startsWith})`, {}],
+    ["glibc's defaults (GLIBC_TUNABLES empty)", GLIBC_DEFAULTS],
+    ...(process.env.BENCH_EXPORT_ALLOCATORS === '1' ? allocatorSettings : []),
+  ];
   const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
   for (const [label, env] of settings) {

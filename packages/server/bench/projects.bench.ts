@@ -13,7 +13,7 @@
 // clients connect and ask at the same instant, is shown on its own).
 //
 // BENCH_PROJECTS (10000), BENCH_PATH_REQUESTS (2000 per path and run), BENCH_WARMUP_REQUESTS (5000 per path, at each number of clients), BENCH_CLIENTS ("10,50"),
-// BENCH_ROUNDS (2), BENCH_BEFORE (a built worktree), BENCH_TRY_NODE_ARGS, BENCH_PG_SOCKET
+// BENCH_ROUNDS (2), BENCH_BEFORE (a built worktree), BENCH_TRY_NODE_ARGS, BENCH_TRY_ENV, BENCH_PG_SOCKET
 // (the folder of PostgreSQL's Unix socket, as /var/run/postgresql: a candidate connected through it), BENCH_CPU_PROF, BENCH_DATABASE_URL
 // (else DATABASE_URL, else 127.0.0.1:5432: a PostgreSQL server the bench makes its own database in).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signIn, signUp } from './bench-user.js';
-import { cpuMsBetween, cpuMsOf, benchWords, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, benchEnv, benchWords, serveBuilt, THIS_TREE, type BenchServer } from './serve-process.js';
 import { percentile } from './latency.js';
 import type { Sql } from '../src/db/plain-sql.js';
 
@@ -92,6 +92,11 @@ try {
   const tryArgs = benchWords('BENCH_TRY_NODE_ARGS');
   if (tryArgs.length > 0) {
     servers.push(await serveBuilt(`this build, ${tryArgs.join(' ')}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl }, [...nodeArgs, ...tryArgs]));
+  }
+  // BENCH_TRY_ENV="NAME=VALUE …": one more candidate, this build with those settings on top of
+  // what npm start sets (GLIBC_TUNABLES= for glibc's own defaults, say).
+  if (process.env.BENCH_TRY_ENV?.trim()) {
+    servers.push(await serveBuilt(`this build, ${process.env.BENCH_TRY_ENV.trim()}`, THIS_TREE, dataDir, { DATABASE_URL: databaseUrl, ...benchEnv('BENCH_TRY_ENV') }, nodeArgs));
   }
   if (BEFORE) servers.push(await serveBuilt(`before (${BEFORE})`, BEFORE, dataDir, { DATABASE_URL: databaseUrl }));
   const sql = () => db.orm.em.fork() as Sql;

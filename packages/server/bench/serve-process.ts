@@ -15,6 +15,23 @@ export function benchWords(name: string): string[] {
   return (process.env[name] ?? '').split(' ').filter(Boolean);
 }
 
+/** One of the bench's environment variables holding NAME=VALUE pairs, as an environment (a candidate's settings). */
+export function benchEnv(name: string): Record<string, string> {
+  return Object.fromEntries(benchWords(name).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+}
+
+/**
+ * What `npm start` sets for the server unless the operator did (scripts/start.sh's
+ * `export NAME="${NAME-default}"` lines: the allocator's setting), read from the script itself so
+ * that the benches' servers run as users start them.
+ */
+export const START_ENV: Record<string, string> = (() => {
+  const script = readFileSync(new URL('../../../scripts/start.sh', import.meta.url), 'utf8');
+  const defaults = Object.fromEntries([...script.matchAll(/^export (\w+)="\$\{\1-([^}]*)\}"$/gm)].map((m) => [m[1]!, m[2]!]));
+  if (Object.keys(defaults).length === 0) throw new Error('scripts/start.sh sets no default the benches can read (export NAME="${NAME-value}").');
+  return Object.fromEntries(Object.entries(defaults).filter(([key]) => process.env[key] === undefined));
+})();
+
 export interface BenchServer {
   label: string;
   url: string;
@@ -33,10 +50,10 @@ export function builtCli(tree: string): string {
   return bin;
 }
 
-/** `wolfpack serve --port 0 --json` from `tree`, with `env` on top of this process's environment. */
+/** `wolfpack serve --port 0 --json` from `tree`, as `npm start` runs it, with `env` on top of this process's environment. */
 export async function serveBuilt(label: string, tree: string, dataDir: string, env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<BenchServer> {
   const child = spawn(process.execPath, [...nodeArgs, builtCli(tree), 'serve', '--port', '0', '--json', '--data-dir', dataDir], {
-    env: { ...process.env, WOLFPACK_SANDBOX: 'off', NODE_OPTIONS: '', ...env },
+    env: { ...START_ENV, ...process.env, WOLFPACK_SANDBOX: 'off', NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

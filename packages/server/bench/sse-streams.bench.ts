@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeEventStream, pipelineEvent } from '@wolfpack/core';
 import { pgAdmin } from './pg-admin.js';
-import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, benchWords, processTree, syscallsOf, threadCpuMsOf } from './serve-process.js';
+import { cpuMsBetween, cpuMsOf, machineShareBetween, machineTicks, benchEnv, benchWords, processTree, START_ENV, syscallsOf, threadCpuMsOf } from './serve-process.js';
 import { signIn, signUp } from './bench-user.js';
 import { HTTP_CLIENT, type Held } from './sse-client.js';
 import { openArriving, openCrowd, StreamTally, type StreamTarget } from './sse-crowd.js';
@@ -64,7 +64,7 @@ const BUILT = new URL('../dist/index.js', import.meta.url);
  * other CPU). Needs taskset (util-linux).
  */
 const HALF_CORE = process.env.BENCH_SSE_HALF_CORE === '1';
-const TRY_ENV: Record<string, string> = Object.fromEntries(benchWords('BENCH_SSE_TRY_ENV').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+const TRY_ENV = benchEnv('BENCH_SSE_TRY_ENV');
 const SITTINGS = Math.max(1, Number(process.env.BENCH_SSE_SITTINGS ?? 2));
 interface Memory {
   /** CPU time the process has used so far (user + system), in microseconds. */
@@ -168,6 +168,7 @@ async function parent(tryEnv: Record<string, string>): Promise<Sitting | undefin
   const hog = pinned ? spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
   const server = spawn(pinned ? 'taskset' : process.execPath, pinned ? ['-c', '0', process.execPath, ...serverArgs] : serverArgs, {
     env: {
+      ...START_ENV,
       ...process.env,
       WOLFPACK_SSE_BENCH_SERVER: FROM_SOURCES ? new URL('../src/index.ts', import.meta.url).href : BUILT.href,
       WOLFPACK_SSE_BENCH_ENGINE_MS: String(ENGINE_DELAY_MS),
