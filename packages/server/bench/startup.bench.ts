@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { START_ENV } from './serve-process.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cliBin = join(root, 'packages/cli/dist/bin.js');
@@ -42,7 +43,7 @@ const freePort = () =>
 async function spawnToHealthy(dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir], { stdio: 'ignore', env: { PATH: process.env.PATH ?? '' } });
+  const child = spawn(process.execPath, [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir], { stdio: 'ignore', env: { ...START_ENV, PATH: process.env.PATH ?? '' } });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);

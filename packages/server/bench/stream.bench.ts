@@ -29,6 +29,7 @@ import { spawnServer, type ServerProcess } from '../src/testing/server-process.j
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { signUp } from './bench-user.js';
 import { readTrace, runSteps, STEP_COLUMNS, TRACE, traceEnv } from './run-steps.js';
+import { START_ENV } from './serve-process.js';
 
 const LATENCIES = (process.env.BENCH_LATENCY_MS ?? '250,1000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -177,7 +178,7 @@ try {
   for (const db of databases) {
     const dataDir = await mkdtemp(join(tmpdir(), 'wolfpack-bench-stream-'));
     const env = await db.env();
-    const server = await spawnServer({ ...env, ...traceEnv(dataDir), WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
+    const server = await spawnServer({ ...START_ENV, ...env, ...traceEnv(dataDir), WOLFPACK_DATA_DIR: dataDir, WOLFPACK_ENGINES: enginesEnv });
     const measured: Array<{ latency: number; pace: number; pricing: string; through: RunFigures[]; alone: RunFigures[] }> = [];
     try {
       const cookie = await signUp(server.url, 'bench');

@@ -12,6 +12,7 @@ import { pgAdmin, requirePostgres } from './pg-admin.js';
 import { openDatabase } from '../src/db/orm.js';
 import { POSTGRES_ADMIN_URL, withDatabase } from '../src/testing/database-template.js';
 import { spawnServer, type ServerProcess } from '../src/testing/server-process.js';
+import { START_ENV } from './serve-process.js';
 
 const ROUNDS = Number(process.env.BENCH_TAKEOVER_ROUNDS ?? 3);
 await requirePostgres(POSTGRES_ADMIN_URL, 'Start PostgreSQL (or set WOLFPACK_TEST_POSTGRES_URL) to measure takeovers.');
@@ -27,7 +28,7 @@ const env = { WOLFPACK_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, WOLFPACK_DE
 const servers: ServerProcess[] = [];
 
 async function oneRound(how: 'kill -9' | 'SIGTERM', round: number): Promise<number> {
-  while (servers.length < 2) servers.push(await spawnServer(env));
+  while (servers.length < 2) servers.push(await spawnServer({ ...START_ENV, ...env }));
   const [a] = servers;
   const reg = await fetch(`${a!.url}/api/auth/register`, {
     method: 'POST',
