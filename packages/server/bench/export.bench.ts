@@ -156,30 +156,30 @@ try {
   // starts, the fastest counts (as the fastest of the warm exports and of zip's runs do), with the
   // worst memory of any of them. On request (BENCH_EXPORT_ALLOCATORS=1), the other settings
   // deployments use for a server's memory beside them: glibc's tunables, jemalloc, a smaller
-  // young generation. Each sets GLIBC_TUNABLES itself (empty: glibc's defaults).
+  // young generation, each on glibc's defaults unless it sets GLIBC_TUNABLES itself.
   const GLIBC_DEFAULTS: NodeJS.ProcessEnv = { GLIBC_TUNABLES: '' };
   const MMAP_THRESHOLD: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
   const jemalloc = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2', '/usr/lib64/libjemalloc.so.2'].find((lib) => existsSync(lib));
   type Setting = [label: string, env: NodeJS.ProcessEnv];
   const jemallocSettings: Setting[] = jemalloc
     ? [
-        [`LD_PRELOAD=${basename(jemalloc)}`, { ...GLIBC_DEFAULTS, LD_PRELOAD: jemalloc }],
-        ['jemalloc, its pages given back after 1 s', { ...GLIBC_DEFAULTS, LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
+        [`LD_PRELOAD=${basename(jemalloc)}`, { LD_PRELOAD: jemalloc }],
+        ['jemalloc, its pages given back after 1 s', { LD_PRELOAD: jemalloc, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' }],
       ]
     : [];
   const allocatorSettings: Setting[] = [
     ['GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536', MMAP_THRESHOLD],
-    ['MALLOC_ARENA_MAX=2', { ...GLIBC_DEFAULTS, MALLOC_ARENA_MAX: '2' }],
+    ['MALLOC_ARENA_MAX=2', { MALLOC_ARENA_MAX: '2' }],
     ['MALLOC_ARENA_MAX=2 and the mmap threshold', { MALLOC_ARENA_MAX: '2', ...MMAP_THRESHOLD }],
     // A young generation of half its default size (docs/PERFORMANCE.md, the projects page).
-    ['NODE_OPTIONS=--max-semi-space-size=32', { ...GLIBC_DEFAULTS, NODE_OPTIONS: '--max-semi-space-size=32' }],
+    ['NODE_OPTIONS=--max-semi-space-size=32', { NODE_OPTIONS: '--max-semi-space-size=32' }],
     ...jemallocSettings,
   ];
   const startsWith = Object.entries(START_ENV).map(([key, value]) => `${key}=${value}`).join(' ') || 'the operator\'s own settings';
   const settings: Setting[] = [
     [`as npm start runs it (${startsWith})`, {}],
     ["glibc's defaults (GLIBC_TUNABLES empty)", GLIBC_DEFAULTS],
-    ...(process.env.BENCH_EXPORT_ALLOCATORS === '1' ? allocatorSettings : []),
+    ...(process.env.BENCH_EXPORT_ALLOCATORS === '1' ? allocatorSettings.map(([label, env]): Setting => [label, { ...GLIBC_DEFAULTS, ...env }]) : []),
   ];
   const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
