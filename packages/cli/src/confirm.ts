@@ -1,7 +1,6 @@
 import type { CommandContext } from './context.js';
 import { ExitCode } from './exit-code.js';
 import { wantsColor } from './output.js';
-import { askToConfirm } from './ui/confirm-prompt.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -22,6 +21,8 @@ export async function confirmDeletion(context: CommandContext, yes: boolean | un
   checkCanConfirm(context, yes);
   const screen = screenFor(context)!;
   const color = wantsColor(screen, context.io.env, context.globals.color);
+  // Ink only when asking: a script's or CI's command never loads it.
+  const { askToConfirm } = await import('./ui/confirm-prompt.js');
   if (!(await askToConfirm({ stdin: context.io.stdin, stdout: screen, question, color }))) {
     throw new ExitCode(1, 'Cancelled; nothing was deleted.');
   }

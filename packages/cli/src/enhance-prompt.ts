@@ -6,7 +6,6 @@ import { explainLoggedOut, type CommandContext } from './context.js';
 import { jsonEnhanceReporter, plainEnhanceReporter, type EnhanceReporter } from './enhance-report.js';
 import { EXIT_INTERRUPTED, ExitCode } from './exit-code.js';
 import { wantsColor } from './output.js';
-import { liveEnhanceReporter } from './ui/enhance-view.js';
 
 /** How the enhancement is shown: the live grid, plain lines on stderr, or JSON lines on stdout. */
 export type EnhanceDisplay = 'live' | 'plain' | 'json';
@@ -31,7 +30,7 @@ export async function enhancePrompt(context: CommandContext, api: ApiClient, req
     options.display === 'json'
       ? jsonEnhanceReporter(io.stdout)
       : options.display === 'live'
-        ? liveEnhanceReporter(io.stderr, state, color)
+        ? (await import('./ui/enhance-view.js')).liveEnhanceReporter(io.stderr, state, color)
         : plainEnhanceReporter(io.stderr);
 
   const stop = new AbortController();

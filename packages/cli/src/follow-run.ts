@@ -8,7 +8,6 @@ import { shellQuote } from './format.js';
 import { summaryVerdict, verdictExitCode } from './proof-report.js';
 import { wantsColor } from './output.js';
 import { jsonReporter, plainReporter, summaryLines, type RunReporter } from './run-report.js';
-import { liveReporter } from './ui/run-view.js';
 import { writeProject, type WriteProjectResult } from './write-project.js';
 
 /**
@@ -69,7 +68,7 @@ export async function followToEnd(context: CommandContext, api: ApiClient, sourc
   const reporter: RunReporter = output.json
     ? jsonReporter(io, options.estimate)
     : output.live
-      ? liveReporter(io.stderr, state, wantsColor(io.stderr, io.env, context.globals.color))
+      ? (await import('./ui/run-view.js')).liveReporter(io.stderr, state, wantsColor(io.stderr, io.env, context.globals.color))
       : plainReporter(io);
 
   const detach = new AbortController();

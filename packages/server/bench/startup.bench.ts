@@ -2,7 +2,10 @@
 // `wolfpack --help` (target < 300 ms) beside a bare `node -e ''`; a server's time from spawn to a
 // healthy /api/health, on a fresh data directory (migrations included) and on an existing one;
 // and the web app's initial JavaScript (the entry and what index.html preloads, target < 250 KB
-// gzip) beside all of its JavaScript (the routes load on demand). Needs `pnpm build` first.
+// gzip) beside all of its JavaScript (the routes load on demand); a command's own path (`wolfpack
+// projects` signed out: the program, the command and its modules, up to the login check), and
+// with BENCH_BEFORE (a built checkout of another commit) that checkout's, runs alternating. Needs
+// `pnpm build` first.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,10 +27,10 @@ if (!existsSync(cliBin) || !existsSync(join(webDist, 'index.html'))) {
 const RUNS = 9;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function timeSpawn(args: string[]): number {
+function timeSpawn(args: string[], expect: { status: number; env?: NodeJS.ProcessEnv } = { status: 0 }): number {
   const started = performance.now();
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...expect.env } });
+  if (r.status !== expect.status) throw new Error(`${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
   return performance.now() - started;
 }
 
@@ -70,6 +73,20 @@ console.log('| --- | ---: | ---: | --- |');
 const node = median(Array.from({ length: RUNS }, () => timeSpawn(['-e', ''])));
 const help = median(Array.from({ length: RUNS }, () => timeSpawn([cliBin, '--help'])));
 row('`wolfpack --help`', `${help.toFixed(0)} ms`, `\`node -e ''\` ${node.toFixed(0)} ms`, '< 300 ms');
+
+// A command as a script runs it: no terminal, not signed in (a config file that is not there), so
+// it ends at the login check with exit 1, having loaded everything its command needs.
+const signedOut = { status: 1, env: { WOLFPACK_CONFIG: join(tmpdir(), 'wolfpack-bench-no-config.json') } };
+const commandArgs = (bin: string) => [bin, '--server', 'http://127.0.0.1:9', 'projects'];
+const before = process.env.BENCH_BEFORE ? join(process.env.BENCH_BEFORE, 'packages/cli/dist/bin.js') : undefined;
+const commandTimes: number[] = [];
+const beforeTimes: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  commandTimes.push(timeSpawn(commandArgs(cliBin), signedOut));
+  if (before) beforeTimes.push(timeSpawn(commandArgs(before), signedOut));
+}
+const command = median(commandTimes);
+row('`wolfpack projects`, signed out, no terminal', `${command.toFixed(0)} ms`, `\`node -e ''\` ${node.toFixed(0)} ms${before ? `; BENCH_BEFORE ${median(beforeTimes).toFixed(0)} ms` : ''}`, '');
 
 // The npm tarball's CLI (pnpm pack:cli), bundled: its --help against the issue's 2.5 × node -e ''.
 const tarball = join(root, 'dist-cli', `wolfpack-cli-${(JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')) as { version: string }).version}.tgz`);

@@ -3,7 +3,6 @@ import { ApiClient } from '../api.js';
 import { readConfig } from '../config.js';
 import { serverFor, spinnerOptions, type CommandContext } from '../context.js';
 import { readFirstLine } from '../read-stdin.js';
-import { promptForSecret } from '../ui/secret-prompt.js';
 import { withSpinner } from '../ui/spinner.js';
 import { UsageError } from '../usage-error.js';
 
@@ -103,6 +102,7 @@ async function adminSecret(options: AdminSecretOptions, context: CommandContext,
   if (!stdin.isTTY || screen === undefined) {
     throw new UsageError(`The admin secret is needed: set WOLFPACK_ADMIN_SECRET, or pipe it in with --secret-stdin. ${WHERE_THE_SECRET_IS}`);
   }
+  const { promptForSecret } = await import('../ui/secret-prompt.js');
   const answer = await promptForSecret({ stdin, stdout: screen, title: `Admin secret for ${server}`, label: 'Admin secret', color: context.output.color });
   if (answer === null) throw new AppError('BAD_REQUEST', 'Cancelled.');
   return answer;

@@ -4,7 +4,7 @@ import { ApiClient } from '../api.js';
 import { findLogin, readConfig, withLogin, writeConfig } from '../config.js';
 import { serverFor, spinnerOptions, type CommandContext } from '../context.js';
 import { readFirstLine } from '../read-stdin.js';
-import { promptForCredentials, type Credentials } from '../ui/login-prompt.js';
+import type { Credentials } from '../ui/login-prompt.js';
 import { withSpinner } from '../ui/spinner.js';
 import { UsageError } from '../usage-error.js';
 
@@ -62,6 +62,7 @@ async function readCredentials(options: LoginOptions, context: CommandContext, s
   if (!stdin.isTTY || screen === undefined) {
     throw new UsageError('Cannot ask for a password without a terminal. Use `wolfpack login --username NAME --password-stdin` and pipe the password in.');
   }
+  const { promptForCredentials } = await import('../ui/login-prompt.js');
   const answer = await promptForCredentials({ stdin, stdout: screen, server, username, color: context.output.color });
   if (answer === null) throw new AppError('BAD_REQUEST', 'Login cancelled.');
   return answer;

@@ -1,5 +1,3 @@
-import { render, Text } from 'ink';
-import Spinner from 'ink-spinner';
 
 export interface SpinnerOptions {
   /** Show it at all: false outside a terminal, under CI and with `--json`. */
@@ -15,6 +13,9 @@ export interface SpinnerOptions {
  */
 export async function withSpinner<T>(label: string, task: () => Promise<T>, options: SpinnerOptions): Promise<T> {
   if (!options.enabled) return task();
+  // Ink is loaded only to draw: it brings some 500 modules (es-toolkit's among them), which a
+  // command in a script or CI, where no spinner shows, would otherwise load for nothing.
+  const [{ render, Text }, { default: Spinner }] = await Promise.all([import('ink'), import('ink-spinner')]);
   const instance = render(
     <Text>
       <Text color={options.color ? 'cyan' : undefined}>
