@@ -13,9 +13,11 @@ let server: TestServer;
 let user: SignedInHome;
 
 beforeAll(async () => {
-  // A priced-at-nothing engine (at the network boundary) slow enough that a build stays running.
+  // A priced-at-nothing engine (at the network boundary) that answers no call within the test, so
+  // the first build is still running whenever the second is asked for, however slow the machine
+  // (a build that could finish raced the CLI's start). Closing the server stops it.
   engine = await startFakeOpenAIServer({
-    fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], headersDelayMs: 1500 }),
+    fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], headersDelayMs: 10 * 60_000 }),
   });
   const engines = JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]);
   server = await startTestServer({ env: { WOLFPACK_ENGINES: engines, WOLFPACK_CONCURRENT_RUNS_PER_USER: '1' } });

@@ -16,15 +16,18 @@ describe.each(testDatabases())('builds running at once on %s', (kind) => {
   });
 
   async function setup() {
-    // An engine (at the network boundary) that takes a while to answer, so builds stay running.
+    // An engine (at the network boundary) that answers nothing until the test lets it, so builds
+    // stay running however slow the machine is, and then answers at once.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const engine = await startFakeOpenAIServer({
-      fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], headersDelayMs: 400 }),
+      fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], headersAfter: held }),
     });
     cleanup.push(() => engine.close());
     const engines = JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]);
     const server = await startTestServer(kind, { env: { WOLFPACK_ENGINES: engines, WOLFPACK_CONCURRENT_RUNS_PER_USER: '2' } });
     cleanup.push(() => server.dispose());
-    return server;
+    return { server, release };
   }
   const member = async (server: TestServer, username: string) => {
     const client = new TestClient(server.url);
@@ -51,7 +54,7 @@ describe.each(testDatabases())('builds running at once on %s', (kind) => {
   };
 
   it('refuses a third build while two run, with a 429 that says the number; another user is not affected', async () => {
-    const server = await setup();
+    const { server, release } = await setup();
     const alice = await member(server, 'alice');
     const first = await startBuild(server, alice, 'A habit tracker');
     const second = await startBuild(server, alice, 'A reading list');
@@ -63,17 +66,19 @@ describe.each(testDatabases())('builds running at once on %s', (kind) => {
     const bob = await member(server, 'bob');
     expect((await startBuild(server, bob, 'A packing list')).status).toBe(200);
     // Once one of hers has finished, Alice may start another.
+    release();
     await finished(alice, first.runId!);
     await finished(alice, second.runId!);
     expect((await startBuild(server, alice, 'A recipe box')).status).toBe(200);
   }, 120_000);
 
   it('admits exactly the limit out of six builds started at once by one user', async () => {
-    const server = await setup();
+    const { server, release } = await setup();
     const carol = await member(server, 'carol');
     const starts = await Promise.all(Array.from({ length: 6 }, (_, i) => startBuild(server, carol, `A parallel idea ${i}`)));
     expect(starts.map((s) => s.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
     for (const refused of starts.filter((s) => s.status === 429)) expect(refused.body).toMatchObject({ error: LIMIT_SENTENCE });
+    release();
     for (const admitted of starts.filter((s) => s.status === 200)) await finished(carol, admitted.runId!);
   }, 120_000);
 });
