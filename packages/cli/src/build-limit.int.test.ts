@@ -17,7 +17,7 @@ beforeAll(async () => {
   // the first build is still running whenever the second is asked for, however slow the machine
   // (a build that could finish raced the CLI's start). Closing the server stops it.
   engine = await startFakeOpenAIServer({
-    fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], headersDelayMs: 10 * 60_000 }),
+    fallback: (request) => ({ kind: 'stream', deltas: [demoReply((request.body as { messages: ChatMessage[] }).messages)], headersAfter: new Promise(() => {}) }),
   });
   const engines = JSON.stringify([{ key: 'alpha', provider: 'openai', model: 'gpt-test', baseURL: engine.baseURL, apiKey: 'sk-test', pricePer1kTokensCents: 0 }]);
   server = await startTestServer({ env: { WOLFPACK_ENGINES: engines, WOLFPACK_CONCURRENT_RUNS_PER_USER: '1' } });

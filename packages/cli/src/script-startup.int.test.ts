@@ -4,10 +4,10 @@
  * (`pnpm bench startup`). What is loaded is read from Node's own module resolution, through a
  * hook preloaded in the real binary's process.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './testing/cli-harness.js';
 
 /** Prints every bare package the process resolves, once, on stderr. */
@@ -28,14 +28,8 @@ registerHooks({
 const NODE_OPTIONS = `--import=data:text/javascript;base64,${Buffer.from(HOOK).toString('base64')}`;
 
 describe('a command without a terminal', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'wolfpack-cli-startup-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
+  // Signed out: a config file that does not exist.
+  const config = join(tmpdir(), `wolfpack-no-config-${randomUUID()}.json`);
   const resolved = (stderr: string) => [...stderr.matchAll(/^\[resolved (.+)\]$/gm)].map((m) => m[1]);
 
   it.each([
@@ -44,7 +38,7 @@ describe('a command without a terminal', () => {
     ['build --json', ['build', 'A habit tracker', '--json']],
     ['whoami', ['whoami']],
   ])('%s loads its command and not Ink', async (_name, args) => {
-    const result = await runCli(['--server', 'http://127.0.0.1:9', ...args], { env: { NODE_OPTIONS, WOLFPACK_CONFIG: join(dir, 'none.json') } });
+    const result = await runCli(['--server', 'http://127.0.0.1:9', ...args], { env: { NODE_OPTIONS, WOLFPACK_CONFIG: config } });
     expect(result.stderr).toContain('Not logged in to http://127.0.0.1:9');
     expect(result.code).toBe(1);
     const packages = resolved(result.stderr);

@@ -1,4 +1,3 @@
-
 export interface SpinnerOptions {
   /** Show it at all: false outside a terminal, under CI and with `--json`. */
   enabled: boolean;
