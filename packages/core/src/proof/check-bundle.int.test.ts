@@ -18,7 +18,7 @@ import { buildVerificationRecord } from '../verification/verification-record.js'
 import { createExecutionGate } from './execution-gate.js';
 import { executeProject, type ExecuteOptions } from './execute-project.js';
 import { dataRouterCrash, PROCESS_ENV_LINE, routerWithoutProvider, SAVED_MAP_LINE, USE_NAVIGATE_LINE, viteProcessEnv, viteRouterApp } from './fixtures/bundled.js';
-import type { ExecCheck, ExecutionReport } from './report.js';
+import { executionProblems, type ExecCheck, type ExecutionReport } from './report.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from './testing/fake-npm-registry.js';
 import { workspaceTree } from './testing/workspace-tree.js';
 
@@ -48,6 +48,8 @@ describe.skipIf(!sandboxed)('bundled web apps, built and rendered in the sandbox
   it('builds a correct React + Vite + TypeScript app with its own build script and renders it with no errors, instead of starting its dev server', async () => {
     const report = await executeProject(REACT_TS, options);
     expect(registry.requests).toContain('/vite');
+    // What went wrong, if anything did, before the shape of the check.
+    expect(executionProblems(report).map((p) => `${p.check}: ${p.message}`)).toEqual([]);
     const summary = /^built with vite, and again in development mode for the render: \d+ files, \d+ KB$/;
     expect(check(report, 'build')).toMatchObject({ status: 'passed', runtime: 'web', command: 'npm run build (tsc -b && vite build)', summary: expect.stringMatching(summary) });
     // The source maps say what the build covered.
