@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
-import Keygrip from 'keygrip';
 import Koa from 'koa';
 import session from 'koa-session';
 import { AppError, Slots } from '@wolfpack/core';
@@ -18,6 +17,7 @@ import { refuseUnstorableText } from './middleware/unstorable-text.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { openGraphLookup } from './middleware/open-graph.js';
 import { serveWeb } from './middleware/serve-web.js';
+import { sessionKeygrip } from './middleware/session-keygrip.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { experimentRoutes } from './routes/experiment-routes.js';
@@ -130,7 +130,7 @@ export function createApp({ config, db, log, sessionKeys, secretKey, engines, ad
   const { limits, proofEnv: env } = config;
   const koa = new Koa({ proxy: config.trustProxy });
   // One Keygrip for the app: given a plain list, Koa's cookies would build one for every request.
-  koa.keys = new Keygrip(sessionKeys);
+  koa.keys = sessionKeygrip(sessionKeys);
   const ledger = new LedgerService(db.orm, clock);
   const referrals = new ReferralService(db.orm, ledger, { log, clock, qualifyingSpendCents: limits.referralQualifyingSpendCents, dailyCapCents: limits.referralDailyCapCents });
   const billing = new BillingService(db.orm, ledger, engines, clock, paymentsConfigured(config.stripe), referrals);
