@@ -15,11 +15,11 @@ const bwrapInstalled = needTool({ tool: 'bubblewrap', available: existsSync('/us
 const chromiumInstalled =
   bwrapInstalled && needTool({ tool: 'chromium', available: existsSync('/usr/lib/chromium/chromium') || existsSync('/usr/bin/chromium') }, "Proven Code's page checks on its own thread");
 
-/** What a report says, without its timings. */
+/** What a report says, without its timings (a skipped check's reason included, so a mismatch says why). */
 const said = (report: ExecutionReport) => ({
   executed: report.executed,
   notExecutedReason: report.notExecutedReason,
-  checks: report.checks.map(({ check, runtime, status, files, summary, problems }) => ({ check, runtime, status, files, summary, problems })),
+  checks: report.checks.map(({ check, runtime, status, files, summary, reason, problems }) => ({ check, runtime, status, files, summary, reason, problems })),
 });
 
 /** A Node program that never ends by itself: its start is watched for the whole start window. */

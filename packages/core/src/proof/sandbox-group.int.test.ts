@@ -11,6 +11,8 @@ import { withProjectCopy } from './project-copy.js';
 import { executeProject } from './execute-project.js';
 import { findSandbox, type Sandbox, type SandboxResult, type SandboxRun } from './sandbox.js';
 import { groupMode } from './group-mode.js';
+import { launchGroupScript, sweepLaunchGroups } from './sandbox-group.js';
+import { spawnSync } from 'node:child_process';
 import * as hostile from './fixtures/hostile.js';
 
 const MiB = 1024 * 1024;
@@ -100,6 +102,24 @@ describe.skipIf(!withGroups)(`a sandbox in its own control group (${mode.kind})`
     // (some slack for the last period); without the quota each busy process alone would take more.
     expect(result.usage?.cpuNs).toBeLessThan(0.3e9);
     expect(result.usage?.cpuNs).toBeGreaterThan(0.1e9);
+  });
+});
+
+describe.skipIf(!withGroups)(`a browser launcher's own group (${mode.kind})`, () => {
+  it('starts where a group named after its pid is left behind (pids are reused), and its groups are swept once empty', () => {
+    const limits = { memoryBytes: 256 * MiB, processes: 64, cpuPercent: 100 };
+    // One shell running two launch scripts stands for a pid handed out again while the group of
+    // the browser that had it is still there.
+    const script = `${launchGroupScript(mode, limits, 97)}\n${launchGroupScript(mode, limits, 97)}\necho $$`;
+    const shell = spawnSync('sh', ['-c', script], { encoding: 'utf8' });
+    expect(shell.stderr).toBe('');
+    expect(shell.status).toBe(0);
+    const pid = shell.stdout.trim();
+    const parents = mode.kind === 'cgroup2' ? [mode.dir] : mode.kind === 'cgroup1' ? [...new Set(Object.values(mode.dirs))] : [];
+    const named = () => parents.flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(`launch-${pid}-`)));
+    expect(named()).toHaveLength(2 * parents.length);
+    sweepLaunchGroups(mode);
+    expect(named()).toEqual([]);
   });
 });
 

@@ -11,7 +11,9 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { threadId } from 'node:worker_threads';
 import { KILL_WAIT_MS, killAll } from './process-tree.js';
 import { Watchdog } from './sandbox-watchdog.js';
 import { WATCHDOG_SAMPLE_MS, type GroupHit, type GroupLimits, type GroupMode, type GroupUsage, type SandboxGroup, type V1Controller } from './sandbox-group-types.js';
@@ -105,6 +107,10 @@ const LAUNCH_PREFIX = 'launch-';
  * launcher script another program starts (Playwright's browser): the group is made by the script
  * itself, so whatever it execs is inside from its first instruction. Empty for the watchdog.
  * Groups left empty are removed by {@link sweepLaunchGroups}.
+ *
+ * The name is not the pid alone: pids are reused (pid_max is 32768 on Debian), and a group named
+ * after a browser whose last processes are still being killed, or one not swept yet, would make
+ * `mkdir` fail and the next browser with that pid not start.
  */
 export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStatus: number): string {
   if (mode.kind === 'watchdog') return '';
@@ -113,9 +119,10 @@ export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStat
     controllers.set(parent, [...(controllers.get(parent) ?? []), controller]);
   }
   const q = (path: string) => `'${path}'`;
+  const token = randomBytes(6).toString('hex');
   const lines: string[] = [];
   for (const [parent, served] of controllers) {
-    const dir = `${q(parent)}/${LAUNCH_PREFIX}$$`;
+    const dir = `${q(parent)}/${LAUNCH_PREFIX}$$-${token}`;
     lines.push(`mkdir ${dir} || exit ${failStatus}`);
     for (const setting of settings(mode.kind, limits).filter((s) => served.includes(s.controller))) {
       const value = setting.value.replace(' ', '\\ ');
@@ -146,11 +153,13 @@ export function sweepLaunchGroups(mode: GroupMode): void {
   }
 }
 
+// Per thread: the server's Proven Code thread and its main thread (previews) count apart, so the
+// thread id keeps two groups made in the same millisecond from sharing a name.
 let sequence = 0;
 
 /** A new, empty group with `limits`, in `mode`. Throws when the group cannot be made (the run then does not start). */
 export function createGroup(mode: GroupMode, limits: GroupLimits): SandboxGroup {
-  const name = `run-${process.pid}-${++sequence}-${Date.now().toString(36)}`;
+  const name = `run-${process.pid}-${threadId}-${++sequence}-${Date.now().toString(36)}`;
   switch (mode.kind) {
     case 'cgroup2':
       return new CgroupV2(join(mode.dir, name), limits);
