@@ -74,9 +74,9 @@ try {
   await server.close();
 
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
-  async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv) {
+  async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
     // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
-    const child = spawn(process.execPath, [...benchWords('BENCH_CHILD_NODE_ARGS'), '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
+    const child = spawn(process.execPath, [...benchWords('BENCH_CHILD_NODE_ARGS'), ...nodeArgs, '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
       env: { ...START_ENV, ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -160,7 +160,7 @@ try {
   const GLIBC_DEFAULTS: NodeJS.ProcessEnv = { GLIBC_TUNABLES: '' };
   const MMAP_THRESHOLD: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
   const jemalloc = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2', '/usr/lib64/libjemalloc.so.2'].find((lib) => existsSync(lib));
-  type Setting = [label: string, env: NodeJS.ProcessEnv];
+  type Setting = [label: string, env: NodeJS.ProcessEnv, nodeArgs?: string[]];
   const jemallocSettings: Setting[] = jemalloc
     ? [
         [`LD_PRELOAD=${basename(jemalloc)}`, { LD_PRELOAD: jemalloc }],
@@ -179,18 +179,20 @@ try {
   const settings: Setting[] = [
     [`as npm start runs it (${startsWith})`, {}],
     ["glibc's defaults (GLIBC_TUNABLES empty)", GLIBC_DEFAULTS],
+    // BENCH_EXPORT_NODE_ARGS: Node flags to try, side by side with npm start's server (its allocator setting too).
+    ...(process.env.BENCH_EXPORT_NODE_ARGS ? ([[`as npm start runs it, with ${process.env.BENCH_EXPORT_NODE_ARGS}`, {}, benchWords('BENCH_EXPORT_NODE_ARGS')]] as Setting[]) : []),
     ...(process.env.BENCH_EXPORT_ALLOCATORS === '1' ? allocatorSettings.map(([label, env]): Setting => [label, { ...GLIBC_DEFAULTS, ...env }]) : []),
   ];
   const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
-  for (const [label, env] of settings) {
+  for (const [label, env, nodeArgs] of settings) {
     for (const [treeLabel, tree] of trees) {
       runZip();
-      const warm = await measure(tree, 'warm', env);
+      const warm = await measure(tree, 'warm', env, nodeArgs);
       const colds: Awaited<ReturnType<typeof measure>>[] = [];
       for (let i = 0; i < 3; i++) {
         runZip();
-        colds.push(await measure(tree, 'cold', env));
+        colds.push(await measure(tree, 'cold', env, nodeArgs));
       }
       tuned.push([`${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`, warm, worstOf(colds)]);
     }
