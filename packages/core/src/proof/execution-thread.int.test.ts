@@ -41,7 +41,10 @@ describe.skipIf(!chromiumInstalled)('ExecutionThread: pages checked in Chromium'
   it('reports what executeProject on this thread reports, a correct page and a broken one', { timeout: 60_000 }, async () => {
     thread = new ExecutionThread();
     for (const files of [staticPage, pageUncaughtException.files]) {
-      const [here, there] = await Promise.all([executeProject(files), thread.execute(files)]);
+      // One after the other: two Chromiums starting at once on a busy 2-core machine is a test of
+      // the machine, not of the thread.
+      const here = await executeProject(files);
+      const there = await thread.execute(files);
       expect(said(there)).toEqual(said(here));
     }
     const broken = await thread.execute(pageUncaughtException.files);
