@@ -121,6 +121,11 @@ describe.skipIf(!withGroups)(`a browser launcher's own group (${mode.kind})`, ()
     sweepLaunchGroups(mode);
     expect(named()).toEqual([]);
   });
+
+  it('is one launcher script for every browser with the same limits, not a new file each launch', () => {
+    const limits = { processes: 64 };
+    expect(grouped.launcher('/usr/bin/true', { limits })).toBe(grouped.launcher('/usr/bin/true', { limits }));
+  });
 });
 
 describe.skipIf(!bwrapInstalled)('a sandbox without control groups (the watchdog)', () => {

@@ -11,7 +11,6 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
 import { KILL_WAIT_MS, killAll } from './process-tree.js';
@@ -110,7 +109,9 @@ const LAUNCH_PREFIX = 'launch-';
  *
  * The name is not the pid alone: pids are reused (pid_max is 32768 on Debian), and a group named
  * after a browser whose last processes are still being killed, or one not swept yet, would make
- * `mkdir` fail and the next browser with that pid not start.
+ * `mkdir` fail and the next browser with that pid not start. The time it starts (in ns) is added
+ * by the shell, not written into the script: the launcher's folder is named after its content
+ * (content-dir.ts), and a script of its own for each browser would leave one behind each time.
  */
 export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStatus: number): string {
   if (mode.kind === 'watchdog') return '';
@@ -119,10 +120,9 @@ export function launchGroupScript(mode: GroupMode, limits: GroupLimits, failStat
     controllers.set(parent, [...(controllers.get(parent) ?? []), controller]);
   }
   const q = (path: string) => `'${path}'`;
-  const token = randomBytes(6).toString('hex');
-  const lines: string[] = [];
+  const lines: string[] = ['launch_id="$$-$(date +%s%N)"'];
   for (const [parent, served] of controllers) {
-    const dir = `${q(parent)}/${LAUNCH_PREFIX}$$-${token}`;
+    const dir = `${q(parent)}/${LAUNCH_PREFIX}"$launch_id"`;
     lines.push(`mkdir ${dir} || exit ${failStatus}`);
     for (const setting of settings(mode.kind, limits).filter((s) => served.includes(s.controller))) {
       const value = setting.value.replace(' ', '\\ ');
