@@ -5,7 +5,8 @@
 // it started). The server runs as `npm start` runs it (its allocator setting, scripts/start.sh),
 // beside glibc's defaults (BENCH_EXPORT_ALLOCATORS=1: and the other settings deployments use),
 // and, when BENCH_BEFORE names a checkout of another commit (with its dependencies installed),
-// that checkout's server the same way, side by side.
+// that checkout's server the same way, side by side. A control row (npm start's server, no export,
+// the same /api/health loops) shows what RSS the loops alone leave.
 // The files are real source code (the .js, .ts, .css, .md and .json of the packages in
 // node_modules, 8–200 KB each), which compresses as a project's code does; random text would
 // favour the server's compression over zip's.
@@ -74,7 +75,9 @@ try {
   await server.close();
 
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
-  async function measure(tree: string, warm: 'warm' | 'cold', env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
+  // 'control': the same process and the same /api/health loops, with no large export, to show what
+  // RSS those loops alone leave over the baseline (the young generation they cycle).
+  async function measure(tree: string, warm: 'warm' | 'cold' | 'control', env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
     // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
     const child = spawn(process.execPath, [...benchWords('BENCH_CHILD_NODE_ARGS'), ...nodeArgs, '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
       env: { ...START_ENV, ...process.env, WOLFPACK_DATA_DIR: dataDir, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS ?? '', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
@@ -122,7 +125,8 @@ try {
     // /api/health asked meanwhile, one request after another: what the export costs other users.
     let exporting = true;
     const healthDuring = askHealth(childUrl, () => exporting);
-    for (let i = 0; i < (warm === 'warm' ? 3 : 1); i++) {
+    if (warm === 'control') await new Promise((r) => setTimeout(r, 4000));
+    for (let i = 0; i < (warm === 'warm' ? 3 : warm === 'cold' ? 1 : 0); i++) {
       const started = performance.now();
       zipBytes = await exportOnce(projectId, i === 0 ? exported : undefined);
       ms = Math.min(ms, performance.now() - started);
@@ -185,6 +189,7 @@ try {
   ];
   const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
+  const controls: Array<[string, Awaited<ReturnType<typeof measure>>]> = [];
   for (const [label, env, nodeArgs] of settings) {
     for (const [treeLabel, tree] of trees) {
       runZip();
@@ -195,6 +200,7 @@ try {
         colds.push(await measure(tree, 'cold', env, nodeArgs));
       }
       tuned.push([`${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`, warm, worstOf(colds)]);
+      if (label === settings[0]![0]) controls.push([`${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`, await measure(tree, 'control', env, nodeArgs)]);
     }
   }
   const zipMs = zipRuns.length > 0 ? Math.min(...zipRuns) : undefined;
@@ -216,6 +222,9 @@ try {
   for (const [label, warm, first] of tuned) {
     row(`${label}, warm`, warm);
     row(`${label}, first export after start`, first);
+  }
+  for (const [label, control] of controls) {
+    console.log(`| ${label}, no export: /api/health alone for 4 s, then the same 6 s | | | | ${growth(control.growth)} | ${growth(control.after)} | ${control.healthWhileExporting.p50.toFixed(0)} / ${control.healthWhileExporting.max.toFixed(0)} ms | ${control.slowestHealth.toFixed(0)} ms |`);
   }
   if (zipMs !== undefined) {
     console.log(`| zip -r -6 of the same files on disk (fastest of ${zipRuns.length}) | ${zipMs.toFixed(0)} ms | ${mbps(zipMs)} | 1.00× | (separate process) | | | |`);
