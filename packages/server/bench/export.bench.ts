@@ -75,8 +75,8 @@ try {
   await server.close();
 
   // Each export runs in a fresh server process, so its memory is measured from a clean start.
-  // 'control': the same process and the same /api/health loops, with no large export, to show what
-  // RSS those loops alone leave over the baseline (the young generation they cycle).
+  // 'control': the same process and the same /api/health loops, with no large export: what RSS
+  // those loops alone leave over the baseline, so the rows above it show the export's own.
   async function measure(tree: string, warm: 'warm' | 'cold' | 'control', env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
     // BENCH_CHILD_NODE_ARGS: flags Node takes only on its command line (V8's --trace-gc, say).
     const child = spawn(process.execPath, [...benchWords('BENCH_CHILD_NODE_ARGS'), ...nodeArgs, '--conditions=@wolfpack/source', '--import', import.meta.resolve('tsx'), join(tree, 'packages/server/src/testing/serve-child.ts')], {
@@ -190,8 +190,9 @@ try {
   const trees: Array<[string, string]> = [['this tree', THIS_TREE], ...(process.env.BENCH_BEFORE ? ([['BENCH_BEFORE', process.env.BENCH_BEFORE]] as Array<[string, string]>) : [])];
   const tuned: Array<[string, Awaited<ReturnType<typeof measure>>, Awaited<ReturnType<typeof measure>>]> = [];
   const controls: Array<[string, Awaited<ReturnType<typeof measure>>]> = [];
-  for (const [label, env, nodeArgs] of settings) {
+  for (const [index, [label, env, nodeArgs]] of settings.entries()) {
     for (const [treeLabel, tree] of trees) {
+      const shown = `${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`;
       runZip();
       const warm = await measure(tree, 'warm', env, nodeArgs);
       const colds: Awaited<ReturnType<typeof measure>>[] = [];
@@ -199,8 +200,9 @@ try {
         runZip();
         colds.push(await measure(tree, 'cold', env, nodeArgs));
       }
-      tuned.push([`${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`, warm, worstOf(colds)]);
-      if (label === settings[0]![0]) controls.push([`${trees.length > 1 ? `${treeLabel}, ` : ''}${label}`, await measure(tree, 'control', env, nodeArgs)]);
+      tuned.push([shown, warm, worstOf(colds)]);
+      // One control for each tree, beside npm start's server.
+      if (index === 0) controls.push([shown, await measure(tree, 'control', env, nodeArgs)]);
     }
   }
   const zipMs = zipRuns.length > 0 ? Math.min(...zipRuns) : undefined;

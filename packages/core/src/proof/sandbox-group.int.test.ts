@@ -3,6 +3,7 @@
 // read from its own counters, the whole tree is gone when the run returns, the group is removed,
 // and the verdict names the limit the counters say was hit. Then the same without control groups
 // (the /proc watchdog), and a program that only says the disk is full.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { needTool } from '../testing/required-tool.js';
@@ -12,7 +13,6 @@ import { executeProject } from './execute-project.js';
 import { findSandbox, type Sandbox, type SandboxResult, type SandboxRun } from './sandbox.js';
 import { groupMode } from './group-mode.js';
 import { launchGroupScript, sweepLaunchGroups } from './sandbox-group.js';
-import { spawnSync } from 'node:child_process';
 import * as hostile from './fixtures/hostile.js';
 
 const MiB = 1024 * 1024;
@@ -36,12 +36,14 @@ beforeAll(async () => {
 const run = (sandbox: Sandbox, files: Record<string, string>, argv: string[], limits: SandboxRun['limits']) =>
   withProjectCopy(files, (dir) => sandbox.run(dir, { argv, limits }));
 
+/** The folders groups are made in, one for each hierarchy (none for the watchdog). */
+const groupParents = (): string[] => (mode.kind === 'cgroup2' ? [mode.dir] : mode.kind === 'cgroup1' ? [...new Set(Object.values(mode.dirs))] : []);
+
+/** Groups whose names start with `prefix`, in any hierarchy. */
+const groupsNamed = (prefix: string): string[] => groupParents().flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(prefix)));
+
 /** This process's run groups still present in any hierarchy. */
-function groupsLeft(): string[] {
-  if (mode.kind === 'watchdog') return [];
-  const parents = mode.kind === 'cgroup2' ? [mode.dir] : Object.values(mode.dirs);
-  return parents.flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(`run-${process.pid}-`)));
-}
+const groupsLeft = (): string[] => groupsNamed(`run-${process.pid}-`);
 
 const marker = () => `m${process.pid}x${Math.random().toString(36).slice(2, 8)}`;
 
@@ -115,11 +117,9 @@ describe.skipIf(!withGroups)(`a browser launcher's own group (${mode.kind})`, ()
     expect(shell.stderr).toBe('');
     expect(shell.status).toBe(0);
     const pid = shell.stdout.trim();
-    const parents = mode.kind === 'cgroup2' ? [mode.dir] : mode.kind === 'cgroup1' ? [...new Set(Object.values(mode.dirs))] : [];
-    const named = () => parents.flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(`launch-${pid}-`)));
-    expect(named()).toHaveLength(2 * parents.length);
+    expect(groupsNamed(`launch-${pid}-`)).toHaveLength(2 * groupParents().length);
     sweepLaunchGroups(mode);
-    expect(named()).toEqual([]);
+    expect(groupsNamed(`launch-${pid}-`)).toEqual([]);
   });
 
   it('is one launcher script for every browser with the same limits, not a new file each launch', () => {
