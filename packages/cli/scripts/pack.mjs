@@ -3,11 +3,9 @@
  * `pnpm pack:cli`: one self-contained tarball of the CLI, dist-cli/wolfpack-cli-<version>.tgz,
  * that `npm i -g` installs on any machine with Node 20+ and npm, without this workspace.
  *
- * The client commands, @wolfpack/core's client parts and the CLI's libraries are bundled with
- * esbuild from the TypeScript sources (no build of the workspace needed first); the package it
- * makes declares no dependencies. The server is left out: `wolfpack serve` from the tarball says
- * it needs the full install. Chunks are split at the CLI's dynamic imports, so `wolfpack --help`
- * loads the program alone and each command loads only what it uses.
+ * It holds the bundle the CLI's build makes (scripts/bundle.mjs), made again from the TypeScript
+ * sources (no build of the workspace needed first): the client commands, @wolfpack/core's client
+ * parts and the CLI's libraries. The package declares no dependencies; the server is left out.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,7 +13,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleCli } from './bundle.mjs';
 
 const cliDir = fileURLToPath(new URL('..', import.meta.url));
 const rootDir = join(cliDir, '..', '..');
@@ -26,31 +24,7 @@ export async function packCli({ quiet = false } = {}) {
   const manifest = JSON.parse(await readFile(join(cliDir, 'package.json'), 'utf8'));
   const stage = await mkdtemp(join(tmpdir(), 'wolfpack-cli-pack-'));
   try {
-    const result = await build({
-      entryPoints: { bin: join(cliDir, 'src', 'bin.ts') },
-      outdir: join(stage, 'dist'),
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // The workspace packages' TypeScript sources, as the tests use them.
-      conditions: ['@wolfpack/source'],
-      jsx: 'automatic',
-      // The server stays out; Ink loads its devtools only when asked to (DEV=true).
-      external: ['@wolfpack/server', 'react-devtools-core'],
-      define: { 'process.env.NODE_ENV': '"production"' },
-      // CommonJS libraries inside an ES module bundle still call require() for Node's modules.
-      banner: { js: "import { createRequire as __wolfpackRequire } from 'node:module'; const require = __wolfpackRequire(import.meta.url);" },
-      chunkNames: 'chunks/[name]-[hash]',
-      legalComments: 'none',
-      minify: true,
-      metafile: true,
-      logLevel: 'error',
-    });
-    const inputs = Object.keys(result.metafile.inputs);
-    const server = inputs.filter((path) => path.includes('packages/server/'));
-    if (server.length > 0) throw new Error(`The CLI bundle would contain server code: ${server.slice(0, 3).join(', ')}`);
+    await bundleCli(join(stage, 'dist'));
 
     const packaged = {
       name: manifest.name,
