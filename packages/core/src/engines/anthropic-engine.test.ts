@@ -3,16 +3,19 @@ import { createAnthropicEngine } from './anthropic-engine.js';
 import { EngineError } from './engine.js';
 import type { EngineOptions } from './engine-adapter-config.js';
 import { IMAGE_DROPPED_NOTE } from './message-parts.js';
+import { ManualWatchdog } from './testing/manual-watchdog.js';
 import { anthropicReplies, startFakeAnthropicServer, type AnthropicFakeServer } from './testing/fake-anthropic-server.js';
 
 const KEY = 'sk-ant-test-secret-1234567890';
 let fake: AnthropicFakeServer;
 let slept: number[];
+let watchdog: ManualWatchdog;
 
+/** Retries sleep instantly but record the wait; the watchdog fires only when a test fires it. */
 function engine(options: EngineOptions = {}, supportsImages = false) {
   return createAnthropicEngine(
     { key: 'beta', model: 'claude-test', baseURL: fake.baseURL, apiKey: KEY, supportsImages },
-    { sleep: async (ms) => void slept.push(ms), random: () => 0.5, stallTimeoutMs: 200, firstChunkTimeoutMs: 400, ...options },
+    { sleep: async (ms) => void slept.push(ms), random: () => 0.5, stallTimeoutMs: 200, firstChunkTimeoutMs: 400, watchdogTimer: watchdog.timer, ...options },
   );
 }
 
@@ -33,6 +36,7 @@ async function failure(promise: Promise<unknown>): Promise<EngineError> {
 beforeEach(async () => {
   fake = await startFakeAnthropicServer({ apiKey: KEY, models: ['claude-test'] });
   slept = [];
+  watchdog = new ManualWatchdog();
 });
 afterEach(async () => {
   await fake.close();
@@ -156,7 +160,11 @@ describe('anthropic engine: failures', () => {
 
   it('aborts a stalled stream', async () => {
     fake.enqueue(anthropicReplies.stream(['a', 'b'], { interruptAfter: 1, interrupt: 'stall' }));
-    const error = await failure(engine({ maxRetries: 0 }).complete({ messages: ask }));
+    const seen: string[] = [];
+    const pending = failure(engine({ maxRetries: 0 }).complete({ messages: ask, onDelta: (d) => seen.push(d) }));
+    await expect.poll(() => seen).toEqual(['a']);
+    await watchdog.fire(200);
+    const error = await pending;
     expect(error.kind).toBe('stalled');
     expect(error.message).toMatch(/^Engine beta stopped sending output for 200 ms\./);
     await expect.poll(() => fake.requests[0]?.clientClosedEarly).toBe(true);

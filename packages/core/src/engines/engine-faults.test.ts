@@ -11,6 +11,7 @@ import type { EngineOptions } from './engine-adapter-config.js';
 import { createOpenAIEngine } from './openai-engine.js';
 import { runResilient, resolveResilience } from './resilience.js';
 import { anthropicReplies, startFakeAnthropicServer } from './testing/fake-anthropic-server.js';
+import { ManualWatchdog } from './testing/manual-watchdog.js';
 import type { FakeInterrupt, FakeServer, FakeStreamBehaviour } from './testing/fake-http.js';
 import { openaiReplies, startFakeOpenAIServer } from './testing/fake-openai-server.js';
 
@@ -61,13 +62,17 @@ async function failure(promise: Promise<unknown>): Promise<EngineError> {
 describe.each(providers)('$name engine on a bad day', (provider) => {
   let fake: FakeServer<unknown>;
   let slept: number[];
+  let watchdog: ManualWatchdog;
+  // The watchdog fires only when a test fires it: on a loaded machine a real 300 ms timer once
+  // stalled a healthy stream and made an extra attempt.
   const engine = (options: EngineOptions = {}) =>
-    provider.engine(fake, { sleep: async (ms) => void slept.push(ms), random: () => 0.5, stallTimeoutMs: 300, firstChunkTimeoutMs: 600, ...options });
+    provider.engine(fake, { sleep: async (ms) => void slept.push(ms), random: () => 0.5, stallTimeoutMs: 300, firstChunkTimeoutMs: 600, watchdogTimer: watchdog.timer, ...options });
   const interrupted = (interrupt: FakeInterrupt<unknown>, after = 1) => provider.stream(['Hello', ' there'], { interruptAfter: after, interrupt });
 
   beforeEach(async () => {
     fake = await provider.start();
     slept = [];
+    watchdog = new ManualWatchdog();
   });
   afterEach(async () => {
     await fake.close();
@@ -139,7 +144,11 @@ describe.each(providers)('$name engine on a bad day', (provider) => {
   it('stops waiting for a frame cut in half that never ends, at the watchdog', async () => {
     fake.enqueue(interrupted({ raw: provider.brokenFrame.slice(0, 50), then: 'stall' }));
     // The deadline (20 minutes by default) is far; 'stalled' comes from the watchdog alone.
-    const error = await failure(engine({ maxRetries: 0 }).complete({ messages: ask }));
+    const seen: string[] = [];
+    const pending = failure(engine({ maxRetries: 0 }).complete({ messages: ask, onDelta: (d) => seen.push(d) }));
+    await expect.poll(() => seen).toEqual(['Hello']);
+    await watchdog.fire(300);
+    const error = await pending;
     expect(error.kind).toBe('stalled');
     expect(fake.requests).toHaveLength(1);
     await expect.poll(() => fake.requests[0]?.clientClosedEarly).toBe(true);

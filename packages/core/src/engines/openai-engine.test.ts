@@ -3,13 +3,14 @@ import { EngineError, type EngineRetryInfo } from './engine.js';
 import type { EngineOptions } from './engine-adapter-config.js';
 import { IMAGE_DROPPED_NOTE } from './message-parts.js';
 import { createOpenAIEngine } from './openai-engine.js';
+import { ManualWatchdog } from './testing/manual-watchdog.js';
 import { openaiReplies, startFakeOpenAIServer, type OpenAIFakeServer } from './testing/fake-openai-server.js';
 
 const KEY = 'sk-test-secret-1234567890';
 let fake: OpenAIFakeServer;
 let slept: number[];
-
-/** Retries sleep instantly but record the wait; watchdog timeouts are small so tests stay fast. */
+let watchdog: ManualWatchdog;
+/** Retries sleep instantly but record the wait; the watchdog fires only when a test fires it. */
 function engine(options: EngineOptions = {}, config: { supportsImages?: boolean; baseURL?: string } = {}) {
   return createOpenAIEngine(
     { key: 'alpha', model: 'gpt-test', baseURL: config.baseURL ?? fake.baseURL, apiKey: KEY, supportsImages: config.supportsImages ?? false },
@@ -18,6 +19,7 @@ function engine(options: EngineOptions = {}, config: { supportsImages?: boolean;
       random: () => 0.5,
       stallTimeoutMs: 200,
       firstChunkTimeoutMs: 400,
+      watchdogTimer: watchdog.timer,
       ...options,
     },
   );
@@ -40,6 +42,7 @@ async function failure(promise: Promise<unknown>): Promise<EngineError> {
 beforeEach(async () => {
   fake = await startFakeOpenAIServer({ apiKey: KEY, models: ['gpt-test'] });
   slept = [];
+  watchdog = new ManualWatchdog();
 });
 afterEach(async () => {
   await fake.close();
@@ -212,7 +215,11 @@ describe('openai engine: errors that are not retried', () => {
 describe('openai engine: broken streams', () => {
   it('aborts a stream that stalls and says for how long', async () => {
     fake.enqueue(openaiReplies.stream(['one', ' two', ' three'], { interruptAfter: 2, interrupt: 'stall' }));
-    const error = await failure(engine({ maxRetries: 0 }).complete({ messages: ask }));
+    const seen: string[] = [];
+    const pending = failure(engine({ maxRetries: 0 }).complete({ messages: ask, onDelta: (d) => seen.push(d) }));
+    await expect.poll(() => seen).toEqual(['one', ' two']);
+    await watchdog.fire(200);
+    const error = await pending;
     // Only the watchdog says 'stalled', with its 200 ms; the stream itself would never have ended.
     expect(error.kind).toBe('stalled');
     expect(error.message).toMatch(/^Engine alpha stopped sending output for 200 ms\./);
@@ -223,18 +230,24 @@ describe('openai engine: broken streams', () => {
   it('retries after a stall and tells the consumer to start over', async () => {
     fake.enqueue(openaiReplies.stream(['lost'], { interruptAfter: 1 }), openaiReplies.stream(['kept']));
     const seen: string[] = [];
-    const result = await engine().complete({
+    const pending = engine().complete({
       messages: ask,
       onDelta: (d) => seen.push(d),
       onRetry: () => seen.push('<retry>'),
     });
+    await expect.poll(() => seen).toEqual(['lost']);
+    await watchdog.fire(200);
+    const result = await pending;
     expect(result).toMatchObject({ text: 'kept', attempts: 2 });
     expect(seen).toEqual(['lost', '<retry>', 'kept']);
   });
 
   it('times out when no output arrives at all', async () => {
     fake.enqueue({ kind: 'hang' });
-    const error = await failure(engine({ maxRetries: 0 }).complete({ messages: ask }));
+    const pending = failure(engine({ maxRetries: 0 }).complete({ messages: ask }));
+    await expect.poll(() => fake.requests.length).toBe(1);
+    await watchdog.fire(400);
+    const error = await pending;
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/^Engine alpha sent no output within 400 ms of the request\./);
   });

@@ -38,6 +38,18 @@ export interface ResilienceOptions {
   now?: () => number;
   /** Injected for tests: the jitter source, in [0, 1). @default Math.random */
   random?: () => number;
+  /**
+   * Injected for tests: arms the stream watchdog's timer, calling `fire` after `ms`; returns what
+   * cancels it. A test fires it itself, so a loaded machine never stalls a stream by accident.
+   * @default setTimeout
+   */
+  watchdogTimer?: (fire: () => void, ms: number) => () => void;
+}
+
+/** The watchdog's timer as the product runs it. */
+function realTimer(fire: () => void, ms: number): () => void {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
 }
 
 /** How much longer the SDK's own request timeout is than our first-chunk watchdog. */
@@ -67,6 +79,7 @@ export function resolveResilience(options: ResilienceOptions = {}): ResolvedResi
     sleep: options.sleep ?? sleep,
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
+    watchdogTimer: options.watchdogTimer ?? realTimer,
   };
 }
 
@@ -90,13 +103,13 @@ export function backoffDelayMs(retry: number, error: EngineError, options: Resol
  * SDKs end an aborted stream quietly instead of throwing.
  */
 export class StreamWatchdog {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private cancel: (() => void) | undefined;
   private sawChunk = false;
   error: EngineError | undefined;
 
   constructor(
     private readonly engineKey: string,
-    private readonly options: Pick<ResolvedResilience, 'stallTimeoutMs' | 'firstChunkTimeoutMs'>,
+    private readonly options: Pick<ResolvedResilience, 'stallTimeoutMs' | 'firstChunkTimeoutMs' | 'watchdogTimer'>,
     private readonly controller: AbortController,
   ) {}
 
@@ -112,13 +125,13 @@ export class StreamWatchdog {
   };
 
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel?.();
+    this.cancel = undefined;
   }
 
   private arm(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.fire(ms), ms);
+    this.cancel?.();
+    this.cancel = this.options.watchdogTimer(() => this.fire(ms), ms);
   }
 
   private fire(ms: number): void {
