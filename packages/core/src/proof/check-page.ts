@@ -11,13 +11,16 @@
  * the network: request interception alone would miss WebSockets, WebRTC and DNS prefetches, the
  * network namespace does not.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { checkHtml } from '../pipeline/verify-html.js';
 import { checkResult, skipped, type CheckContext } from './check-context.js';
-import { bestLocation, trimOutput } from './output.js';
+import { bestLocation, seconds, trimOutput } from './output.js';
 import type { ExecCheck, ExecCheckName, ExecProblem } from './report.js';
 import { SANDBOX_PROJECT_DIR } from './bwrap-args.js';
 import { siteFileFor } from './site-path.js';
+import { descendantWithArg, RunQueueWait } from './process-tree.js';
+import { withinStarvedDeadline } from './starved-deadline.js';
 
 export const ORIGIN = 'http://project.local';
 /** Load plus a moment for errors thrown by timers and DOMContentLoaded handlers. */
@@ -100,8 +103,25 @@ export interface PageFindings {
   unreachable: string[];
 }
 
+/** Chromium in the sandbox, and how long its processes have waited for a CPU so far (undefined when they cannot be read). */
+export interface SandboxedBrowser {
+  browser: import('playwright-core').Browser;
+  waited: () => number | undefined;
+}
+
+/** " (and N s more for the time …)" when a deadline gave back what the browser waited for a CPU. */
+const givenBackClause = (givenBackMs: number) => (givenBackMs > 0 ? ` (and ${seconds(givenBackMs)} s more for the time the browser waited for a CPU on a busy machine)` : '');
+
+/**
+ * `tab.goto` until the page's load event, within `windowMs`, moved back by the time the browser
+ * waited for a CPU (as a sandboxed command's deadline is): on a busy machine a correct page would
+ * otherwise time out, and a problem would send the project to a repair it does not need.
+ */
+const gotoWithin = (tab: import('playwright-core').Page, url: string, windowMs: number, waited: SandboxedBrowser['waited']) =>
+  withinStarvedDeadline(tab.goto(url, { waitUntil: 'load', timeout: 0 }), windowMs, waited, (given) => new Error(`page.goto: Timeout ${windowMs}ms exceeded${givenBackClause(given)}.`));
+
 /** Loads one page of `site` and reports what went wrong. */
-export async function loadPage(browser: import('playwright-core').Browser, site: PageSite, page: string, wall: number, problemPage = page): Promise<PageFindings> {
+export async function loadPage({ browser, waited }: SandboxedBrowser, site: PageSite, page: string, wall: number, problemPage = page): Promise<PageFindings> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const findings: PageFindings = { missing: [], errors: [], loaded: new Set([page]), unreachable: [] };
   const command = site.command ?? `open ${page} in Chromium`;
@@ -167,7 +187,7 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
       const error = { path: at.path, ...(at.line ? { line: at.line } : {}), message: `console error: ${said.slice(0, 300)}`, command, ...(frame < 0 ? {} : { output: trimOutput(text) }) };
       if (!findings.errors.some((e) => e.message === error.message && e.path === error.path && e.line === error.line)) findings.errors.push(error);
     });
-    await tab.goto(`${origin}/${page}`, { waitUntil: 'load', timeout: Math.max(1000, wall - SETTLE_MS) });
+    await gotoWithin(tab, `${origin}/${page}`, Math.max(1000, wall - SETTLE_MS), waited);
     await tab.waitForTimeout(SETTLE_MS);
     if (site.mountSelector !== undefined && findings.errors.length === 0) {
       // Runs in the page, where there is a DOM (core's own types have none).
@@ -189,7 +209,7 @@ export async function loadPage(browser: import('playwright-core').Browser, site:
 export async function withSandboxedBrowser<T>(
   ctx: CheckContext,
   options: PageCheckOptions,
-  fn: (browser: import('playwright-core').Browser, started: number) => Promise<T>,
+  fn: (browser: SandboxedBrowser, started: number) => Promise<T>,
 ): Promise<T | { unavailable: string }> {
   const chromiumPath = options.chromiumPath === undefined ? CHROMIUM_CANDIDATES.find((p) => existsSync(p)) : options.chromiumPath;
   if (!chromiumPath) return { unavailable: 'Chromium is not installed on this server (Debian: apt-get install chromium)' };
@@ -204,13 +224,25 @@ export async function withSandboxedBrowser<T>(
   const wall = ctx.budget.wallFor(LAUNCH_TIMEOUT_MS);
   if (wall === 0) return { unavailable: ctx.budget.spentReason() };
   let browser: import('playwright-core').Browser;
+  // A switch Chromium ignores, to find its sandbox below this process (playwright-core
+  // launches it from here) and read how long its processes waited for a CPU.
+  const mark = `--wolfpack-browser=${randomUUID()}`;
+  const waits = new RunQueueWait();
+  let root: number | undefined;
+  const waited = () => {
+    root ??= descendantWithArg(process.pid, mark);
+    return root === undefined ? undefined : waits.sample(root);
+  };
+  // Its start too is given back what it waited for a CPU: Playwright's own timeout is only the cap.
+  const launching = playwright.chromium.launch({ executablePath: launcher, args: [...FLAGS, mark], timeout: 3 * wall, chromiumSandbox: false });
   try {
-    browser = await playwright.chromium.launch({ executablePath: launcher, args: FLAGS, timeout: wall, chromiumSandbox: false });
+    browser = await withinStarvedDeadline(launching, wall, waited, (given) => new Error(`browserType.launch: Timeout ${wall}ms exceeded${givenBackClause(given)}.`));
   } catch (error) {
+    void launching.then((late) => late.close()).catch(() => undefined);
     return { unavailable: `Chromium could not start in the sandbox (${(error as Error).message.split('\n')[0]})` };
   }
   try {
-    return await fn(browser, started);
+    return await fn({ browser, waited }, started);
   } finally {
     await browser.close().catch(() => undefined);
   }

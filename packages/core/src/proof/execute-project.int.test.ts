@@ -168,7 +168,10 @@ describe.skipIf(!bwrapInstalled)('executeProject: time budget', () => {
     const report = await executeProject(slow, { env: { WOLFPACK_PROOF_COMMAND_TIME_LIMIT_MS: '1500' } });
     const tests = find(report, 'tests')[0]!;
     expect(tests.status).toBe('failed');
-    expect(tests.problems[0]!.message).toBe('the tests did not finish: it was still running after 1.5 s and was stopped (the time limit)');
+    // On a busy machine the time its processes waited for a CPU is given back, and said.
+    expect(tests.problems[0]!.message).toMatch(
+      /^the tests did not finish: it was still running after (1\.5 s|[\d.]+ s \(its 1\.5 s, and [\d.]+ s more for the time it waited for a CPU on a busy machine\)) and was stopped \(the time limit\)$/,
+    );
     // Stopped at the setting (plus at most twice as much run-queue wait given back on a busy
     // machine, and the sandbox's own start and stop), long before the test's 30 s.
     expect(tests.durationMs).toBeLessThan(15_000);

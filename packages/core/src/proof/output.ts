@@ -83,11 +83,16 @@ export function combinedOutput(result: SandboxResult): string {
   return [result.stderr, result.stdout].filter((s) => s.trim() !== '').join('\n');
 }
 
+/** Seconds, to a tenth, for sentences. */
+export const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
 /** A sentence for a run ended by a limit, e.g. "it was stopped after 15 s (the time limit)". */
 export function limitSentence(result: SandboxResult, wallMs: number): string | undefined {
   switch (result.stopped) {
     case 'time':
-      return `it was still running after ${Math.round(wallMs / 100) / 10} s and was stopped (the time limit)`;
+      return result.givenBackMs
+        ? `it was still running after ${seconds(wallMs + result.givenBackMs)} s (its ${seconds(wallMs)} s, and ${seconds(result.givenBackMs)} s more for the time it waited for a CPU on a busy machine) and was stopped (the time limit)`
+        : `it was still running after ${seconds(wallMs)} s and was stopped (the time limit)`;
     case 'cpu':
       return 'it used up its CPU time and was stopped';
     case 'cpu-budget':

@@ -75,23 +75,56 @@ export function treeCpuMs(root: number): number | undefined {
 }
 
 /**
- * How long the main threads of `root` and every process below it waited for a CPU while runnable
- * (the second field of /proc/<pid>/schedstat, in ns), in ms; undefined when `root` is gone or the
- * kernel keeps no such figure. Time a busy machine took from them, not time they spent waiting on
- * something of their own.
+ * The topmost process below `parent` whose command line holds `arg` (a launch's own mark), if one
+ * is running: the tree lists a process before anything below it.
  */
-export function treeRunQueueMs(root: number): number | undefined {
-  const tree = processTree(root);
-  if (tree.length === 0) return undefined;
-  let ns = 0;
-  for (const { pid } of tree) {
+export function descendantWithArg(parent: number, arg: string): number | undefined {
+  for (const { pid } of processTree(parent)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(arg)) return pid;
     } catch {
-      // gone since the listing, or no schedstat in this kernel
+      // gone since the listing
     }
   }
-  return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  return undefined;
+}
+
+/**
+ * How long the threads of a process tree waited for a CPU while runnable (the second field of
+ * /proc/<pid>/task/<tid>/schedstat, in ns): time a busy machine took from them, not time they spent
+ * waiting on something of their own. Every thread counts (a bundler does its work on worker
+ * threads, its main one mostly waits on them), and a thread's last figure is kept after it exits
+ * (a build script's `tsc` ends before its bundler starts): sample while the tree runs.
+ */
+export class RunQueueWait {
+  private readonly byThread = new Map<string, number>();
+
+  /**
+   * Reads the tree below `root` now; the wait of every thread seen so far, in ms. 0 when nothing
+   * was ever read (`root` gone, or a kernel that keeps no such figure).
+   */
+  sample(root: number): number {
+    for (const { pid } of processTree(root)) {
+      let tids: string[];
+      try {
+        tids = readdirSync(`/proc/${pid}/task`);
+      } catch {
+        continue; // gone since the listing
+      }
+      for (const tid of tids) {
+        try {
+          const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+          // Keyed by process too: a thread id the kernel hands out again is another thread.
+          if (Number.isFinite(ns)) this.byThread.set(`${pid}/${tid}`, ns);
+        } catch {
+          // exited since the listing, or no schedstat in this kernel
+        }
+      }
+    }
+    let ns = 0;
+    for (const value of this.byThread.values()) ns += value;
+    return ns / 1e6;
+  }
 }
 
 /** How long a kill may take to empty a sandbox (its group, or its process tree) before it is reported as stuck. */

@@ -23,9 +23,10 @@ export interface SandboxRun {
    */
   clockFrom?: { marker: string; wallMs: number };
   /**
-   * The deadline moves back by the time the program's processes waited for a CPU while runnable,
-   * up to twice its window more: on a busy machine a window (a start's few seconds, the tests'
-   * command time) would otherwise end a correct program that was only starved, and fail it.
+   * The deadline moves back by the time the program's processes and threads (those that ended
+   * before it too) waited for a CPU while runnable, up to twice its window more: on a busy machine
+   * a window (a start's few seconds, the tests' command time, a build's 30 s) would otherwise end
+   * a correct program that was only starved, and fail it. Said in the result as `givenBackMs`.
    */
   extendWhenStarved?: boolean;
   /** End the run as soon as any process in it listens on a TCP port (`stopped: 'listening'`). */
@@ -71,6 +72,8 @@ export interface SandboxResult {
    * a run stopped by the deadline, when /proc could be read.
    */
   cpuMs?: number;
+  /** For a run stopped by its deadline with `extendWhenStarved`: the ms of run-queue wait its deadline was moved by. */
+  givenBackMs?: number;
   /** What the sandbox as a whole used, from its control group's counters (sampled by the watchdog where there is none). */
   usage?: GroupUsage & { mode: GroupMode['kind'] };
   /** For a run the sandbox stopped (a limit, its deadline, a cancel): ms from that stop until no process of it was left. */

@@ -22,7 +22,8 @@ import {
   type ReadOnlyBind,
 } from './bwrap-args.js';
 import { CpuBudget, cpuNow } from './cpu-budget.js';
-import { treeCpuMs, treeRunQueueMs } from './process-tree.js';
+import { RunQueueWait, treeCpuMs } from './process-tree.js';
+import { StarvedDeadline } from './starved-deadline.js';
 import { groupMode, groupModeLine } from './group-mode.js';
 import { createGroup, launchGroupScript, sweepLaunchGroups, WATCHDOG_SAMPLE_MS, type GroupLimits, type GroupMode, type SandboxGroup } from './sandbox-group.js';
 import { DEFAULT_TOOL_PATH, resolveLimits, stopVerdict, type ProofEnv, type SandboxLimits, type StopReason } from './sandbox-limits.js';
@@ -38,8 +39,8 @@ const SIGNALS = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KIL
 const NOBODY = 65534;
 /** The first descriptor of {@link SandboxRun.passFds} inside: after stdin, stdout, stderr and bwrap's info pipe. */
 const PASSED_FD_BASE = 4;
-/** Run-queue wait below this is not given back: no deadline moves for a few milliseconds. */
-const STARVED_MIN_MS = 100;
+/** Run-queue wait is read every this many watchdog ticks (a second): each read lists /proc. */
+const WAIT_SAMPLE_TICKS = Math.round(1000 / WATCHDOG_SAMPLE_MS);
 
 /** The first executable among `preferred`, then `name` on `path` (a PATH value). */
 export function findExecutable(name: string, preferred: string[] = [], path = DEFAULT_TOOL_PATH): string | null {
@@ -170,7 +171,7 @@ class Bubblewrap implements Sandbox {
     }
     const launch = this.launch(group, args);
     let stoppedAt: number | undefined;
-    const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; stopped?: StopReason; truncated: boolean; cpuMs?: number }>((resolve) => {
+    const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; stopped?: StopReason; truncated: boolean; cpuMs?: number; givenBackMs: number }>((resolve) => {
       const child = spawn(launch.file, launch.argv, {
         stdio: [command.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', ...(command.passFds ?? [])],
         // Its own process group, so a kill reaches bwrap's helpers too; bwrap's pid namespace and
@@ -197,26 +198,17 @@ class Bubblewrap implements Sandbox {
           child.kill('SIGKILL');
         }
       };
-      // The window in force (the whole run's, or after clockFrom's marker the start's), and the
-      // run-queue wait it has already been given back or that came before it.
-      let windowMs = limits.wallMs;
-      let windowStart = performance.now();
-      let waitCounted = 0;
-      // Measured before the kill, while the processes still exist.
-      const timeUp = () => {
-        if (stopped === undefined && innerPid !== undefined) {
-          const owed = command.extendWhenStarved ? (treeRunQueueMs(innerPid) ?? 0) - waitCounted : 0;
-          const left = windowStart + 3 * windowMs - performance.now();
-          if (owed >= STARVED_MIN_MS && left > 0) {
-            waitCounted += owed;
-            deadline = setTimeout(timeUp, Math.min(owed, left));
-            return;
-          }
-          cpuMs = treeCpuMs(innerPid);
-        }
-        kill('time');
-      };
-      let deadline = setTimeout(timeUp, limits.wallMs);
+      // The window in force: the whole run's, or after clockFrom's marker the start's.
+      const waits = command.extendWhenStarved ? new RunQueueWait() : undefined;
+      const deadline = new StarvedDeadline(
+        limits.wallMs,
+        () => {
+          // Measured before the kill, while the processes still exist.
+          if (stopped === undefined && innerPid !== undefined) cpuMs = treeCpuMs(innerPid);
+          kill('time');
+        },
+        () => (waits && stopped === undefined && innerPid !== undefined ? waits.sample(innerPid) : undefined),
+      );
       let seen = '';
       const watch = (chunk: Buffer) => {
         const clock = command.clockFrom;
@@ -225,11 +217,7 @@ class Bubblewrap implements Sandbox {
         seen = (seen + chunk.toString('latin1')).slice(-(clock.marker.length + chunk.length));
         if (!seen.includes(clock.marker)) return;
         seen = clock.marker;
-        clearTimeout(deadline);
-        windowMs = clock.wallMs;
-        windowStart = performance.now();
-        waitCounted = innerPid === undefined ? 0 : (treeRunQueueMs(innerPid) ?? 0);
-        deadline = setTimeout(timeUp, clock.wallMs);
+        deadline.restart(clock.wallMs);
       };
       const budget = command.cpuBudget ? new CpuBudget(command.cpuBudget, () => cpuNow(group, child.pid)) : undefined;
       const collect = (into: Buffer[], stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -259,8 +247,11 @@ class Bubblewrap implements Sandbox {
       });
       infoStream?.on('error', () => undefined);
       // The group's counters say at once when a limit was hit: the whole sandbox goes then, not at its deadline.
+      let ticks = 0;
       const poll = setInterval(() => {
         if (stopped !== undefined) return;
+        // The wait of processes and threads that end before the deadline still counts: read once a second.
+        if (waits && innerPid !== undefined && (ticks += 1) % WAIT_SAMPLE_TICKS === 0) waits.sample(innerPid);
         const hit = group.check();
         if (hit !== undefined) kill(hit);
         else if (budget?.spent()) kill('cpu-budget');
@@ -271,10 +262,10 @@ class Bubblewrap implements Sandbox {
       if (command.signal?.aborted) onAbort();
       child.on('error', (error) => err.push(Buffer.from(`${error.message}\n`)));
       child.on('close', (code, signal) => {
-        clearTimeout(deadline);
+        deadline.clear();
         clearInterval(poll);
         command.signal?.removeEventListener('abort', onAbort);
-        resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stopped, truncated, cpuMs });
+        resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stopped, truncated, cpuMs, givenBackMs: deadline.givenBackMs });
       });
     });
     // The counters once more (an OOM kill just before the end), then nothing of the group may outlive the run.
@@ -304,6 +295,7 @@ class Bubblewrap implements Sandbox {
       usage: { mode: this.mode.kind, ...usage },
       ...(stoppedAt !== undefined ? { stopMs: Math.round(performance.now() - stoppedAt) } : {}),
       ...(stopped === 'time' && outcome.cpuMs !== undefined ? { cpuMs: outcome.cpuMs } : {}),
+      ...(stopped === 'time' && outcome.givenBackMs > 0 ? { givenBackMs: outcome.givenBackMs } : {}),
       ...(setupError ? { setupError } : {}),
     };
   }

@@ -8,7 +8,7 @@
  * until stopped (see {@link stillRunning}): a hang is a failed start, and a program assumed to be
  * long-running passes with the assumption in its summary, never as a plain clean start.
  */
-import { combinedOutput, errorLine, limitSentence, problemFromRun } from './output.js';
+import { combinedOutput, errorLine, limitSentence, problemFromRun, seconds } from './output.js';
 import { checkResult, type CheckContext } from './check-context.js';
 import { ASSUMED, type ExecCheck, type ExecProblem } from './report.js';
 import type { SandboxResult } from './sandbox.js';
@@ -52,9 +52,6 @@ export interface StartOptions {
 }
 
 type StartContext = Pick<CheckContext, 'paths' | 'startMs' | 'files'>;
-
-/** Seconds, to a tenth, for sentences. */
-const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 export function startVerdict(result: SandboxResult, ctx: StartContext, options: StartOptions): StartVerdict {
   if (result.stopped === 'listening') return { ok: true, summary: 'started and listened on a port' };
