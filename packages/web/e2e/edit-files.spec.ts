@@ -146,7 +146,8 @@ describe('Editing files in the browser', () => {
     await second.getByTestId('edit-conflict-reload').click();
     await second.getByTestId('edit-conflict').waitFor({ state: 'detached' });
     await second.getByTestId('unsaved-marker').waitFor({ state: 'detached' });
-    expect(await editorText(second)).toContain('From the first tab.');
+    // The alert and the marker go in the reload's render; CodeMirror takes the text in an effect after it.
+    await expect.poll(() => editorText(second)).toContain('From the first tab.');
     expect(await editorText(second)).not.toContain('From the second tab.');
     await insertAfterLine(second, 'From the first tab.', '\nAnd the second.');
     await second.getByTestId('save-file').click();

@@ -108,7 +108,8 @@ describe('Home: History panel and publishing', () => {
     await page.getByRole('button', { name: 'Push to GitHub' }).click();
     const dialog = page.getByTestId('publish-dialog');
     await dialog.waitFor();
-    expect(await dialog.getByTestId('repo-name').inputValue()).toBe(suggestRepoName(IDEA));
+    // Opened from the banner the dialog reads the project's idea first, then suggests the name.
+    await expect.poll(() => dialog.getByTestId('repo-name').inputValue()).toBe(suggestRepoName(IDEA));
     await saveShot(page, 'publish-from-home');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

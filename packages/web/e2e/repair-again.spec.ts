@@ -162,7 +162,8 @@ describe('Repair again', () => {
     await page.reload();
     await page.locator('[data-testid="run-scope"]').waitFor({ timeout: 20_000 });
     expect((await stageStatuses(page)).slice(0, 4)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
-    expect(await statusOf(page, 5)).toBe('running');
+    // The scope comes with the replay's run event, the running stage with a later event.
+    await expect.poll(() => statusOf(page, 5)).toBe('running');
     releaseRepair();
     await repairBanner(page, 'failed');
     expect(await stageStatuses(page)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'failed']);

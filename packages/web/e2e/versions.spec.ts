@@ -44,6 +44,8 @@ async function versionsOf(page: Page, projectId: string) {
 const SLOW = 90_000;
 
 const row = (page: Page, n: number) => page.locator(`[data-testid="version-row"][data-version="${n}"]`);
+/** The choice of a version goes through the address, so the detail follows a click after a render: wait for it. */
+const detailShows = (page: Page, n: number) => page.locator(`[data-testid="version-detail"][data-version="${n}"]`).waitFor({ timeout: SLOW });
 
 describe('Versions tab', () => {
   const browser = useBrowser();
@@ -117,7 +119,7 @@ describe('Versions tab', () => {
 
     // Version 1 against the current files: what a restore would undo.
     await row(page, 1).click({ timeout: SLOW });
-    expect(await detail.getAttribute('data-version')).toBe('1');
+    await detailShows(page, 1);
     await page.getByTestId('compare-current').click();
     await page.locator('[data-testid="version-diff"][data-from="2"][data-to="1"]').waitFor({ timeout: SLOW });
     await indexDiff.locator('.cm-deletedChunk', { hasText: BROKEN }).first().waitFor({ timeout: SLOW });
@@ -146,7 +148,7 @@ describe('Versions tab', () => {
     expect(await row(page, 3).getByTestId('version-current').textContent()).toBe('Current');
     expect(await row(page, 2).getByTestId('version-current').count()).toBe(0);
     // The new version is shown: what the restore changed.
-    await page.locator('[data-testid="version-detail"][data-version="3"]').waitFor();
+    await detailShows(page, 3);
     await page.locator('[data-testid="version-diff"][data-from="2"][data-to="3"]').waitFor({ timeout: SLOW });
     await saveShot(page, 'versions-restored');
 
@@ -178,6 +180,7 @@ describe('Versions tab', () => {
     await saveShot(page, 'versions-dark');
 
     await row(page, 1).click({ timeout: SLOW });
+    await detailShows(page, 1);
     const [tab] = await Promise.all([page.context().waitForEvent('page', { timeout: SLOW }), page.getByTestId('version-preview').click()]);
     await tab!.waitForLoadState('load');
     expect(new URL(tab!.url()).hostname).toBe(`p-${projectId}.localhost`);
@@ -202,6 +205,7 @@ describe('Versions tab', () => {
     const projectId = await brokenProject(page);
     await page.goto(`/projects/${projectId}?tab=versions`);
     await row(page, 1).click({ timeout: SLOW });
+    await detailShows(page, 1);
 
     // Another tab restores meanwhile: the project is at version 3 while this page still thinks 2.
     const other = await page.request.post(`/api/projects/${projectId}/versions/1/restore`, { data: { expectedVersion: 2 } });
