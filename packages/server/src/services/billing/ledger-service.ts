@@ -47,7 +47,12 @@ export class LedgerService {
 
   /** Newest first; `before` is the id of the last entry of the previous page. */
   async entries(userId: string, query: { limit: number; before?: number }): Promise<LedgerEntryItemJson[]> {
-    const em = this.orm.em.fork() as Sql;
+    // Read in the wallet's transaction: a new wallet's welcome bonus, or this month's grant, is
+    // posted first, so the activity a user opens first agrees with the balance read beside it.
+    return this.transact(userId, (tx) => this.readEntries(tx.em as Sql, userId, query));
+  }
+
+  private async readEntries(em: Sql, userId: string, query: { limit: number; before?: number }): Promise<LedgerEntryItemJson[]> {
     const rows = await em.execute<Array<{ id: string | number; kind: LedgerKind; amount_cents: string | number; balance_after_cents: string | number; created_at: Date | string }>>(
       `select id, kind, amount_cents, balance_after_cents, created_at from ledger_entries
        where user_id = ? ${query.before ? 'and id < ?' : ''} order by id desc limit ?`,
