@@ -56,7 +56,8 @@ describe('Settings: API tokens', () => {
   it('is not shown to a visitor', async () => {
     const page = await browser.newPage();
     await page.goto('/settings');
-    await page.getByTestId('settings-about').waitFor();
+    // The sign-in prompt shows once the sign-in check has answered; until then the page cannot know.
+    await page.getByTestId('settings-credits').getByTestId('sign-in-prompt').waitFor();
     expect(await page.getByTestId('settings-api-tokens').count()).toBe(0);
   });
 });

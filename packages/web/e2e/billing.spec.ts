@@ -66,6 +66,8 @@ describe('credits and Stripe checkout', () => {
     // Token pricing and the four packs, from GET /api/billing/packs.
     expect(await text(page, 'token-pricing')).toContain('$3.05 per 1,000 tokens');
     expect(await text(page, 'token-pricing')).toContain('about 20K tokens is about $60');
+    // The packs come from their own query, which may still be loading after the balance's.
+    await page.getByTestId('credit-packs').locator('li').nth(3).waitFor();
     const packs = (await page.getByTestId('credit-packs').locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' '));
     expect(packs).toHaveLength(4);
     expect(packs[0]).toContain('$10');
