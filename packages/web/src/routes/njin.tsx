@@ -62,8 +62,9 @@ export function NjinPage() {
         description="The iteration engine: send files and an instruction, get back a patch that passed the checks. Heavy changes go to several engines, and they vote only among the patches that pass."
       />
       {/* Said on both tabs: nobody should create keys or look for Subscribe Now before knowing. A
-          user who holds a licence (the operator granted it) has nothing to buy or to ask for. */}
-      {paymentsConfigured === false && !(user && (license.isPending || active)) ? <NjinPaymentsOff username={user?.username ?? null} /> : null}
+          user who holds a licence (the operator granted it) has nothing to buy or to ask for; until
+          the sign-in check answers, nobody is known to be without one. */}
+      {paymentsConfigured === false && !mePending && !(user && (license.isPending || active)) ? <NjinPaymentsOff username={user?.username ?? null} /> : null}
       <Tabs<NjinTab> label="njin sections" items={TABS} value={tab} onChange={select}>
         {tab === 'setup' ? (
           <NjinSetupTab apiKey={apiKey} onApiKeyChange={setApiKey} signedIn={user !== null} username={user?.username ?? null} paymentsConfigured={paymentsConfigured} licenceActive={active} />
