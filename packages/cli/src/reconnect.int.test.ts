@@ -64,7 +64,7 @@ it('reconnects after the server is killed mid-run and follows the run the restar
   expect(stderr).toMatch(/Reconnecting… \(attempt 1 of \d+\)/);
   // The server continued the run by itself: the CLI did not have to resume it.
   expect(stderr).not.toContain('resuming it from its last finished stage');
-}, 120_000);
+});
 
 it.skipIf(!hasTmux())('in a terminal (tmux): the live view says it is reconnecting while the server is down, then follows the continued run to its end', async () => {
   const term = tmuxServer('wolfpack-cli-reconnect');

@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(!chromiumInstalled)('ExecutionThread: pages checked in Chromium', () => {
-  it('reports what executeProject on this thread reports, a correct page and a broken one', { timeout: 60_000 }, async () => {
+  it('reports what executeProject on this thread reports, a correct page and a broken one', { timeout: 120_000 }, async () => {
     thread = new ExecutionThread();
     for (const files of [staticPage, pageUncaughtException.files]) {
       // One after the other: two Chromiums starting at once on a busy 2-core machine is a test of
