@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installDependencies, installOptionsFrom, type InstallOptions } from './node-deps.js';
-import { errorLine, limitSentence, problemFromRun } from './output.js';
+import { errorLine, limitSentence, problemFromRun, seconds } from './output.js';
 import { RELAY_DIR, RELAY_MARK, relayBind } from './preview-relay.js';
 import { copyableFiles, withProjectCopy } from './project-copy.js';
 import type { ExecProblem } from './report.js';
@@ -280,7 +280,7 @@ export async function startPreviewServer(allFiles: Readonly<Record<string, strin
   if (result.setupError !== undefined) return { ok: false, unavailable: `the sandbox could not start (${result.setupError}); this is a fault of the server, not of the project` };
   if (why === 'stopped') return { ok: false, unavailable: 'the preview was stopped before its server started' };
   if (why === 'start-window') {
-    return { ok: false, problem: problemOf(result, `the server did not listen on a port within ${Math.round(startMs / 100) / 10} s of starting`), command: plan.display };
+    return { ok: false, problem: problemOf(result, `the server did not listen on a port within ${seconds(startMs)} s of starting`), command: plan.display };
   }
   const output = `${result.stderr}\n${result.stdout}`;
   const missing = plan.runtime === 'python' ? missingPythonPackage(output, files) : undefined;
