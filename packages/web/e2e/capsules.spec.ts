@@ -261,7 +261,7 @@ describe('PackCast capsules', () => {
     const origin = new URL(page.url()).origin;
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${origin}/capsules/${slug}`);
     expect(warnings.some((text) => text.includes('referral code'))).toBe(true);
-  }, 120_000);
+  });
 
   it('shows the empty state with a link to /njin and a way to start the build that records one', async () => {
     const page = await browser.newPage();

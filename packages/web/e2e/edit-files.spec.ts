@@ -99,7 +99,7 @@ describe('Editing files in the browser', () => {
     const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('open-preview').click()]);
     await tab!.locator('#edited').waitFor();
     expect(await tab!.locator('#edited').textContent()).toBe('Edited in the browser');
-  }, 120_000);
+  });
 
   it("a second tab's stale save gets the server's sentence and keeps its text until Reload", async () => {
     const first = await browser.newPage();
@@ -153,7 +153,7 @@ describe('Editing files in the browser', () => {
     await second.getByTestId('save-file').click();
     await toastWith(second, 'Saved as version 3').waitFor();
     expect((await projectOf(second, projectId)).project.fsIndex['README.md']).toContain('From the first tab.\nAnd the second.');
-  }, 120_000);
+  });
 
   it('makes a new file, renames it and deletes it, each as a version; a bad path gets the server sentence', async () => {
     const page = await browser.newPage();
@@ -203,7 +203,7 @@ describe('Editing files in the browser', () => {
     files = (await projectOf(page, projectId)).files;
     expect(files).not.toContain('lib/util.js');
     expect((await projectOf(page, projectId)).version).toBe(5);
-  }, 120_000);
+  });
 
   it('opens a file larger than a file may be read-only, with a sentence', async () => {
     const page = await browser.newPage();
@@ -224,7 +224,7 @@ describe('Editing files in the browser', () => {
     expect(await page.getByTestId('code-editor').count()).toBe(0);
     expect(await page.getByTestId('save-file').count()).toBe(0);
     expect(await page.getByTestId('file-viewer').count()).toBe(1);
-  }, 60_000);
+  });
 
   it('loads the editor only when a file is opened: the home page asks for none of it', async () => {
     const page = await browser.newPage();
@@ -241,5 +241,5 @@ describe('Editing files in the browser', () => {
     const projectId = await buildProjectViaApi(page, 'A habit tracker');
     await openEditor(page, projectId, 'index.html');
     expect(editorChunks.some((path) => path.includes('/codemirror-'))).toBe(true);
-  }, 90_000);
+  });
 });

@@ -11,10 +11,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { Database } from '@wolfpack/server';
+import { PageTrail } from './page-trail';
 
 /** packages/web */
 export const webRoot = resolve(import.meta.dirname, '..');
@@ -138,6 +140,22 @@ export function launchSharedBrowser(): Promise<BrowserServer> {
   return chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
+/**
+ * How long closing a test's context may take. Chromium can acknowledge a close that races a
+ * navigation's commit and never carry it out (crbug.com/536385539), and Playwright then waits
+ * without end: one hung page would hold its file for the whole hook timeout.
+ */
+const CLOSE_WITHIN_MS = 20_000;
+
+/** Whether `work` settled (either way) within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, sleep(ms, false, { ref: false })]);
+}
+
 /** What a spec file gets from {@link useBrowser}. */
 export interface BrowserFixture {
   /** The shared server's base URL. */
@@ -151,21 +169,32 @@ export interface BrowserFixture {
 
 /**
  * Registers hooks for a spec file: one browser per file, one context per {@link newPage} call,
- * everything closed afterwards. Console errors of the page are printed to help when a test fails.
+ * everything closed afterwards. The page's errors are printed as they come; when a test fails,
+ * so is its page's trail (navigations, requests, the ones still open).
  */
 export function useBrowser(): BrowserFixture {
   let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
+  const opened: Array<{ context: BrowserContext; trail: PageTrail }> = [];
   const baseUrl = inject('wolfpackBaseUrl');
 
   beforeAll(async () => {
     browser = await chromium.connect(inject('chromiumEndpoint'));
   });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  afterEach(async ({ task }) => {
+    const failed = task.result?.state === 'fail';
+    await Promise.all(
+      opened.splice(0).map(async ({ context, trail }) => {
+        if (failed) console.error(`[browser] what the page did, up to the failure:\n${trail.describe()}`);
+        if (!(await settlesWithin(context.close(), CLOSE_WITHIN_MS))) {
+          console.error(`[browser] a context did not close within ${CLOSE_WITHIN_MS / 1000} s; it goes when this file disconnects`);
+        }
+      }),
+    );
   });
   afterAll(async () => {
-    await browser?.close();
+    if (browser && !(await settlesWithin(browser.close(), CLOSE_WITHIN_MS))) {
+      console.error(`[browser] the connection did not close within ${CLOSE_WITHIN_MS / 1000} s`);
+    }
   });
 
   return {
@@ -176,8 +205,11 @@ export function useBrowser(): BrowserFixture {
         baseURL: options.baseUrl ?? baseUrl,
         viewport: { width: 1280, height: 800 },
       });
-      contexts.push(context);
-      const page = await context.newPage();
+      const page = await context.newPage().catch(async (error: unknown) => {
+        await context.close();
+        throw error;
+      });
+      opened.push({ context, trail: new PageTrail(page) });
       page.on('pageerror', (error) => console.error('[page error]', error.message));
       return page;
     },

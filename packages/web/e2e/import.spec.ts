@@ -194,5 +194,5 @@ describe('Import project from GitHub', () => {
     const projectId = pathOf(page).split('/').at(-1)!;
     const versions = (await (await page.request.get(`/api/projects/${projectId}/versions`)).json()) as { versions: { label: string }[] };
     expect(versions.versions.map((version) => version.label)).toEqual(['Imported from github:octocat/hello-world@next']);
-  }, 120_000);
+  });
 });

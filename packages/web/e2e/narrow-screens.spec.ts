@@ -22,7 +22,7 @@ async function widths(page: Page) {
 describe('narrow screens', () => {
   const browser = useBrowser();
 
-  it('keeps the lists and their pages within a 390 px window', { timeout: 120_000 }, async () => {
+  it('keeps the lists and their pages within a 390 px window', async () => {
     const page = await browser.newPage();
     await page.setViewportSize({ width: WIDTH, height: 844 });
     await signUpViaApi(page, uniqueUsername('narrow'));
@@ -62,7 +62,7 @@ describe('narrow screens', () => {
     await saveShot(page, 'narrow-my-capsules', { fullPage: true });
   });
 
-  it('keeps the notices of the companion screens within a 390 px window', { timeout: 60_000 }, async () => {
+  it('keeps the notices of the companion screens within a 390 px window', async () => {
     // A visitor: the claims, the sign-in notice of My Capsules, an invalid colour.
     const visitor = await browser.newPage();
     await visitor.setViewportSize({ width: WIDTH, height: 844 });

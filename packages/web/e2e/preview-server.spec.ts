@@ -128,5 +128,5 @@ describe.skipIf(!sandboxed)('Open Preview of an HTTP server', () => {
     expect(me.status()).toBe(200);
     expect(((await me.json()) as { user: { username: string } }).user.username).toBe(username);
     expect((await page.context().cookies(server.url)).map((c) => c.name).sort()).toEqual(['wolfpack.sid', 'wolfpack.sid.sig']);
-  }, 120_000);
+  });
 });

@@ -40,7 +40,7 @@ describe('Preview on its own origin', () => {
     await tab!.reload();
     await tab!.locator('#items li', { hasText: 'Drink water' }).waitFor();
     expect(await tab!.locator('#empty').isHidden()).toBe(true);
-  }, 120_000);
+  });
 
   it("keeps the preview's scripts away from Wolfpack's cookies, storage and API, and from another project's storage", async () => {
     const page = await browser.newPage({ baseUrl: server.url });
@@ -76,7 +76,7 @@ describe('Preview on its own origin', () => {
     // And Wolfpack's own storage is as it was.
     await page.goto('/');
     expect(await page.evaluate(() => [localStorage.getItem('wolfpack-secret'), localStorage.getItem('probe')])).toEqual(['keep-out', null]);
-  }, 120_000);
+  });
 
   it('ends an open preview when its links are revoked on the project page', async () => {
     const page = await browser.newPage({ baseUrl: server.url });
@@ -96,5 +96,5 @@ describe('Preview on its own origin', () => {
     // Opening it again from Wolfpack lets the owner back in.
     await page.goto(`${server.url}/preview/${projectId}`);
     await page.locator('#new-item').waitFor();
-  }, 120_000);
+  });
 });

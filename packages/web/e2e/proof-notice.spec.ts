@@ -67,7 +67,7 @@ describe('the Proven Code notice on the build screen', () => {
     await page.reload();
     await page.getByTestId('demo-notice').waitFor();
     expect(await notice.count()).toBe(1);
-  }, 90_000);
+  });
 
   it.skipIf(!sandboxed)('with bubblewrap and Chromium: nothing is said', async () => {
     sandboxServer = await startTestServer({ env: { WOLFPACK_SANDBOX: 'on' } });

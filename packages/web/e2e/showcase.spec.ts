@@ -15,8 +15,6 @@ import { buildProjectViaApi, delay, pathOf, saveShot, signUpViaApi, waitForToast
 /** A 1×1 PNG. */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const EMPTY = 'No projects found. Try adjusting your filters.';
-/** Tests that build projects through the pipeline (a few seconds each on a busy machine). */
-const SLOW = { timeout: 120_000 };
 
 interface ListingInput {
   projectId: string;
@@ -50,7 +48,7 @@ describe('Showcase', () => {
 
   const newPage = () => browser.newPage({ baseUrl: shop.server.url });
 
-  it('lists a built project from its page; another user finds it, opens it and gets a copy into Projects', SLOW, async () => {
+  it('lists a built project from its page; another user finds it, opens it and gets a copy into Projects', async () => {
     const word = `Comet${Date.now().toString(36)}`;
     const seller = await newPage();
     await signUpViaApi(seller, uniqueUsername('seller'));
@@ -215,7 +213,7 @@ describe('Showcase', () => {
     expect(await buyer.getByTestId('project-list').locator('li').count()).toBe(1);
   });
 
-  it('pages at 24 on /showcase and 9 in Outdoors, sorts four ways and remembers the sort', SLOW, async () => {
+  it('pages at 24 on /showcase and 9 in Outdoors, sorts four ways and remembers the sort', async () => {
     const word = `Pager${Date.now().toString(36)}`;
     const page = await newPage();
     await signUpViaApi(page, uniqueUsername('pager'));
@@ -285,7 +283,7 @@ describe('Showcase', () => {
     await saveShot(page, 'outdoors-showcase', { fullPage: true });
   });
 
-  it('buys a commercial listing through Checkout (pending meanwhile) and lands on the copy', SLOW, async () => {
+  it('buys a commercial listing through Checkout (pending meanwhile) and lands on the copy', async () => {
     const word = `Nebula${Date.now().toString(36)}`;
     const seller = await newPage();
     await signUpViaApi(seller, uniqueUsername('vendor'));
@@ -351,7 +349,7 @@ describe('Showcase', () => {
     await buyer.getByTestId('project-detail').waitFor();
   });
 
-  it('offers no Buy on a server without Stripe keys, as the credit packs do', SLOW, async () => {
+  it('offers no Buy on a server without Stripe keys, as the credit packs do', async () => {
     // browser.newPage() without a baseUrl: the shared server of the run, which has no STRIPE_* settings.
     const seller = await browser.newPage();
     await signUpViaApi(seller, uniqueUsername('unpaid'));
@@ -376,7 +374,7 @@ describe('Showcase', () => {
     await saveShot(buyer, 'showcase-payments-off');
   });
 
-  it("lets the seller edit and delete their listing; then it's not found", SLOW, async () => {
+  it("lets the seller edit and delete their listing; then it's not found", async () => {
     const seller = await newPage();
     await signUpViaApi(seller, uniqueUsername('editor'));
     const projectId = await buildProjectViaApi(seller, 'Editable sample project');
@@ -415,7 +413,7 @@ describe('Showcase', () => {
     await page.waitForURL((url) => url.pathname === '/showcase');
   });
 
-  it('asks a visitor to sign in on a listing and shows the three Outdoors tabs', SLOW, async () => {
+  it('asks a visitor to sign in on a listing and shows the three Outdoors tabs', async () => {
     const seller = await newPage();
     await signUpViaApi(seller, uniqueUsername('lister'));
     const projectId = await buildProjectViaApi(seller, 'Visitor view sample project');
