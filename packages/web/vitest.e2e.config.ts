@@ -17,9 +17,10 @@ export default defineConfig({
     forceRerunTriggers: ['**/package.json/**', '**/vitest.config.*/**', '**/vite.config.*/**', '**/packages/web/src/**', '**/packages/web/index.html'],
     // The global setup builds the app, creates a PGlite database and starts the run's one Chromium.
     hookTimeout: 180_000,
-    // npm test runs this suite beside another on two cores: a test that takes 18 s on a machine
-    // with two busy loops took over 60 s there. A timeout only bounds a hang.
-    testTimeout: 120_000,
+    // npm test runs this suite beside another on two cores, on machines up to twice as slow as
+    // each other: a test that takes 18 s with two busy loops took over 60 s there. A timeout only
+    // bounds a hang, so every test gets the room the slowest needs.
+    testTimeout: 180_000,
     // Two files at a time against the one shared server (each file its own Chromium, each test its
     // own users): most of a browser test is waiting, so two overlap well even on two cores.
     maxWorkers: 2,

@@ -174,7 +174,7 @@ describe('PackCast capsules', () => {
     const later = await browser.newPage();
     await later.goto(`/capsules/${slug}`);
     await later.getByTestId('capsule-not-found').waitFor();
-  }, 180_000);
+  });
 
   it('says "Enhanced" on the enhancement steps of an enhanced build, and on none of its code steps', async () => {
     const owner = await browser.newPage();
@@ -210,7 +210,7 @@ describe('PackCast capsules', () => {
     expect(code.some((row) => row.enhanced)).toBe(false);
     expect(await owner.getByTestId('timeline-enhanced').count()).toBe(passes.length + 1);
     await saveShot(owner, 'capsules-enhanced-timeline', { fullPage: true });
-  }, 180_000);
+  });
 
   it('asks a logged-out visitor to sign in on /my-capsules', async () => {
     const page = await browser.newPage();

@@ -82,5 +82,5 @@ describe.skipIf(!sandboxed)('Open Preview of a React + Vite app', () => {
     // Its own origin: storage works, and holds nothing of Wolfpack's.
     await preview.evaluate(() => localStorage.setItem('kept', 'yes'));
     expect(await preview.evaluate(() => [localStorage.getItem('kept'), localStorage.length])).toEqual(['yes', 1]);
-  }, 180_000);
+  });
 });

@@ -63,5 +63,5 @@ describe.skipIf(!sandboxed)('Re-check while the project is being checked', () =>
     await error.waitFor({ state: 'detached' });
     await page.getByTestId('recheck-progress').waitFor({ state: 'detached' });
     expect(await page.getByTestId('recheck-button').textContent()).toBe('Re-check');
-  }, 150_000);
+  });
 });

@@ -113,7 +113,7 @@ describe('savings', () => {
     await page.waitForURL((url) => url.pathname === '/referrals');
   });
 
-  it('after a build and a Lab experiment, Home, the statistics and the Savings Dashboard show the same totals', { timeout: 150_000 }, async () => {
+  it('after a build and a Lab experiment, Home, the statistics and the Savings Dashboard show the same totals', async () => {
     const page = await browser.newPage();
     await signUpViaApi(page, uniqueUsername('agree'));
     await page.goto('/');

@@ -125,5 +125,5 @@ describe.each(testDatabases())('migration 0019 (%s)', (kind) => {
       if (kind === 'postgres') await adminQuery(`drop database if exists ${name} with (force)`);
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -50,7 +50,7 @@ describe.each(testDatabases())('accounts and sessions on %s', (kind) => {
     } finally {
       await real.dispose();
     }
-  });
+  }, 180_000);
 
   it('refuses a taken username with 409, whatever its case', async () => {
     await register(client);

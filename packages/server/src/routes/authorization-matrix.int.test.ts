@@ -322,5 +322,5 @@ describe.each(testDatabases())('authorization matrix on %s', (kind) => {
       }
     }
     expect(wrong).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
