@@ -144,6 +144,12 @@ describe('Home: the build screen', () => {
     await page.getByRole('button', { name: 'Got it' }).click();
     await page.getByTestId('enhance-tip').waitFor({ state: 'detached' });
     expect(await page.getByTestId('enhance-button').getAttribute('data-glow')).toBe('true');
+    // The glow moves for a user who has not asked their system for less motion; for one who has
+    // (as every browser test runs), nothing on the page moves.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await page.getByTestId('enhance-button').evaluate((el) => el.getAnimations().map((a) => (a as CSSAnimation).animationName))).toEqual(['enhance-glow']);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await page.evaluate(() => document.getAnimations().length)).toBe(0);
 
     await page.reload();
     await prompt.fill('another idea that is long');
