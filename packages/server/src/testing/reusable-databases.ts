@@ -1,7 +1,7 @@
 /**
  * One database of each kind per test file, lent to one server at a time and emptied in between.
- * Emptying every table (TRUNCATE … RESTART IDENTITY) leaves it exactly as the migrated template:
- * the migrations add no rows, sequences start again, and the migrations' own table is kept.
+ * Emptying every table and starting every sequence again ({@link EMPTY_ALL}) leaves it exactly as
+ * the migrated template: the migrations add no rows, and the migrations' own table is kept.
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -25,11 +25,25 @@ interface Held {
   busy: boolean;
 }
 
-const TABLES = `select tablename from pg_tables where schemaname = current_schema() and tablename <> 'mikro_orm_migrations' order by tablename`;
-
-function truncateAll(tables: string[]): string {
-  return `truncate table ${tables.map((t) => `"${t}"`).join(', ')} restart identity cascade`;
-}
+/**
+ * Every table but the migrations' emptied and every sequence back to its start, in one statement.
+ * DELETE rather than TRUNCATE: TRUNCATE gives each of the 40 tables, their indexes and TOAST
+ * tables new files and unlinks the old ones, some hundreds of files a test on each database, which
+ * made most of this suite's system time; a test leaves a few rows, which DELETE removes in place.
+ * The replica role skips the foreign keys' checks and the triggers, which have nothing left to do
+ * once every table is empty.
+ */
+const EMPTY_ALL = `do $$
+declare r record;
+begin
+  set local session_replication_role = replica;
+  for r in select tablename from pg_tables where schemaname = current_schema() and tablename <> 'mikro_orm_migrations' loop
+    execute format('delete from %I', r.tablename);
+  end loop;
+  for r in select sequencename, start_value from pg_sequences where schemaname = current_schema() loop
+    perform setval(format('%I', r.sequencename), r.start_value, false);
+  end loop;
+end $$`;
 
 /** A data dir back to its database alone (secrets and whatever else the last server wrote go). */
 async function clearDataDir(dataDir: string): Promise<void> {
@@ -44,8 +58,8 @@ async function scratchDir(): Promise<string> {
 }
 
 export class ReusableDatabases {
-  private pglite?: Held & { db?: Database; tables?: string[] };
-  private postgres?: Held & { url: string; tables?: string[] };
+  private pglite?: Held & { db?: Database };
+  private postgres?: Held & { url: string };
 
   constructor(private readonly templates: { pgliteTemplateDir: () => string; postgresTemplate: () => string | null }) {}
 
@@ -66,9 +80,7 @@ export class ReusableDatabases {
     try {
       await clearDataDir(held.dataDir);
       held.db ??= await openDatabase({ dataDir: held.dataDir });
-      const sql = held.db.orm.em.getConnection();
-      held.tables ??= ((await sql.execute(TABLES)) as Array<{ tablename: string }>).map((r) => r.tablename);
-      await sql.execute(truncateAll(held.tables));
+      await held.db.orm.em.getConnection().execute(EMPTY_ALL);
       return { kind: 'pglite', dataDir: held.dataDir, databaseUrl: undefined, database: held.db };
     } catch (error) {
       held.busy = false;
@@ -93,8 +105,7 @@ export class ReusableDatabases {
       client.on('error', () => undefined);
       await client.connect();
       try {
-        held.tables ??= (await client.query<{ tablename: string }>(TABLES)).rows.map((r) => r.tablename);
-        await client.query(truncateAll(held.tables));
+        await client.query(EMPTY_ALL);
       } finally {
         await client.end().catch(() => undefined);
       }
