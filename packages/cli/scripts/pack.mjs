@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,9 +44,11 @@ export async function packCli({ quiet = false } = {}) {
     await mkdir(outDir, { recursive: true });
     const fileName = `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`;
     execFileSync(npmCommand(), ['pack', '--pack-destination', stage, '--silent'], { cwd: stage, stdio: ['ignore', 'ignore', 'inherit'] });
-    // Moved into place whole, so a server serving dist-cli never sends half a tarball.
+    // Copied beside its place, then renamed into it: a server serving dist-cli never sends half a
+    // tarball. Copied, not renamed, out of the temporary folder, which may be another file system
+    // (a tmpfs /tmp), where a rename fails with EXDEV.
     const target = join(outDir, fileName);
-    await rename(join(stage, fileName), `${target}.tmp`);
+    await copyFile(join(stage, fileName), `${target}.tmp`);
     await rename(`${target}.tmp`, target);
     if (!quiet) process.stdout.write(`${target}\n`);
     return target;

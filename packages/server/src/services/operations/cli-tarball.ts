@@ -78,8 +78,12 @@ export class CliTarball {
       child.on('error', (error) => resolve(error.message));
       child.on('close', (code, signal) => {
         if (code === 0) return resolve(undefined);
-        const reason = stderr.trim().split('\n').find((line) => line.trim() !== '') ?? `it ended with ${signal ?? `exit code ${code}`}`;
-        resolve(`building it failed: ${reason.trim()}`);
+        // Node prints an uncaught error's source line first: the error's own line says what
+        // failed, cut before the paths it names (a visitor reads this).
+        const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+        const error = lines.map((line) => /^\w*Error: ([^,]+)/.exec(line.trim())?.[1]).find((found) => found !== undefined);
+        const reason = error ?? lines[0]?.trim() ?? `it ended with ${signal ?? `exit code ${code}`}`;
+        resolve(`building it failed: ${reason}`);
       });
     });
     if (failure === undefined && existsSync(join(this.#root, 'dist-cli', fileName))) return;
