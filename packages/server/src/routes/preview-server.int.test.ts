@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Project, ProjectFile } from '../entities/index.js';
 import { TestClient } from '../testing/http-client.js';
 import { PreviewClient } from '../testing/preview-client.js';
-import { startTestServer, testDatabases } from '../testing/test-server.js';
+import { oneTestDatabase, startTestServer } from '../testing/test-server.js';
 
 const sandboxed = needTool(await sandboxCheck(), 'the previews of HTTP servers (run in the sandbox)');
 
@@ -139,7 +139,7 @@ async function untilStarted(fetch: PreviewFetch, url: string, init?: PreviewInit
   }
 }
 
-describe.skipIf(!sandboxed).each(testDatabases())('previews of HTTP servers on %s', (kind) => {
+describe.skipIf(!sandboxed).each(oneTestDatabase())('previews of HTTP servers on %s', (kind) => {
   let registry: FakeNpmRegistry;
   let cacheDir: string;
   let baseEnv: Record<string, string>;

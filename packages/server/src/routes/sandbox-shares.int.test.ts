@@ -15,7 +15,7 @@ import { PROJECT_BEING_CHECKED, tooManySandboxesMessage } from '../services/runs
 import { TestClient } from '../testing/http-client.js';
 import { runningTags } from '../testing/processes.js';
 import { readEvents } from '../testing/sse-client.js';
-import { startTestServer, testDatabases, type TestServer } from '../testing/test-server.js';
+import { oneTestDatabase, startTestServer, type TestServer } from '../testing/test-server.js';
 
 const sandboxed = needTool(await sandboxCheck(), 'the sharing of the sandbox between users (Proven Code runs projects in it)');
 
@@ -42,7 +42,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 60_000)
   }
 }
 
-describe.skipIf(!sandboxed).each(testDatabases())('Proven Code shared between users on %s', (kind) => {
+describe.skipIf(!sandboxed).each(oneTestDatabase())('Proven Code shared between users on %s', (kind) => {
   const servers: TestServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => s.dispose()));

@@ -18,6 +18,15 @@ export function testDatabases(): DatabaseKind[] {
   return inject('postgresTemplate') ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/**
+ * One database, for tests of what the database does not decide (the sandbox's turns between
+ * users, which are counted in memory; a preview's server process): PostgreSQL when this run reached
+ * it, else PGlite. What those servers store is covered on both by the tests of that storage.
+ */
+export function oneTestDatabase(): DatabaseKind[] {
+  return testDatabases().slice(-1);
+}
+
 export interface TestServer extends RunningServer {
   dataDir: string;
   databaseUrl: string | undefined;
