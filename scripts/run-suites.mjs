@@ -72,6 +72,13 @@ function memoryTmpdir() {
   }
 }
 const scratch = memoryTmpdir();
+// Memory held by a tmpfs is not given back until its files go: an interrupted run removes them too.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(signal, () => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    process.exit(code);
+  });
+}
 
 if (changed) console.log(`Only the tests of what changed since ${changed === 'HEAD' ? 'the last commit (uncommitted changes)' : changed}.`);
 const started = Date.now();
