@@ -72,13 +72,10 @@ function memoryTmpdir() {
   }
 }
 const scratch = memoryTmpdir();
-// Memory held by a tmpfs is not given back until its files go: an interrupted run removes them too.
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
-  process.once(signal, () => {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-    process.exit(code);
-  });
-}
+// Memory held by a tmpfs is not given back until its files go: removed however the run ends,
+// interrupted ones included (their handlers exit, which runs this).
+if (scratch) process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => process.exit(code));
 
 if (changed) console.log(`Only the tests of what changed since ${changed === 'HEAD' ? 'the last commit (uncommitted changes)' : changed}.`);
 const started = Date.now();
@@ -129,7 +126,6 @@ await Promise.all(
   }),
 );
 clearInterval(ticker);
-if (scratch) rmSync(scratch, { recursive: true, force: true });
 writeFileSync(join(reportDir, 'timings.json'), JSON.stringify({ wallMs: Date.now() - started, lanes, suites: timings }));
 const summaryOk = summarize(reportDir, { allowEmpty: Boolean(changed) });
 process.exit(results.every(Boolean) && summaryOk ? 0 : 1);
