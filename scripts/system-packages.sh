@@ -6,7 +6,8 @@
 #   wolfpack_start_packages   npm start: bubblewrap and Chromium, which Proven Code needs to run
 #                             generated code and load its pages. Never fails: without them the app
 #                             starts anyway, and the server's start-up line names the fix.
-#   wolfpack_test_packages    npm test: those, tmux and unzip; returns 1 when one is still missing.
+#   wolfpack_test_packages    npm test: those, chromium-headless-shell, tmux and unzip; returns 1
+#                             when one is still missing.
 #
 # No `set -e` here: this file is sourced, and shell options would leak into the caller's shell.
 
@@ -66,10 +67,12 @@ wolfpack_start_packages() {
 
 wolfpack_test_packages() {
   local -a missing
-  # Chromium for the browser tests and Proven Code's page loads; tmux for the CLI's tests in a
-  # real terminal; bubblewrap, Proven Code's sandbox (its sandbox tests need it too); unzip, as
-  # exports are checked with `unzip -t` as well as with a zip library.
-  mapfile -t missing < <(wolfpack_missing_packages chromium tmux bubblewrap unzip)
+  # Chromium for Proven Code's page loads; Debian's build of Chromium's headless shell (the same
+  # Blink and V8, without the full browser's machinery) for the browser tests, which took half the
+  # CPU with it (docs/PERFORMANCE.md, The test suite); tmux for the CLI's tests in a real terminal;
+  # bubblewrap, Proven Code's sandbox (its sandbox tests need it too); unzip, as exports are
+  # checked with `unzip -t` as well as with a zip library.
+  mapfile -t missing < <(wolfpack_missing_packages chromium chromium-headless-shell tmux bubblewrap unzip)
   if [ ${#missing[@]} -eq 0 ]; then return 0; fi
   local blocked
   blocked="$(wolfpack_install_blocked)"

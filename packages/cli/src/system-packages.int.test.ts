@@ -31,7 +31,7 @@ interface Machine {
   /** Whether apt-get exists, and how it ends. @default 'works' */
   apt?: 'works' | 'fails' | 'absent';
   /** Programs already installed. @default none */
-  installed?: Array<'bwrap' | 'chromium' | 'tmux' | 'unzip'>;
+  installed?: Array<'bwrap' | 'chromium' | 'chromium-headless-shell' | 'tmux' | 'unzip'>;
   env?: Record<string, string>;
 }
 
@@ -105,27 +105,30 @@ describe('npm start (wolfpack_start_packages)', () => {
 });
 
 describe('npm test (wolfpack_test_packages)', () => {
-  it('as root with apt-get: installs Chromium, tmux, bubblewrap and unzip when missing', async () => {
+  it('as root with apt-get: installs Chromium, its headless shell, tmux, bubblewrap and unzip when missing', async () => {
     const result = await run('wolfpack_test_packages', { installed: ['unzip'] });
     expect(result).toEqual({
       code: 0,
       stdout: 'after: 0\n',
-      stderr: 'wolfpack: installing chromium tmux bubblewrap with apt-get (for the tests)\n',
-      calls: ['update -qq', 'install -y -qq chromium tmux bubblewrap'],
+      stderr: 'wolfpack: installing chromium chromium-headless-shell tmux bubblewrap with apt-get (for the tests)\n',
+      calls: ['update -qq', 'install -y -qq chromium chromium-headless-shell tmux bubblewrap'],
     });
+    // Only the shell missing: only it.
+    const shell = await run('wolfpack_test_packages', { installed: ['bwrap', 'chromium', 'tmux', 'unzip'] });
+    expect(shell.calls).toEqual(['update -qq', 'install -y -qq chromium-headless-shell']);
   });
 
   it('cannot install (not root) or the install fails: says what to install and fails', async () => {
-    const notRoot = await run('wolfpack_test_packages', { uid: 1000, installed: ['bwrap', 'chromium', 'unzip'] });
+    const notRoot = await run('wolfpack_test_packages', { uid: 1000, installed: ['bwrap', 'chromium', 'chromium-headless-shell', 'unzip'] });
     expect(notRoot.code).toBe(1);
     expect(notRoot.stderr).toBe('wolfpack: the tests need tmux (not root); install them (Debian: sudo apt-get install tmux)\n');
     expect(notRoot.calls).toEqual([]);
-    const failed = await run('wolfpack_test_packages', { apt: 'fails', installed: ['bwrap', 'tmux', 'unzip'] });
+    const failed = await run('wolfpack_test_packages', { apt: 'fails', installed: ['bwrap', 'chromium-headless-shell', 'tmux', 'unzip'] });
     expect(failed.code).toBe(1);
     expect(failed.stderr.split('\n').at(-2)).toBe('wolfpack: the tests need chromium (E: Unable to locate package chromium); install them (Debian: sudo apt-get install chromium)');
   });
 
   it('WOLFPACK_SANDBOX=off does not spare the tests their sandbox', async () => {
-    expect((await run('wolfpack_test_packages', { installed: ['chromium', 'tmux', 'unzip'], env: { WOLFPACK_SANDBOX: 'off' } })).calls).toEqual(['update -qq', 'install -y -qq bubblewrap']);
+    expect((await run('wolfpack_test_packages', { installed: ['chromium', 'chromium-headless-shell', 'tmux', 'unzip'], env: { WOLFPACK_SANDBOX: 'off' } })).calls).toEqual(['update -qq', 'install -y -qq bubblewrap']);
   });
 });

@@ -29,7 +29,14 @@ export const distDir = join(webRoot, 'dist');
  */
 export const screenshotDir: string | undefined = process.env.WOLFPACK_E2E_SHOTS || undefined;
 
-const CHROMIUM_PATH = process.env.WOLFPACK_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * Debian's chromium-headless-shell (npm test installs it): the same Blink and V8 as the chromium
+ * package, without the full browser's machinery, as Playwright runs headless Chromium by default.
+ * The same spec files took half the browser CPU with it, and a third less time (docs/PERFORMANCE.md,
+ * The test suite). The full browser where the shell is missing, or with WOLFPACK_CHROMIUM.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const CHROMIUM_PATH = process.env.WOLFPACK_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
