@@ -29,6 +29,7 @@ export * from './versions/import-rules.js';
 export * from './versions/diff-files.js';
 export * from './verification/verification-record.js';
 export { backoffMs, type BackoffOptions } from './util/backoff.js';
+export { escapeHtml } from './util/escape-html.js';
 export { sleep } from './util/sleep.js';
 export { Slots, type SlotOptions } from './util/slots.js';
 // Showcase: tech-stack detection, generated covers, sale arithmetic.

@@ -2,6 +2,7 @@
  * The offline demo engines' project: a small, working static web app assembled from the idea's
  * own words (no AI). Deterministic: the same idea gives the same files.
  */
+import { escapeHtml } from '../util/escape-html.js';
 
 const STOPWORDS = new Set(
   'a an and app application are as at be build create for from has have i in into is it its make me my of on or our that the their them this to using want we web website which will with would you your can should please simple small site page tool'.split(
@@ -28,10 +29,6 @@ export function readIdea(idea: string): DemoIdea {
   if (keywords.length === 0) keywords.push('ideas', 'notes', 'tasks');
   const slug = (keywords.slice(0, 3).join('-') || 'wolfpack-demo').replace(/[^a-z0-9-]/g, '').slice(0, 40) || 'wolfpack-demo';
   return { title, slug, summary: idea.trim().replace(/\s+/g, ' ').slice(0, 280), keywords };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 export const DEMO_FILES: Array<{ path: string; purpose: string }> = [

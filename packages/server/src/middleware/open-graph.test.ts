@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, injectOpenGraph, openGraphTags } from './open-graph.js';
+import { injectOpenGraph, openGraphTags } from './open-graph.js';
 
 const meta = { title: 'A <b>"bold"</b> & \'quoted\' idea', description: 'Line one\n\n  line two', type: 'article' as const, url: 'https://wolfpack.example/capsules/a-x' };
 
 describe('Open Graph tags', () => {
-  it('escapes the characters that could end an attribute or open a tag', () => {
-    expect(escapeHtml(`<script>"x" & 'y'</script>`)).toBe('&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;');
-  });
-
   it('writes og:title, og:description, og:type, og:url and twitter:card', () => {
     const tags = openGraphTags(meta);
     expect(tags).toContain('<meta property="og:title" content="A &lt;b&gt;&quot;bold&quot;&lt;/b&gt; &amp; &#39;quoted&#39; idea" />');

@@ -1,3 +1,4 @@
+import { escapeHtml } from '@wolfpack/core';
 import type { CapsuleService } from '../services/community/capsule-service.js';
 import type { ListingService } from '../services/community/listing-service.js';
 
@@ -14,11 +15,6 @@ export interface OpenGraphMeta {
 export type OpenGraphLookup = (path: string, origin: string) => Promise<OpenGraphMeta | null>;
 
 const DESCRIPTION_MAX = 300;
-
-/** Text for an HTML attribute or element: the five characters that could end one are escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The og: and twitter: meta tags of a page, escaped. */
 export function openGraphTags(meta: OpenGraphMeta): string {
