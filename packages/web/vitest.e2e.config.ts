@@ -21,8 +21,8 @@ export default defineConfig({
     // each other: a test that takes 18 s with two busy loops took over 60 s there. A timeout only
     // bounds a hang, so every test gets the room the slowest needs.
     testTimeout: 180_000,
-    // Two files at a time against the one shared server (each file its own Chromium, each test its
-    // own users): most of a browser test is waiting, so two overlap well even on two cores.
+    // Two files at a time against the one shared server and Chromium (each test its own browser
+    // context and users): most of a browser test is waiting, so two overlap well even on two cores.
     maxWorkers: 2,
     // expect.poll waits on servers, sandboxes and browsers here, which a loaded machine slows far
     // past Vitest's 1 s; a poll that holds returns at once.
