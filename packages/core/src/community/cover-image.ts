@@ -2,6 +2,7 @@
  * Showcase covers: a generated SVG when the seller uploads none, and the check an upload passes.
  */
 import { COVER_IMAGE_TYPES } from '../schemas/community.js';
+import { escapeHtml } from '../util/escape-html.js';
 
 export type CoverImageType = (typeof COVER_IMAGE_TYPES)[number];
 
@@ -49,15 +50,12 @@ export function sniffCoverImage(bytes: Uint8Array): CoverImageType | null {
   return null;
 }
 
-/** Text safe inside an XML element or attribute. */
+/**
+ * Text safe inside an XML element or attribute: HTML's five escapes (XML reads them the same), and
+ * no control characters, which XML does not allow at all.
+ */
 export function escapeXml(value: string): string {
-  return value
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return escapeHtml(value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ''));
 }
 
 /** Words into at most `maxLines` lines of about `width` characters; an ellipsis marks a cut. */
